@@ -1,0 +1,85 @@
+// createApp: one fetch-style handler for the whole server (tests call it in process).
+import { createYoga } from "graphql-yoga";
+import { GraphQLError, getOperationAST } from "graphql";
+import { createContext, type Context } from "./context.js";
+import { assertScopeAllows } from "./domain/auth.js";
+import type { Services } from "./domain/context.js";
+import { appErrorOf, graphqlErrorExtensions } from "./errors.js";
+import { API_PREFIX, createRestHandler } from "./rest/adapter.js";
+import { errorResponse, jsonResponse, textResponse } from "./rest/render.js";
+import { AppError } from "./errors.js";
+import { schema } from "./schema/index.js";
+
+export interface App {
+  fetch(request: Request): Promise<Response>;
+}
+
+export function createApp(services: Services, log: (error: unknown) => void = (e) => console.error(e)): App {
+  const rest = createRestHandler(schema, services, log);
+  const yoga = createGraphqlServer(services, log);
+  return {
+    async fetch(request) {
+      const { pathname } = new URL(request.url);
+      if (pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`)) return rest(request);
+      if (pathname.startsWith("/api/v3")) {
+        return errorResponse(new AppError(410, { error: "API V3 is no longer supported. Use API V4 instead." }));
+      }
+      if (pathname === "/graphql" || pathname === "/api/graphql") return yoga.fetch(request);
+      return probe(pathname) ?? jsonResponse(404, { error: "404 Not Found" });
+    },
+  };
+}
+
+/** Unauthenticated health probes. */
+function probe(pathname: string): Response | undefined {
+  if (pathname === "/-/health") return textResponse(200, "GitLab OK");
+  if (pathname === "/-/liveness") return jsonResponse(200, { status: "ok" });
+  if (pathname === "/-/readiness") return jsonResponse(200, { status: "ok", master_check: [{ status: "ok" }] });
+  return undefined;
+}
+
+function asGraphqlError(error: unknown): unknown {
+  const appError = appErrorOf(error);
+  return appError ? new GraphQLError(appError.message, { extensions: graphqlErrorExtensions(appError) }) : error;
+}
+
+function createGraphqlServer(services: Services, log: (error: unknown) => void) {
+  return createYoga({
+    schema,
+    graphqlEndpoint: "/graphql",
+    landingPage: false,
+    graphiql: true,
+    context: async ({ request }) => {
+      try {
+        return await createContext(services, request);
+      } catch (error) {
+        throw asGraphqlError(error);
+      }
+    },
+    plugins: [
+      {
+        // read_api tokens may run queries only
+        onExecute({ args }) {
+          const operation = getOperationAST(args.document, args.operationName)?.operation;
+          try {
+            assertScopeAllows((args.contextValue as Context).actor, operation === "mutation" ? "write" : "read");
+          } catch (error) {
+            throw asGraphqlError(error);
+          }
+        },
+      },
+    ],
+    maskedErrors: {
+      maskError(error, message) {
+        const appError = appErrorOf(error);
+        if (appError) {
+          return new GraphQLError(appError.message, { extensions: graphqlErrorExtensions(appError) });
+        }
+        const original = error instanceof GraphQLError ? error.originalError : error;
+        if (!original || original instanceof GraphQLError) return error as GraphQLError;
+        log(original);
+        return new GraphQLError(message, { extensions: { code: "INTERNAL_SERVER_ERROR" } });
+      },
+    },
+  });
+}

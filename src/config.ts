@@ -1,0 +1,77 @@
+// Every setting, read from the environment once and validated at start.
+import path from "node:path";
+
+export interface Config {
+  host: string;
+  port: number;
+  publicUrl: string;
+  databaseUrl: string;
+  dataDir: string;
+  initialRootToken: string | undefined;
+  /** Longest accepted query string (bytes) before answering 414. */
+  maxQueryStringLength: number;
+  version: string;
+}
+
+export class ConfigError extends Error {}
+
+export const DEFAULT_DATA_DIR = "./data";
+
+export function defaultDatabaseUrl(dataDir: string): string {
+  return `file:${path.join(dataDir, "forgeline.db")}`;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function databaseUrl(env: NodeJS.ProcessEnv, dataDir: string): string {
+  const url = env.DATABASE_URL || defaultDatabaseUrl(dataDir);
+  if (!url.startsWith("file:")) {
+    throw new ConfigError(`DATABASE_URL must be a SQLite file URL (file:path), got "${url}"`);
+  }
+  return `file:${path.resolve(url.slice("file:".length))}`;
+}
+
+function publicUrl(env: NodeJS.ProcessEnv, port: number): string {
+  const raw = env.PUBLIC_URL || `http://localhost:${port}`;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, "");
+}
+
+function rootToken(env: NodeJS.ProcessEnv): string | undefined {
+  const token = env.INITIAL_ROOT_TOKEN;
+  if (token === undefined || token === "") return undefined;
+  if (!/^[A-Za-z0-9_\-.]{20,}$/.test(token)) {
+    throw new ConfigError("INITIAL_ROOT_TOKEN must be at least 20 characters of letters, digits, '_', '-' or '.'");
+  }
+  return token;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer(env, "PORT", 8080, 0, 65535);
+  const dataDir = env.DATA_DIR || DEFAULT_DATA_DIR;
+  return {
+    host: env.HOST || "0.0.0.0",
+    port,
+    publicUrl: publicUrl(env, port),
+    databaseUrl: databaseUrl(env, dataDir),
+    dataDir,
+    initialRootToken: rootToken(env),
+    maxQueryStringLength: integer(env, "MAX_QUERY_STRING_LENGTH", 16384, 256, 1048576),
+    version: "17.1.0",
+  };
+}

@@ -1,0 +1,38 @@
+// Per-request context shared by /graphql and /api/v4: services, the acting user, and the
+// REST response bag that resolvers fill (pagination) and the REST adapter renders as headers.
+import { authenticate, type Credentials } from "./domain/auth.js";
+import type { DomainContext, Services } from "./domain/context.js";
+import type { PageInfo } from "./domain/pagination.js";
+
+export interface RestBag {
+  page?: PageInfo;
+  /** keyset pagination: the query params of the next page, or null at the end */
+  keysetNext?: Record<string, string> | null;
+}
+
+export interface Context extends DomainContext {
+  request: Request;
+  rest: RestBag;
+}
+
+/** Token and sudo as GitLab reads them: headers first, then query parameters. */
+export function credentialsOf(request: Request, params: Record<string, unknown> = {}): Credentials {
+  const headers = request.headers;
+  const bearer = headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1];
+  const url = new URL(request.url);
+  const token =
+    headers.get("private-token") ??
+    bearer ??
+    url.searchParams.get("private_token") ??
+    url.searchParams.get("access_token") ??
+    stringParam(params.private_token);
+  const sudo = headers.get("sudo") ?? url.searchParams.get("sudo") ?? stringParam(params.sudo);
+  return { token: token || undefined, sudo: sudo || undefined };
+}
+
+const stringParam = (value: unknown) => (typeof value === "string" ? value : undefined);
+
+export async function createContext(services: Services, request: Request, params?: Record<string, unknown>): Promise<Context> {
+  const actor = await authenticate(services, credentialsOf(request, params));
+  return { ...services, actor, request, rest: {} };
+}

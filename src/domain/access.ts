@@ -1,0 +1,188 @@
+// Who may see and do what: access levels (with membership inherited from ancestor groups),
+// visibility, and the parent lookups every resource starts from. Invisible parents answer 404.
+import type { Namespace, Prisma, Project } from "../generated/prisma/client.js";
+import { AppError, forbidden, notFound } from "../errors.js";
+import type { Actor, DomainContext } from "./context.js";
+
+export const AccessLevel = { none: 0, minimal: 5, guest: 10, planner: 15, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
+export const VALID_MEMBER_LEVELS = [5, 10, 15, 20, 30, 40, 50];
+
+export const VISIBILITY_LEVELS: Record<string, number> = { private: 0, internal: 10, public: 20 };
+
+/** Traversal ids are stored as "1/5/9/": each ancestor id followed by "/". */
+export const traversalOf = (parent: Pick<Namespace, "traversalIds"> | null, id: number) =>
+  `${parent ? parent.traversalIds : ""}${id}/`;
+export const ancestorIds = (ns: Pick<Namespace, "traversalIds">) =>
+  ns.traversalIds.split("/").filter(Boolean).map(Number);
+
+/** Visibility levels an actor can see without any membership. */
+export function openVisibilities(actor: Actor | null): string[] {
+  return actor ? ["public", "internal"] : ["public"];
+}
+
+/** Highest group membership of the user in the namespace or any of its ancestors. */
+export async function groupAccessLevel(ctx: DomainContext, ns: Namespace): Promise<number> {
+  const user = ctx.actor?.user;
+  if (!user) return 0;
+  if (ns.kind === "user") return ns.ownerId === user.id ? AccessLevel.owner : 0;
+  const best = await ctx.db.groupMember.findFirst({
+    where: { userId: user.id, groupId: { in: ancestorIds(ns) }, ...notExpired(ctx) },
+    orderBy: { accessLevel: "desc" },
+  });
+  return best?.accessLevel ?? 0;
+}
+
+export async function projectAccessLevel(ctx: DomainContext, project: Project & { namespace: Namespace }): Promise<number> {
+  const user = ctx.actor?.user;
+  if (!user) return 0;
+  const [direct, inherited] = await Promise.all([
+    ctx.db.projectMember.findFirst({ where: { userId: user.id, projectId: project.id, ...notExpired(ctx) } }),
+    groupAccessLevel(ctx, project.namespace),
+  ]);
+  return Math.max(direct?.accessLevel ?? 0, inherited);
+}
+
+const notExpired = (ctx: DomainContext) => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: ctx.now() } }] });
+
+export interface ProjectAccess {
+  project: Project & { namespace: Namespace };
+  level: number;
+}
+
+export class ProjectMovedError extends AppError {
+  constructor(readonly projectId: number) {
+    super(405, { message: "Non GET methods are not allowed for moved projects" });
+  }
+}
+
+/** `:id` of a project: numeric id or full path (old paths of moved projects raise ProjectMovedError). */
+export async function findProject(ctx: DomainContext, id: string | number): Promise<ProjectAccess> {
+  const project = await loadProject(ctx, String(id));
+  if (!project) throw notFound("Project");
+  const level = await projectAccessLevel(ctx, project);
+  if (!canSee(ctx.actor, project.visibility, level)) throw notFound("Project");
+  return { project, level };
+}
+
+async function loadProject(ctx: DomainContext, id: string) {
+  const include = { namespace: true } as const;
+  if (/^\d+$/.test(id)) return ctx.db.project.findUnique({ where: { id: Number(id) }, include });
+  const lower = id.toLowerCase();
+  const slash = lower.lastIndexOf("/");
+  if (slash < 0) return null;
+  const project = await ctx.db.project.findFirst({
+    where: { pathLower: lower.slice(slash + 1), namespace: { fullPathLower: lower.slice(0, slash) } },
+    include,
+  });
+  if (project) return project;
+  const redirect = await ctx.db.redirectRoute.findUnique({ where: { pathLower: lower } });
+  if (redirect) {
+    const moved = await ctx.db.project.findUnique({ where: { id: redirect.projectId }, include });
+    if (moved && canSee(ctx.actor, moved.visibility, await projectAccessLevel(ctx, moved))) {
+      throw new ProjectMovedError(moved.id);
+    }
+  }
+  return null;
+}
+
+function canSee(actor: Actor | null, visibility: string, level: number): boolean {
+  if (actor?.user.isAdmin) return true;
+  if (level >= AccessLevel.guest) return true;
+  return openVisibilities(actor).includes(visibility);
+}
+
+export interface GroupAccess {
+  group: Namespace;
+  level: number;
+}
+
+/** `:id` of a group: numeric id or full path. */
+export async function findGroup(ctx: DomainContext, id: string | number): Promise<GroupAccess> {
+  const key = String(id);
+  const group = await ctx.db.namespace.findFirst({
+    where: /^\d+$/.test(key) ? { id: Number(key), kind: "group" } : { fullPathLower: key.toLowerCase(), kind: "group" },
+  });
+  if (!group) throw notFound("Group");
+  const level = await groupAccessLevel(ctx, group);
+  if (!(await canSeeGroup(ctx, group, level))) throw notFound("Group");
+  return { group, level };
+}
+
+async function canSeeGroup(ctx: DomainContext, group: Namespace, level: number): Promise<boolean> {
+  if (canSee(ctx.actor, group.visibility, level)) return true;
+  const user = ctx.actor?.user;
+  if (!user) return false;
+  // Members of a subgroup or of a project below a private group may see that group.
+  const below = { traversalIds: { startsWith: group.traversalIds } };
+  const [inSubgroup, inProject] = await Promise.all([
+    ctx.db.groupMember.count({ where: { userId: user.id, group: below } }),
+    ctx.db.projectMember.count({ where: { userId: user.id, project: { namespace: below } } }),
+  ]);
+  return inSubgroup + inProject > 0;
+}
+
+/** Prisma filter for the projects an actor can see (lists). */
+export async function visibleProjectsWhere(ctx: DomainContext): Promise<Prisma.ProjectWhereInput> {
+  const actor = ctx.actor;
+  if (actor?.user.isAdmin) return {};
+  if (!actor) return { visibility: "public" };
+  const groups = await memberGroupTraversals(ctx);
+  return {
+    OR: [
+      { visibility: { in: openVisibilities(actor) } },
+      { members: { some: { userId: actor.user.id } } },
+      { namespace: { ownerId: actor.user.id } },
+      ...groups.map((t) => ({ namespace: { traversalIds: { startsWith: t } } })),
+    ],
+  };
+}
+
+/** Prisma filter for the groups an actor can see (lists). */
+export async function visibleGroupsWhere(ctx: DomainContext): Promise<Prisma.NamespaceWhereInput> {
+  const actor = ctx.actor;
+  if (actor?.user.isAdmin) return { kind: "group" };
+  if (!actor) return { kind: "group", visibility: "public" };
+  const groups = await memberGroupTraversals(ctx);
+  const projectNamespaces = await ctx.db.namespace.findMany({
+    where: { kind: "group", projects: { some: { members: { some: { userId: actor.user.id } } } } },
+    select: { traversalIds: true },
+  });
+  const ancestors = [...groups, ...projectNamespaces.map((n) => n.traversalIds)].flatMap((t) =>
+    ancestorIds({ traversalIds: t }),
+  );
+  return {
+    kind: "group",
+    OR: [
+      { visibility: { in: openVisibilities(actor) } },
+      { id: { in: [...new Set(ancestors)] } },
+      ...groups.map((t) => ({ traversalIds: { startsWith: t } })),
+    ],
+  };
+}
+
+async function memberGroupTraversals(ctx: DomainContext): Promise<string[]> {
+  const rows = await ctx.db.groupMember.findMany({
+    where: { userId: ctx.actor!.user.id, ...notExpired(ctx) },
+    select: { group: { select: { traversalIds: true } } },
+  });
+  return rows.map((r) => r.group.traversalIds);
+}
+
+export function requireAuthenticated(ctx: DomainContext): Actor {
+  if (!ctx.actor) throw new AppError(401, { message: "401 Unauthorized" });
+  return ctx.actor;
+}
+
+/** `authenticated_as_admin!`: 401 anonymous, 403 non-admin. */
+export function requireAdmin(ctx: DomainContext): Actor {
+  const actor = requireAuthenticated(ctx);
+  if (!actor.user.isAdmin) throw forbidden();
+  return actor;
+}
+
+/** The resource is visible; the caller must hold at least `min` on it (admins always do). */
+export function requireLevel(ctx: DomainContext, level: number, min: number): void {
+  requireAuthenticated(ctx);
+  if (ctx.actor!.user.isAdmin) return;
+  if (level < min) throw forbidden();
+}

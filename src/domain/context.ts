@@ -1,0 +1,23 @@
+// What every domain function receives: the database, settings, a clock, and who is acting.
+import type { Config } from "../config.js";
+import type { Db } from "../db/client.js";
+import type { User } from "../generated/prisma/client.js";
+
+export interface Actor {
+  user: User;
+  /** scopes of the token used (sudo keeps the admin token's scopes) */
+  scopes: ReadonlySet<string>;
+  tokenId: number | null;
+}
+
+export interface Services {
+  db: Db;
+  config: Config;
+  now: () => Date;
+}
+
+export interface DomainContext extends Services {
+  actor: Actor | null;
+}
+
+export const isAdmin = (actor: Actor | null) => !!actor && actor.user.isAdmin;

@@ -1,0 +1,111 @@
+// The /api/v4 facade: match the route table, decode params, authenticate, then let SOFA run the
+// route's root field (SOFA builds the operation with the entity's full selection) and render the
+// answer the way GitLab clients expect.
+import { execute, type ExecutionArgs, type GraphQLField, type GraphQLSchema } from "graphql";
+import { useSofa } from "sofa-api";
+import { createContext, type Context } from "../context.js";
+import { assertScopeAllows } from "../domain/auth.js";
+import { ProjectMovedError } from "../domain/access.js";
+import type { Services } from "../domain/context.js";
+import { AppError, appErrorOf, internalError, paramError, routeNotFound } from "../errors.js";
+import { createMatcher, type RouteMatch } from "./match.js";
+import { coerceArgs, parseBody, parseQuery } from "./params.js";
+import { errorResponse, jsonResponse, noContent, paginationHeaders, textResponse } from "./render.js";
+import { routes, successStatus, type Route } from "./routes.js";
+
+export const API_PREFIX = "/api/v4";
+
+interface RestServerContext {
+  forgeline: Context & { variables: Record<string, unknown> };
+}
+
+export function createRestHandler(schema: GraphQLSchema, services: Services, log: (error: unknown) => void) {
+  const match = createMatcher(routes);
+  const sofa = createSofaRouter(schema, log);
+
+  return async function handle(request: Request): Promise<Response> {
+    try {
+      const url = new URL(request.url);
+      if (url.search.length - 1 > services.config.maxQueryStringLength) return queryTooLong();
+      const path = url.pathname.slice(API_PREFIX.length);
+      const found = match(request.method, path);
+      if (!found) throw routeNotFound();
+      return await run(request, found, url);
+    } catch (error) {
+      return renderError(error, request, log);
+    }
+  };
+
+  async function run(request: Request, { route, params }: RouteMatch, url: URL): Promise<Response> {
+    const query = parseQuery(url.search);
+    const body = await parseBody(request);
+    const raw = { ...query, ...body, ...params }; // path params win over body and query
+    const ctx = await createContext(services, request, raw);
+    assertScopeAllows(ctx.actor, route.method === "GET" ? "read" : "write");
+    const variables = coerceArgs(rootField(schema, route).args, raw);
+    const sofaRequest = new Request(new URL(API_PREFIX + route.path, url.origin), { method: route.method });
+    const answer = await sofa.fetch(sofaRequest, { forgeline: { ...ctx, variables } } satisfies RestServerContext);
+    if (answer.status >= 400) return answer; // rendered by the SOFA error handler below
+    if (route.method === "DELETE" && successStatus(route) === 204) return noContent();
+    const data = await answer.json();
+    return jsonResponse(successStatus(route), data, paginationHeaders(request, query, ctx.rest));
+  }
+}
+
+function createSofaRouter(schema: GraphQLSchema, log: (error: unknown) => void) {
+  return useSofa({
+    schema,
+    basePath: API_PREFIX,
+    depthLimit: 2,
+    routes: Object.fromEntries(
+      routes.map((route) => [route.field, { method: route.method, path: route.path, responseStatus: successStatus(route) as any }]),
+    ),
+    context: ({ forgeline }: any) => forgeline,
+    // Variables were decoded and checked by the adapter (GitLab's rules), not by SOFA.
+    execute: ((args: ExecutionArgs) =>
+      execute({ ...args, variableValues: (args.contextValue as RestServerContext["forgeline"]).variables })) as typeof execute,
+    errorHandler: (errors) => {
+      const appError = errors.map(appErrorOf).find(Boolean) ?? variableError(errors);
+      if (appError) return errorResponse(appError);
+      log(errors);
+      return errorResponse(internalError());
+    },
+  });
+}
+
+/** A variable GraphQL itself rejected (a custom scalar's parse): Grape's "x is invalid". */
+function variableError(errors: readonly any[]): AppError | undefined {
+  const name = errors.map((e) => /^Variable "\$(\w+)"/.exec(String(e?.message))?.[1]).find(Boolean);
+  return name ? paramError(`${name} is invalid`) : undefined;
+}
+
+export function rootField(schema: GraphQLSchema, route: Route): GraphQLField<unknown, unknown> {
+  const [type, name] = route.field.split(".") as [string, string];
+  const root = type === "Query" ? schema.getQueryType() : schema.getMutationType();
+  const field = root?.getFields()[name];
+  if (!field) throw new Error(`route ${route.method} ${route.path}: no root field ${route.field}`);
+  return field;
+}
+
+function renderError(error: unknown, request: Request, log: (error: unknown) => void): Response {
+  if (error instanceof ProjectMovedError && request.method === "GET") return movedPermanently(request, error.projectId);
+  const appError = appErrorOf(error);
+  if (appError) return errorResponse(appError);
+  log(error);
+  return errorResponse(internalError());
+}
+
+/** GET on an old project path: 301 to the same route with the numeric id. */
+function movedPermanently(request: Request, projectId: number): Response {
+  const url = new URL(request.url);
+  const rest = url.pathname.slice(API_PREFIX.length).split("/").filter(Boolean);
+  rest[1] = String(projectId); // /projects/:id/...
+  const location = `${url.origin}${API_PREFIX}/${rest.join("/")}${url.search}`;
+  return textResponse(301, `This resource has been moved permanently to ${location}`, { Location: location });
+}
+
+function queryTooLong(): Response {
+  return errorResponse(
+    new AppError(414, { message: "414 Request-URI Too Large - the query string is too long; send the parameters in the request body instead" }),
+  );
+}

@@ -1,0 +1,136 @@
+// Request parameters as GitLab (Grape) reads them: query string, JSON, form-encoded and multipart
+// bodies merged into one object (`a[]=` arrays, `h[k]=` hashes, arrays of hashes, `+` as space),
+// then checked and converted against the GraphQL arguments of the route's root field, with
+// Grape's error texts ("x is missing", "x is invalid", "x does not have a valid value").
+import qs from "qs";
+import {
+  getNullableType, isEnumType, isInputObjectType, isListType, isNonNullType, isScalarType,
+  type GraphQLArgument, type GraphQLInputField, type GraphQLInputType,
+} from "graphql";
+import { paramError } from "../errors.js";
+
+const QS_OPTIONS = { arrayLimit: 1000, parameterLimit: 10_000, depth: 5, allowDots: false } as const;
+
+export function parseQuery(search: string): Record<string, unknown> {
+  return qs.parse(search.replace(/^\?/, ""), QS_OPTIONS) as Record<string, unknown>;
+}
+
+export async function parseBody(request: Request): Promise<Record<string, unknown>> {
+  if (request.method === "GET" || request.method === "HEAD" || !request.body) return {};
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type === "multipart/form-data") return formFields(await request.formData());
+  const text = await request.text();
+  if (!text.trim()) return {};
+  if (type === "application/x-www-form-urlencoded") return parseQuery(text);
+  try {
+    const parsed = JSON.parse(text);
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : {};
+  } catch {
+    throw paramError("The request body is not valid JSON");
+  }
+}
+
+/** Multipart fields (files kept as File objects) expanded with the same bracket rules as a query. */
+function formFields(form: FormData): Record<string, unknown> {
+  const flat: Record<string, unknown> = {};
+  for (const [key, value] of form.entries()) {
+    const previous = flat[key];
+    if (previous === undefined) flat[key] = value;
+    else flat[key] = Array.isArray(previous) ? [...previous, value] : [previous, value];
+  }
+  return qs.parse(flat as any, { ...QS_OPTIONS, decoder: (s: string) => s }) as Record<string, unknown>;
+}
+
+type Coerced = { value: unknown } | { error: "invalid" | "values" };
+
+/**
+ * Checks and converts raw REST params into GraphQL variable values for the field's arguments.
+ * Unknown params are ignored, as Grape ignores undeclared params.
+ */
+export function coerceArgs(args: readonly GraphQLArgument[], raw: Record<string, unknown>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const arg of args) {
+    const input = raw[arg.name];
+    if (input === undefined || input === null) {
+      if (isNonNullType(arg.type) && arg.defaultValue === undefined) problems.push(`${arg.name} is missing`);
+      continue;
+    }
+    const result = coerceValue(arg.type, input);
+    if ("error" in result) problems.push(`${arg.name} ${result.error === "values" ? "does not have a valid value" : "is invalid"}`);
+    else values[arg.name] = result.value;
+  }
+  if (problems.length) throw paramError(problems.join(", "));
+  return values;
+}
+
+function coerceValue(type: GraphQLInputType, input: unknown): Coerced {
+  const inner = getNullableType(type) as GraphQLInputType;
+  if (isListType(inner)) return coerceList(inner.ofType, input);
+  if (isInputObjectType(inner)) return coerceObject(Object.values(inner.getFields()), input);
+  if (isEnumType(inner)) {
+    return typeof input === "string" && inner.getValue(input) ? { value: input } : { error: "values" };
+  }
+  if (isScalarType(inner)) return coerceScalar(inner.name, inner, input);
+  return { error: "invalid" };
+}
+
+function coerceList(itemType: GraphQLInputType, input: unknown): Coerced {
+  let items: unknown[];
+  if (Array.isArray(input)) items = input;
+  else if (input && typeof input === "object" && !(input instanceof Blob)) items = Object.values(input); // h[0][k]=v
+  else if (typeof input === "string" && isScalarType(getNullableType(itemType))) items = input.split(",").map((s) => s.trim()).filter(Boolean);
+  else items = [input];
+  const out: unknown[] = [];
+  for (const item of items) {
+    const result = coerceValue(itemType, item);
+    if ("error" in result) return result;
+    out.push(result.value);
+  }
+  return { value: out };
+}
+
+function coerceObject(fields: readonly GraphQLInputField[], input: unknown): Coerced {
+  if (!input || typeof input !== "object" || Array.isArray(input)) return { error: "invalid" };
+  const out: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = (input as Record<string, unknown>)[field.name];
+    if (value === undefined || value === null) {
+      if (isNonNullType(field.type)) return { error: "invalid" };
+      continue;
+    }
+    const result = coerceValue(field.type, value);
+    if ("error" in result) return result;
+    out[field.name] = result.value;
+  }
+  return { value: out };
+}
+
+function coerceScalar(name: string, scalar: { parseValue: (v: unknown) => unknown }, input: unknown): Coerced {
+  switch (name) {
+    case "Int": {
+      const text = typeof input === "number" ? String(input) : input;
+      return typeof text === "string" && /^-?\d{1,15}$/.test(text.trim()) && Number.isSafeInteger(Number(text))
+        ? { value: Number(text) }
+        : { error: "invalid" };
+    }
+    case "Float":
+      return (typeof input === "number" || (typeof input === "string" && input.trim() !== "")) && Number.isFinite(Number(input))
+        ? { value: Number(input) }
+        : { error: "invalid" };
+    case "Boolean":
+      if (input === true || input === "true") return { value: true };
+      if (input === false || input === "false") return { value: false };
+      return { error: "invalid" };
+    case "String":
+    case "ID":
+      return typeof input === "string" || typeof input === "number" ? { value: String(input) } : { error: "invalid" };
+    default:
+      try {
+        scalar.parseValue(input);
+        return { value: input };
+      } catch {
+        return { error: "invalid" };
+      }
+  }
+}

@@ -1,0 +1,67 @@
+// Rendering REST answers: exact `application/json`, GitLab error bodies, pagination headers.
+import qs from "qs";
+import { AppError } from "../errors.js";
+import type { RestBag } from "../context.js";
+
+const SECURITY_HEADERS = { "X-Frame-Options": "SAMEORIGIN", "X-Content-Type-Options": "nosniff" };
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { ...SECURITY_HEADERS, ...headers, "Content-Type": "application/json" },
+  });
+}
+
+export function errorResponse(error: AppError): Response {
+  return jsonResponse(error.status, error.body, error.headers);
+}
+
+export function noContent(): Response {
+  return new Response(null, { status: 204, headers: SECURITY_HEADERS });
+}
+
+export function textResponse(status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new Response(text, { status, headers: { ...SECURITY_HEADERS, "Content-Type": "text/plain", ...headers } });
+}
+
+/** A URL on the request's own host carrying the given params, keys sorted (Rails `to_query`). */
+export function linkUrl(request: Request, params: Record<string, unknown>): string {
+  const url = new URL(request.url);
+  const query = qs.stringify(params, { arrayFormat: "brackets", sort: (a, b) => a.localeCompare(b), encodeValuesOnly: false });
+  return `${url.origin}${url.pathname}?${query}`;
+}
+
+/** x-page, x-per-page, x-next-page, x-prev-page, x-total, x-total-pages and Link. */
+export function paginationHeaders(request: Request, query: Record<string, unknown>, bag: RestBag): Record<string, string> {
+  if (bag.keysetNext !== undefined) {
+    if (!bag.keysetNext) return {};
+    const params = { ...withoutKeys(query, ["cursor", "id_after", "id_before", "page"]), ...bag.keysetNext };
+    return { Link: `<${linkUrl(request, params)}>; rel="next"` };
+  }
+  const info = bag.page;
+  if (!info) return {};
+  const base = { ...withoutKeys(query, ["page", "per_page"]), per_page: String(info.perPage) };
+  const link = (page: number, rel: string) => `<${linkUrl(request, { ...base, page: String(page) })}>; rel="${rel}"`;
+  const totalPages = info.total === null ? null : Math.max(1, Math.ceil(info.total / info.perPage));
+  const links: string[] = [];
+  if (info.page > 1) links.push(link(info.page - 1, "prev"));
+  if (info.hasNext) links.push(link(info.page + 1, "next"));
+  links.push(link(1, "first"));
+  if (totalPages !== null) links.push(link(totalPages, "last"));
+  const headers: Record<string, string> = {
+    "X-Page": String(info.page),
+    "X-Per-Page": String(info.perPage),
+    "X-Next-Page": info.hasNext ? String(info.page + 1) : "",
+    "X-Prev-Page": info.page > 1 ? String(info.page - 1) : "",
+    Link: links.join(", "),
+  };
+  if (info.total !== null && totalPages !== null) {
+    headers["X-Total"] = String(info.total);
+    headers["X-Total-Pages"] = String(totalPages);
+  }
+  return headers;
+}
+
+function withoutKeys(params: Record<string, unknown>, keys: string[]) {
+  return Object.fromEntries(Object.entries(params).filter(([key]) => !keys.includes(key)));
+}

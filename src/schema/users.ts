@@ -1,0 +1,93 @@
+import { createUser, currentUser, getUser, listUsers, listUsersKeyset, USER_ORDER_COLUMNS, avatarUrlOfUser, webUrlOfUser } from "../domain/users.js";
+import { builder } from "./builder.js";
+import { keysetArgs, pageArgs, rowsOf } from "./pagination.js";
+
+/** GitLab's UserBasic: the user summary embedded in other entities. */
+export const UserBasic = builder.prismaObject("User", {
+  variant: "UserBasic",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    username: t.exposeString("username"),
+    name: t.exposeString("name"),
+    state: t.exposeString("state"),
+    locked: t.boolean({ resolve: () => false }),
+    avatar_url: t.string({ resolve: (user) => avatarUrlOfUser(user) }),
+    web_url: t.string({ resolve: (user, _args, ctx) => webUrlOfUser(ctx, user) }),
+  }),
+});
+
+const selfOrAdmin = (user: { id: number }, ctx: { actor: { user: { id: number; isAdmin: boolean } } | null }) =>
+  !!ctx.actor && (ctx.actor.user.isAdmin || ctx.actor.user.id === user.id);
+
+/** GitLab's User entity; private fields are null unless the caller is the user or an admin. */
+export const UserEntity = builder.prismaObject("User", {
+  name: "User",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    username: t.exposeString("username"),
+    name: t.exposeString("name"),
+    state: t.exposeString("state"),
+    locked: t.boolean({ resolve: () => false }),
+    avatar_url: t.string({ resolve: (user) => avatarUrlOfUser(user) }),
+    web_url: t.string({ resolve: (user, _args, ctx) => webUrlOfUser(ctx, user) }),
+    created_at: t.expose("createdAt", { type: "DateTime" }),
+    bio: t.exposeString("bio"),
+    bot: t.boolean({ resolve: (user) => user.userType !== "human" }),
+    public_email: t.string({ nullable: true, resolve: () => null }),
+    email: t.string({ nullable: true, resolve: (user, _a, ctx) => (selfOrAdmin(user, ctx) ? user.email : null) }),
+    is_admin: t.boolean({ nullable: true, resolve: (user, _a, ctx) => (selfOrAdmin(user, ctx) ? user.isAdmin : null) }),
+    can_create_group: t.boolean({ nullable: true, resolve: (user, _a, ctx) => (selfOrAdmin(user, ctx) ? true : null) }),
+    can_create_project: t.boolean({ nullable: true, resolve: (user, _a, ctx) => (selfOrAdmin(user, ctx) ? true : null) }),
+    two_factor_enabled: t.boolean({ nullable: true, resolve: (user, _a, ctx) => (selfOrAdmin(user, ctx) ? false : null) }),
+    external: t.boolean({ resolve: () => false }),
+    private_profile: t.boolean({ resolve: () => false }),
+  }),
+});
+
+const UserOrderBy = builder.enumType("UserOrderBy", { values: USER_ORDER_COLUMNS });
+
+builder.queryFields((t) => ({
+  currentUser: t.prismaField({
+    type: UserEntity,
+    resolve: (_query, _root, _args, ctx) => currentUser(ctx),
+  }),
+  users: t.prismaField({
+    type: [UserEntity],
+    args: {
+      ...pageArgs(t),
+      ...keysetArgs(t),
+      order_by: t.arg({ type: UserOrderBy, required: false }),
+      cursor: t.arg.string({ required: false }),
+      username: t.arg.string({ required: false }),
+      search: t.arg.string({ required: false }),
+      active: t.arg.boolean({ required: false }),
+      blocked: t.arg.boolean({ required: false }),
+      humans: t.arg.boolean({ required: false }),
+    },
+    resolve: async (_query, _root, args, ctx) =>
+      rowsOf(ctx, args.pagination === "keyset" ? await listUsersKeyset(ctx, args) : await listUsers(ctx, args)),
+  }),
+  user: t.prismaField({
+    type: UserEntity,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_query, _root, args, ctx) => getUser(ctx, args.id),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createUser: t.prismaField({
+    type: UserEntity,
+    args: {
+      email: t.arg.string({ required: true }),
+      name: t.arg.string({ required: true }),
+      username: t.arg.string({ required: true }),
+      password: t.arg.string({ required: false }),
+      reset_password: t.arg.boolean({ required: false }),
+      force_random_password: t.arg.boolean({ required: false }),
+      admin: t.arg.boolean({ required: false }),
+      bio: t.arg.string({ required: false }),
+      skip_confirmation: t.arg.boolean({ required: false }),
+    },
+    resolve: (_query, _root, args, ctx) => createUser(ctx, args),
+  }),
+}));

@@ -1,0 +1,63 @@
+// Starts Forgeline: settings, migrations, first-start bootstrap, HTTP server, graceful shutdown.
+import { createServer } from "node:http";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { createServerAdapter } from "@whatwg-node/server";
+import { createApp } from "./app.js";
+import { ConfigError, loadConfig, type Config } from "./config.js";
+import { createDb } from "./db/client.js";
+import { applyMigrations } from "./db/migrate.js";
+import { bootstrap } from "./domain/bootstrap.js";
+import type { Services } from "./domain/context.js";
+
+async function main() {
+  const config = readConfig();
+  mkdirSync(config.dataDir, { recursive: true });
+  await applyMigrations(config.databaseUrl);
+  const db = createDb(config.databaseUrl);
+  const services: Services = { db, config, now: () => new Date() };
+  await announceRoot(services);
+  const app = createApp(services);
+  const server = createServer(createServerAdapter((request: Request) => app.fetch(request)));
+  server.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : config.port;
+    console.log(`Forgeline listening on http://${config.host}:${port} (REST /api/v4, GraphQL /graphql)`);
+  });
+  const stop = () => {
+    server.close(() => void db.$disconnect().finally(() => process.exit(0)));
+    setTimeout(() => process.exit(0), 5000).unref();
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Invalid setting: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+async function announceRoot(services: Services) {
+  const result = await bootstrap(services);
+  if (!result.created) return;
+  if (!result.generatedToken) {
+    console.log("Created administrator 'root' with the token from INITIAL_ROOT_TOKEN.");
+    return;
+  }
+  const file = path.join(services.config.dataDir, "root-token.txt");
+  writeFileSync(file, `${result.generatedToken}\n`, { mode: 0o600 });
+  console.log(`Created administrator 'root'. Its personal access token (shown once, also in ${file}):`);
+  console.log(result.generatedToken);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
