@@ -1,6 +1,6 @@
 // createApp: one fetch-style handler for the whole server (tests call it in process).
 import { createYoga } from "graphql-yoga";
-import { GraphQLError, getOperationAST } from "graphql";
+import { GraphQLError, getOperationAST, type ExecutionArgs } from "graphql";
 import { createContext, type Context } from "./context.js";
 import { assertScopeAllows } from "./domain/auth.js";
 import type { Services } from "./domain/context.js";
@@ -59,7 +59,7 @@ function createGraphqlServer(services: Services, log: (error: unknown) => void) 
     plugins: [
       {
         // read_api tokens may run queries only
-        onExecute({ args }) {
+        onExecute({ args }: { args: ExecutionArgs }) {
           const operation = getOperationAST(args.document, args.operationName)?.operation;
           try {
             assertScopeAllows((args.contextValue as Context).actor, operation === "mutation" ? "write" : "read");

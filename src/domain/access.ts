@@ -186,3 +186,11 @@ export function requireLevel(ctx: DomainContext, level: number, min: number): vo
   if (ctx.actor!.user.isAdmin) return;
   if (level < min) throw forbidden();
 }
+
+/** Field-level access declared on root fields (`extensions: { access }`), checked before params. */
+export type CoarseAccess = "authenticated" | "admin";
+
+export function requireCoarseAccess(ctx: DomainContext, access: CoarseAccess | undefined): void {
+  if (access === "admin") requireAdmin(ctx);
+  else if (access === "authenticated") requireAuthenticated(ctx);
+}

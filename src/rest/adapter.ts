@@ -5,7 +5,7 @@ import { execute, type ExecutionArgs, type GraphQLField, type GraphQLSchema } fr
 import { useSofa } from "sofa-api";
 import { createContext, type Context } from "../context.js";
 import { assertScopeAllows } from "../domain/auth.js";
-import { ProjectMovedError } from "../domain/access.js";
+import { ProjectMovedError, requireCoarseAccess, type CoarseAccess } from "../domain/access.js";
 import type { Services } from "../domain/context.js";
 import { AppError, appErrorOf, internalError, paramError, routeNotFound } from "../errors.js";
 import { createMatcher, type RouteMatch } from "./match.js";
@@ -42,8 +42,12 @@ export function createRestHandler(schema: GraphQLSchema, services: Services, log
     const raw = { ...query, ...body, ...params }; // path params win over body and query
     const ctx = await createContext(services, request, raw);
     assertScopeAllows(ctx.actor, route.method === "GET" ? "read" : "write");
-    const variables = coerceArgs(rootField(schema, route).args, raw);
-    const sofaRequest = new Request(new URL(API_PREFIX + route.path, url.origin), { method: route.method });
+    const field = rootField(schema, route);
+    requireCoarseAccess(ctx, field.extensions?.access as CoarseAccess | undefined); // before params, as Grape's before-filters
+    const variables = coerceArgs(field.args, raw);
+    // SOFA only picks the route here; the variables it would parse are replaced in `execute`.
+    const sofaPath = route.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(String(variables[name] ?? params[name])));
+    const sofaRequest = new Request(new URL(API_PREFIX + sofaPath, url.origin), { method: route.method });
     const answer = await sofa.fetch(sofaRequest, { forgeline: { ...ctx, variables } } satisfies RestServerContext);
     if (answer.status >= 400) return answer; // rendered by the SOFA error handler below
     if (route.method === "DELETE" && successStatus(route) === 204) return noContent();
@@ -64,12 +68,12 @@ function createSofaRouter(schema: GraphQLSchema, log: (error: unknown) => void) 
     // Variables were decoded and checked by the adapter (GitLab's rules), not by SOFA.
     execute: ((args: ExecutionArgs) =>
       execute({ ...args, variableValues: (args.contextValue as RestServerContext["forgeline"]).variables })) as typeof execute,
-    errorHandler: (errors) => {
+    errorHandler: ((errors: readonly unknown[]) => {
       const appError = errors.map(appErrorOf).find(Boolean) ?? variableError(errors);
       if (appError) return errorResponse(appError);
       log(errors);
       return errorResponse(internalError());
-    },
+    }) as any, // fets' typed Response; ours is the platform Response
   });
 }
 

@@ -20,6 +20,11 @@ export const routes: Route[] = [
   get("/users", "users"),
   get("/users/:id", "user"),
   post("/users", "createUser"),
+  // personal access tokens
+  post("/users/:user_id/personal_access_tokens", "createPersonalAccessToken"),
+  get("/personal_access_tokens", "personalAccessTokens"),
+  get("/personal_access_tokens/:id", "personalAccessToken"),
+  del("/personal_access_tokens/:id", "revokePersonalAccessToken"),
 ];
 
 export function successStatus(route: Route): number {

@@ -11,6 +11,7 @@ export const builder = new SchemaBuilder<{
   DefaultFieldNullability: false;
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
+    Date: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
   };
 }>({

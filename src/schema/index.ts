@@ -2,5 +2,6 @@
 import { builder } from "./builder.js";
 import "./scalars.js";
 import "./users.js";
+import "./personal-access-tokens.js";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -3,18 +3,18 @@ import type { Context } from "../context.js";
 import type { KeysetPage, Page } from "../domain/pagination.js";
 import { builder } from "./builder.js";
 
-export const pageArgs = (t: any) => ({
-  page: t.arg.int({ required: false }),
-  per_page: t.arg.int({ required: false }),
-});
-
-export const keysetArgs = (t: any) => ({
-  pagination: t.arg({ type: PaginationMode, required: false }),
-  sort: t.arg({ type: SortDirectionEnum, required: false }),
-});
-
 export const PaginationMode = builder.enumType("PaginationMode", { values: ["offset", "keyset"] as const });
 export const SortDirectionEnum = builder.enumType("SortDirection", { values: ["asc", "desc"] as const });
+
+export const pageArgs = builder.args((t) => ({
+  page: t.int({ required: false }),
+  per_page: t.int({ required: false }),
+}));
+
+export const keysetArgs = builder.args((t) => ({
+  pagination: t.field({ type: PaginationMode, required: false }),
+  sort: t.field({ type: SortDirectionEnum, required: false }),
+}));
 
 /** Returns the rows and leaves the page info for the REST adapter's headers. */
 export function rowsOf<T>(ctx: Context, page: Page<T> | KeysetPage<T>): T[] {

@@ -22,3 +22,14 @@ builder.scalarType("JSON", {
   serialize: (value) => value,
   parseValue: (value) => value,
 });
+
+/** A calendar date, YYYY-MM-DD (token expiry dates). */
+builder.scalarType("Date", {
+  serialize: (value) => (value instanceof Date ? value : new Date(value)).toISOString().slice(0, 10),
+  parseValue: (value) => {
+    if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) {
+      throw new GraphQLError("Date is invalid");
+    }
+    return new Date(`${value}T00:00:00.000Z`);
+  },
+});

@@ -49,13 +49,14 @@ const UserOrderBy = builder.enumType("UserOrderBy", { values: USER_ORDER_COLUMNS
 builder.queryFields((t) => ({
   currentUser: t.prismaField({
     type: UserEntity,
+    extensions: { access: "authenticated" },
     resolve: (_query, _root, _args, ctx) => currentUser(ctx),
   }),
   users: t.prismaField({
     type: [UserEntity],
     args: {
-      ...pageArgs(t),
-      ...keysetArgs(t),
+      ...pageArgs,
+      ...keysetArgs,
       order_by: t.arg({ type: UserOrderBy, required: false }),
       cursor: t.arg.string({ required: false }),
       username: t.arg.string({ required: false }),
@@ -77,6 +78,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createUser: t.prismaField({
     type: UserEntity,
+    extensions: { access: "admin" },
     args: {
       email: t.arg.string({ required: true }),
       name: t.arg.string({ required: true }),

@@ -1,0 +1,80 @@
+import {
+  createPersonalAccessToken, getPersonalAccessToken, isTokenActive, listPersonalAccessTokens,
+  revokePersonalAccessToken, TOKEN_SCOPES,
+} from "../domain/personal-access-tokens.js";
+import type { Context } from "../context.js";
+import type { AccessToken } from "../generated/prisma/client.js";
+import type { TokenWithSecret } from "../domain/personal-access-tokens.js";
+import { builder } from "./builder.js";
+import { pageArgs, rowsOf } from "./pagination.js";
+
+/** GitLab's PersonalAccessToken entity fields (also used by project and group access tokens). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const tokenFields = (t: PothosSchemaTypes.ObjectFieldBuilder<any, AccessToken>) => ({
+  id: t.exposeInt("id"),
+  name: t.exposeString("name"),
+  description: t.exposeString("description"),
+  revoked: t.exposeBoolean("revoked"),
+  created_at: t.expose("createdAt", { type: "DateTime" }),
+  scopes: t.stringList({ resolve: (token: AccessToken) => token.scopes.split(" ").filter(Boolean) }),
+  user_id: t.exposeInt("userId"),
+  last_used_at: t.expose("lastUsedAt", { type: "DateTime", nullable: true }),
+  active: t.boolean({ resolve: (token: AccessToken, _a: unknown, ctx: Context) => isTokenActive(ctx, token) }),
+  expires_at: t.expose("expiresAt", { type: "Date", nullable: true }),
+});
+
+export const PersonalAccessToken = builder.objectRef<AccessToken>("PersonalAccessToken").implement({
+  fields: (t) => tokenFields(t as any),
+});
+
+/** The create answer: the only time the secret is shown. */
+export const PersonalAccessTokenWithToken = builder.objectRef<TokenWithSecret>("PersonalAccessTokenWithToken").implement({
+  fields: (t) => ({
+    ...tokenFields(t as any),
+    token: t.exposeString("token"),
+  }),
+});
+
+export const TokenScope = builder.enumType("TokenScope", { values: TOKEN_SCOPES });
+const TokenState = builder.enumType("TokenState", { values: ["active", "inactive"] as const });
+
+builder.queryFields((t) => ({
+  personalAccessTokens: t.field({
+    extensions: { access: "authenticated" },
+    type: [PersonalAccessToken],
+    args: {
+      ...pageArgs,
+      user_id: t.arg.int({ required: false }),
+      revoked: t.arg.boolean({ required: false }),
+      state: t.arg({ type: TokenState, required: false }),
+      search: t.arg.string({ required: false }),
+    },
+    resolve: async (_r, args, ctx) => rowsOf(ctx, await listPersonalAccessTokens(ctx, args)),
+  }),
+  personalAccessToken: t.field({
+    extensions: { access: "authenticated" },
+    type: PersonalAccessToken,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => getPersonalAccessToken(ctx, String(args.id)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createPersonalAccessToken: t.field({
+    extensions: { access: "admin" },
+    type: PersonalAccessTokenWithToken,
+    args: {
+      user_id: t.arg.int({ required: true }),
+      name: t.arg.string({ required: true }),
+      scopes: t.arg({ type: [TokenScope], required: true }),
+      expires_at: t.arg({ type: "Date", required: false }),
+      description: t.arg.string({ required: false }),
+    },
+    resolve: (_r, args, ctx) => createPersonalAccessToken(ctx, args.user_id, { ...args, scopes: [...args.scopes] }),
+  }),
+  revokePersonalAccessToken: t.boolean({
+    extensions: { access: "authenticated" },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => revokePersonalAccessToken(ctx, String(args.id)),
+  }),
+}));

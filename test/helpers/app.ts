@@ -1,0 +1,44 @@
+// A real Forgeline app on its own SQLite file (a copy of the migrated template), driven over
+// HTTP requests in process: `app.fetch(new Request(...))`, exactly what the server runs.
+import { copyFileSync, mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { inject } from "vitest";
+import { createApp, type App } from "../../src/app.js";
+import { loadConfig } from "../../src/config.js";
+import { createDb } from "../../src/db/client.js";
+import { bootstrap } from "../../src/domain/bootstrap.js";
+import type { Services } from "../../src/domain/context.js";
+import { ApiClient } from "./api.js";
+
+export const ROOT_TOKEN = "root-test-token-0123456789abcdef";
+export const BASE_URL = "http://forgeline.test";
+
+export interface TestApp {
+  app: App;
+  services: Services;
+  /** client acting as root (admin) */
+  root: ApiClient;
+  /** anonymous client */
+  anon: ApiClient;
+  client(token?: string): ApiClient;
+  dataDir: string;
+}
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "forgeline-app-"));
+  const dbFile = path.join(dataDir, "forgeline.db");
+  copyFileSync(inject("templateDb"), dbFile);
+  const config = loadConfig({
+    PUBLIC_URL: BASE_URL,
+    DATA_DIR: dataDir,
+    DATABASE_URL: `file:${dbFile}`,
+    INITIAL_ROOT_TOKEN: ROOT_TOKEN,
+    ...env,
+  });
+  const services: Services = { db: createDb(config.databaseUrl), config, now: () => new Date() };
+  await bootstrap(services);
+  const app = createApp(services, (e) => { if (process.env.DEBUG_TEST_ERRORS) console.error(e); });
+  const client = (token?: string) => new ApiClient(app, token);
+  return { app, services, root: client(ROOT_TOKEN), anon: client(), client, dataDir };
+}

@@ -1,0 +1,31 @@
+// The route table and the GraphQL schema agree, and schema.graphql is the printed schema.
+import { readFileSync } from "node:fs";
+import { isNonNullType } from "graphql";
+import { describe, expect, it } from "vitest";
+import { rootField } from "../../src/rest/adapter.js";
+import { routes } from "../../src/rest/routes.js";
+import { schema } from "../../src/schema/index.js";
+import { printedSchema } from "../../src/schema/print.js";
+
+describe("route table", () => {
+  it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))("%s has its root field and path args", (_name, route) => {
+    const field = rootField(schema, route);
+    for (const param of route.path.match(/:\w+/g) ?? []) {
+      const arg = field.args.find((a) => a.name === param.slice(1));
+      expect(arg, `${route.field} lacks argument ${param}`).toBeDefined();
+      expect(isNonNullType(arg!.type), `${route.field}(${param}) must be required`).toBe(true);
+    }
+    expect(route.field.startsWith(route.method === "GET" ? "Query." : "Mutation.")).toBe(true);
+  });
+
+  it("has no two routes that match the same requests", () => {
+    const shapes = routes.map((r) => `${r.method} ${r.path.replace(/:\w+/g, ":")}`);
+    expect(shapes.length).toBe(new Set(shapes).size);
+  });
+});
+
+describe("schema.graphql", () => {
+  it("is the printed schema (run `npm run schema:print`)", () => {
+    expect(readFileSync(new URL("../../schema.graphql", import.meta.url), "utf8")).toBe(printedSchema());
+  });
+});
