@@ -3,6 +3,7 @@
 import { authenticate, type Credentials } from "./domain/auth.js";
 import type { DomainContext, Services } from "./domain/context.js";
 import type { PageInfo } from "./domain/pagination.js";
+import { createLoaders, type Loaders } from "./domain/loaders.js";
 
 export interface RestBag {
   page?: PageInfo;
@@ -13,6 +14,7 @@ export interface RestBag {
 export interface Context extends DomainContext {
   request: Request;
   rest: RestBag;
+  loaders: Loaders;
 }
 
 /** Token and sudo as GitLab reads them: headers first, then query parameters. */
@@ -34,5 +36,5 @@ const stringParam = (value: unknown) => (typeof value === "string" ? value : und
 
 export async function createContext(services: Services, request: Request, params?: Record<string, unknown>): Promise<Context> {
   const actor = await authenticate(services, credentialsOf(request, params));
-  return { ...services, actor, request, rest: {} };
+  return { ...services, actor, request, rest: {}, loaders: createLoaders(services) };
 }

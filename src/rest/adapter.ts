@@ -49,7 +49,7 @@ export function createRestHandler(schema: GraphQLSchema, services: Services, log
     const sofaPath = route.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(String(variables[name] ?? params[name])));
     const sofaRequest = new Request(new URL(API_PREFIX + sofaPath, url.origin), { method: route.method });
     const answer = await sofa.fetch(sofaRequest, { forgeline: { ...ctx, variables } } satisfies RestServerContext);
-    if (answer.status >= 400) return answer; // rendered by the SOFA error handler below
+    if (answer.status >= 400) return movedOrError(answer, request);
     if (route.method === "DELETE" && successStatus(route) === 204) return noContent();
     const data = await answer.json();
     return jsonResponse(successStatus(route), data, paginationHeaders(request, query, ctx.rest));
@@ -70,6 +70,9 @@ function createSofaRouter(schema: GraphQLSchema, log: (error: unknown) => void) 
       execute({ ...args, variableValues: (args.contextValue as RestServerContext["forgeline"]).variables })) as typeof execute,
     errorHandler: ((errors: readonly unknown[]) => {
       const appError = errors.map(appErrorOf).find(Boolean) ?? variableError(errors);
+      if (appError instanceof ProjectMovedError) {
+        return errorResponse(new AppError(appError.status, appError.body, { [MOVED_HEADER]: String(appError.projectId) }));
+      }
       if (appError) return errorResponse(appError);
       log(errors);
       return errorResponse(internalError());
@@ -97,6 +100,17 @@ function renderError(error: unknown, request: Request, log: (error: unknown) => 
   if (appError) return errorResponse(appError);
   log(error);
   return errorResponse(internalError());
+}
+
+/** Marks a SOFA error answer as "project moved" for the adapter; never sent to clients. */
+const MOVED_HEADER = "x-forgeline-moved-project";
+
+function movedOrError(answer: Response, request: Request): Response {
+  const moved = answer.headers.get(MOVED_HEADER);
+  if (!moved) return answer;
+  if (request.method === "GET") return movedPermanently(request, Number(moved));
+  answer.headers.delete(MOVED_HEADER);
+  return answer;
 }
 
 /** GET on an old project path: 301 to the same route with the numeric id. */

@@ -25,6 +25,38 @@ export const routes: Route[] = [
   get("/personal_access_tokens", "personalAccessTokens"),
   get("/personal_access_tokens/:id", "personalAccessToken"),
   del("/personal_access_tokens/:id", "revokePersonalAccessToken"),
+  // instance feature flags (administrators)
+  get("/features", "features"),
+  get("/features/definitions", "featureDefinitions"),
+  post("/features/:name", "setFeature"),
+  del("/features/:name", "deleteFeature"),
+  // instance metadata
+  get("/version", "metadata"),
+  // groups
+  get("/groups", "groups"),
+  post("/groups", "createGroup"),
+  get("/groups/:id", "group"),
+  put("/groups/:id", "updateGroup"),
+  get("/groups/:id/subgroups", "groupSubgroups"),
+  get("/groups/:id/projects", "groupProjects"),
+  get("/groups/:id/members", "groupMembers"),
+  get("/groups/:id/members/all", "groupMembersAll"),
+  post("/groups/:id/members", "addGroupMember"),
+  get("/groups/:id/members/:user_id", "groupMember"),
+  put("/groups/:id/members/:user_id", "updateGroupMember"),
+  del("/groups/:id/members/:user_id", "removeGroupMember"),
+  // projects
+  get("/projects", "projects"),
+  post("/projects", "createProject"),
+  get("/projects/:id", "project"),
+  put("/projects/:id", "updateProject"),
+  put("/projects/:id/transfer", "transferProject"),
+  get("/projects/:id/members", "projectMembers"),
+  get("/projects/:id/members/all", "projectMembersAll"),
+  post("/projects/:id/members", "addProjectMember"),
+  get("/projects/:id/members/:user_id", "projectMember"),
+  put("/projects/:id/members/:user_id", "updateProjectMember"),
+  del("/projects/:id/members/:user_id", "removeProjectMember"),
 ];
 
 export function successStatus(route: Route): number {

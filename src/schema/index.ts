@@ -3,5 +3,10 @@ import { builder } from "./builder.js";
 import "./scalars.js";
 import "./users.js";
 import "./personal-access-tokens.js";
+import "./groups.js";
+import "./members.js";
+import "./projects.js";
+import "./features.js";
+import "./metadata.js";
 
 export const schema = builder.toSchema({ sortSchema: true });

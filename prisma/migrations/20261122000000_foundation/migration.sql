@@ -112,6 +112,32 @@ CREATE TABLE "FeatureFlag" (
     "updatedAt" DATETIME NOT NULL
 );
 
+-- CreateTable
+CREATE TABLE "Topic" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "organizationId" INTEGER NOT NULL DEFAULT 1,
+    "name" TEXT NOT NULL,
+    "nameLower" TEXT NOT NULL,
+    "title" TEXT NOT NULL,
+    "description" TEXT,
+    "avatarPath" TEXT,
+    "totalProjectsCount" INTEGER NOT NULL DEFAULT 0,
+    "nonPrivateProjectsCount" INTEGER NOT NULL DEFAULT 0,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "ProjectTopic" (
+    "projectId" INTEGER NOT NULL,
+    "topicId" INTEGER NOT NULL,
+    "position" INTEGER NOT NULL DEFAULT 0,
+
+    PRIMARY KEY ("projectId", "topicId"),
+    CONSTRAINT "ProjectTopic_projectId_fkey" FOREIGN KEY ("projectId") REFERENCES "Project" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "ProjectTopic_topicId_fkey" FOREIGN KEY ("topicId") REFERENCES "Topic" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
 -- CreateIndex
 CREATE UNIQUE INDEX "User_usernameLower_key" ON "User"("usernameLower");
 
@@ -156,4 +182,10 @@ CREATE INDEX "AccessToken_userId_idx" ON "AccessToken"("userId");
 
 -- CreateIndex
 CREATE INDEX "AccessToken_kind_resourceId_idx" ON "AccessToken"("kind", "resourceId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Topic_organizationId_nameLower_key" ON "Topic"("organizationId", "nameLower");
+
+-- CreateIndex
+CREATE INDEX "ProjectTopic_topicId_idx" ON "ProjectTopic"("topicId");
 

@@ -1,0 +1,28 @@
+// Per-request batch loaders, so that list entities needing related rows cost one query per page.
+import DataLoader from "dataloader";
+import type { Namespace } from "../generated/prisma/client.js";
+import type { Services } from "./context.js";
+
+export interface Loaders {
+  namespace: DataLoader<number, Namespace | null>;
+  /** topic names of a project, in assignment order */
+  projectTopicNames: DataLoader<number, string[]>;
+}
+
+export function createLoaders(services: Services): Loaders {
+  return {
+    namespace: new DataLoader(async (ids) => {
+      const rows = await services.db.namespace.findMany({ where: { id: { in: [...ids] } } });
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return ids.map((id) => byId.get(id) ?? null);
+    }),
+    projectTopicNames: new DataLoader(async (projectIds) => {
+      const rows = await services.db.projectTopic.findMany({
+        where: { projectId: { in: [...projectIds] } },
+        include: { topic: { select: { name: true } } },
+        orderBy: { position: "asc" },
+      });
+      return projectIds.map((id) => rows.filter((row) => row.projectId === id).map((row) => row.topic.name));
+    }),
+  };
+}

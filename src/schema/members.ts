@@ -1,0 +1,76 @@
+// Group and project members (GitLab's Member entity) for both sources, one set of fields.
+import { addMember, getMember, listAllMembers, listMembers, removeMember, updateMember, type Member, type MemberSource } from "../domain/members.js";
+import { avatarUrlOfUser, webUrlOfUser } from "../domain/users.js";
+import { builder } from "./builder.js";
+import { pageArgs, rowsOf } from "./pagination.js";
+
+export const MemberEntity = builder.objectRef<Member>("Member").implement({
+  fields: (t) => ({
+    id: t.int({ resolve: (m) => m.user.id }),
+    username: t.string({ resolve: (m) => m.user.username }),
+    name: t.string({ resolve: (m) => m.user.name }),
+    state: t.string({ resolve: (m) => m.user.state }),
+    locked: t.boolean({ resolve: () => false }),
+    avatar_url: t.string({ resolve: (m) => avatarUrlOfUser(m.user) }),
+    web_url: t.string({ resolve: (m, _a, ctx) => webUrlOfUser(ctx, m.user) }),
+    access_level: t.exposeInt("accessLevel"),
+    created_at: t.expose("createdAt", { type: "DateTime" }),
+    expires_at: t.expose("expiresAt", { type: "Date", nullable: true }),
+    membership_state: t.string({ resolve: () => "active" }),
+  }),
+});
+
+const listArgs = builder.args((t) => ({
+  id: t.id({ required: true }),
+  query: t.string({ required: false }),
+  user_ids: t.intList({ required: false }),
+}));
+
+const memberArgs = builder.args((t) => ({
+  id: t.id({ required: true }),
+  user_id: t.int({ required: true }),
+}));
+
+/** Root fields for one member source: `groupMembers`, `addGroupMember`, ... */
+function memberFields(source: MemberSource, noun: "Group" | "Project") {
+  const lower = noun.toLowerCase();
+  builder.queryFields((t) => ({
+    [`${lower}Members`]: t.field({
+      type: [MemberEntity],
+      args: { ...listArgs, ...pageArgs },
+      resolve: async (_r, args, ctx) => rowsOf(ctx, await listMembers(ctx, source, String(args.id), args)),
+    }),
+    [`${lower}MembersAll`]: t.field({
+      type: [MemberEntity],
+      args: { ...listArgs, ...pageArgs },
+      resolve: async (_r, args, ctx) => rowsOf(ctx, await listAllMembers(ctx, source, String(args.id), args)),
+    }),
+    [`${lower}Member`]: t.field({
+      type: MemberEntity,
+      args: memberArgs,
+      resolve: (_r, args, ctx) => getMember(ctx, source, String(args.id), args.user_id),
+    }),
+  }));
+  builder.mutationFields((t) => ({
+    [`add${noun}Member`]: t.field({
+      type: MemberEntity,
+      extensions: { access: "authenticated" },
+      args: { ...memberArgs, access_level: t.arg.int({ required: true }), expires_at: t.arg({ type: "Date", required: false }) },
+      resolve: (_r, args, ctx) => addMember(ctx, source, String(args.id), args),
+    }),
+    [`update${noun}Member`]: t.field({
+      type: MemberEntity,
+      extensions: { access: "authenticated" },
+      args: { ...memberArgs, access_level: t.arg.int({ required: true }), expires_at: t.arg({ type: "Date", required: false }) },
+      resolve: (_r, args, ctx) => updateMember(ctx, source, String(args.id), args.user_id, args),
+    }),
+    [`remove${noun}Member`]: t.boolean({
+      extensions: { access: "authenticated" },
+      args: memberArgs,
+      resolve: (_r, args, ctx) => removeMember(ctx, source, String(args.id), args.user_id),
+    }),
+  }));
+}
+
+memberFields("group", "Group");
+memberFields("project", "Project");

@@ -1,0 +1,157 @@
+import type { Context } from "../context.js";
+import { projectAccessLevel } from "../domain/access.js";
+import {
+  createProject, getProject, listGroupProjects, listProjects, listProjectsKeyset, PROJECT_ORDER_COLUMNS,
+  projectFullPath, transferProject, updateProject, type ProjectWithNamespace,
+} from "../domain/projects.js";
+import { builder } from "./builder.js";
+import { VisibilityEnum } from "./groups.js";
+import { NamespaceBasic } from "./namespaces.js";
+import { keysetArgs, pageArgs, rowsOf } from "./pagination.js";
+import { UserBasic } from "./users.js";
+
+const host = (ctx: Context) => new URL(ctx.config.publicUrl).host;
+const webUrl = (ctx: Context, p: ProjectWithNamespace) => `${ctx.config.publicUrl}/${projectFullPath(p)}`;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Fields = PothosSchemaTypes.PrismaObjectFieldBuilder<any, any, any>;
+
+/** GitLab's Project entity fields (lists); ProjectDetail adds `permissions`. */
+const projectFields = (t: Fields) => ({
+  id: t.exposeInt("id"),
+  description: t.exposeString("description", { nullable: true }),
+  name: t.exposeString("name"),
+  name_with_namespace: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace) => `${p.namespace.name} / ${p.name}` }),
+  path: t.exposeString("path"),
+  path_with_namespace: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace) => projectFullPath(p) }),
+  created_at: t.expose("createdAt", { type: "DateTime" }),
+  updated_at: t.expose("updatedAt", { type: "DateTime" }),
+  last_activity_at: t.expose("lastActivityAt", { type: "DateTime" }),
+  default_branch: t.exposeString("defaultBranch"),
+  visibility: t.exposeString("visibility"),
+  archived: t.exposeBoolean("archived"),
+  creator_id: t.exposeInt("creatorId", { nullable: true }),
+  topics: t.stringList({ resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => ctx.loaders.projectTopicNames.load(p.id) }),
+  tag_list: t.stringList({ resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => ctx.loaders.projectTopicNames.load(p.id) }),
+  ssh_url_to_repo: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => `git@${host(ctx)}:${projectFullPath(p)}.git` }),
+  http_url_to_repo: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => `${webUrl(ctx, p)}.git` }),
+  web_url: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => webUrl(ctx, p) }),
+  readme_url: t.string({ nullable: true, resolve: () => null }),
+  avatar_url: t.string({ nullable: true, resolve: () => null }),
+  forks_count: t.int({ resolve: () => 0 }),
+  star_count: t.int({ resolve: () => 0 }),
+  empty_repo: t.boolean({ resolve: () => false }),
+  issues_enabled: t.boolean({ resolve: () => true }),
+  merge_requests_enabled: t.boolean({ resolve: () => true }),
+  snippets_enabled: t.boolean({ resolve: () => true }),
+  namespace: t.relation("namespace", { type: NamespaceBasic } as any),
+  owner: t.field({
+    type: UserBasic,
+    nullable: true,
+    select: { namespace: { include: { owner: true } } },
+    resolve: (p: any) => p.namespace.owner ?? null,
+  }),
+});
+
+export const ProjectEntity = builder.prismaObject("Project", {
+  name: "Project",
+  fields: (t) => projectFields(t as Fields),
+});
+
+const AccessLevelInfo = builder.objectRef<{ access_level: number }>("ProjectAccessLevel").implement({
+  fields: (t) => ({
+    access_level: t.exposeInt("access_level"),
+    notification_level: t.int({ resolve: () => 3 }),
+  }),
+});
+
+const Permissions = builder.objectRef<{ project: number; group: number }>("ProjectPermissions").implement({
+  fields: (t) => ({
+    project_access: t.field({ type: AccessLevelInfo, nullable: true, resolve: (p) => (p.project ? { access_level: p.project } : null) }),
+    group_access: t.field({ type: AccessLevelInfo, nullable: true, resolve: (p) => (p.group ? { access_level: p.group } : null) }),
+  }),
+});
+
+export const ProjectDetail = builder.prismaObject("Project", {
+  variant: "ProjectDetail",
+  fields: (t) => ({
+    ...projectFields(t as Fields),
+    permissions: t.field({
+      type: Permissions,
+      select: { namespace: true },
+      resolve: async (p, _a, ctx) => {
+        const user = ctx.actor?.user;
+        if (!user) return { project: 0, group: 0 };
+        const [direct, all] = await Promise.all([
+          ctx.db.projectMember.findUnique({ where: { projectId_userId: { projectId: p.id, userId: user.id } } }),
+          projectAccessLevel(ctx, p as ProjectWithNamespace),
+        ]);
+        return { project: direct?.accessLevel ?? 0, group: direct && direct.accessLevel >= all ? 0 : all };
+      },
+    }),
+  }),
+});
+
+const ProjectOrderBy = builder.enumType("ProjectOrderBy", { values: PROJECT_ORDER_COLUMNS });
+
+const projectFilterArgs = builder.args((t) => ({
+  search: t.string({ required: false }),
+  visibility: t.field({ type: VisibilityEnum, required: false }),
+  membership: t.boolean({ required: false }),
+  owned: t.boolean({ required: false }),
+  archived: t.boolean({ required: false }),
+  topic: t.string({ required: false }),
+  order_by: t.field({ type: ProjectOrderBy, required: false }),
+  id_after: t.int({ required: false }),
+  id_before: t.int({ required: false }),
+}));
+
+const projectInputArgs = builder.args((t) => ({
+  name: t.string({ required: false }),
+  path: t.string({ required: false }),
+  description: t.string({ required: false }),
+  visibility: t.field({ type: VisibilityEnum, required: false }),
+  default_branch: t.string({ required: false }),
+  topics: t.stringList({ required: false }),
+  tag_list: t.stringList({ required: false }),
+}));
+
+builder.queryFields((t) => ({
+  projects: t.prismaField({
+    type: [ProjectEntity],
+    args: { ...pageArgs, ...keysetArgs, ...projectFilterArgs },
+    resolve: async (query, _r, args, ctx) =>
+      rowsOf(ctx, args.pagination === "keyset" ? await listProjectsKeyset(ctx, args, query) : await listProjects(ctx, args, query)),
+  }),
+  project: t.prismaField({
+    type: ProjectDetail,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_q, _r, args, ctx) => getProject(ctx, String(args.id)),
+  }),
+  groupProjects: t.prismaField({
+    type: [ProjectEntity],
+    args: { id: t.arg.id({ required: true }), include_subgroups: t.arg.boolean({ required: false }), ...pageArgs, ...keysetArgs, ...projectFilterArgs },
+    resolve: async (query, _r, args, ctx) => rowsOf(ctx, await listGroupProjects(ctx, String(args.id), args, query)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createProject: t.prismaField({
+    type: ProjectDetail,
+    extensions: { access: "authenticated" },
+    args: { ...projectInputArgs, namespace_id: t.arg.id({ required: false }) },
+    resolve: (_q, _r, args, ctx) => createProject(ctx, { ...args, namespace_id: args.namespace_id == null ? null : String(args.namespace_id) }),
+  }),
+  updateProject: t.prismaField({
+    type: ProjectDetail,
+    extensions: { access: "authenticated" },
+    args: { id: t.arg.id({ required: true }), ...projectInputArgs, archived: t.arg.boolean({ required: false }) },
+    resolve: (_q, _r, args, ctx) => updateProject(ctx, String(args.id), args),
+  }),
+  transferProject: t.prismaField({
+    type: ProjectDetail,
+    extensions: { access: "authenticated" },
+    args: { id: t.arg.id({ required: true }), namespace: t.arg.id({ required: true }) },
+    resolve: (_q, _r, args, ctx) => transferProject(ctx, String(args.id), String(args.namespace)),
+  }),
+}));

@@ -1,0 +1,153 @@
+// Starts the real Forgeline server (`tsx src/server.ts`) as a child process on a free loopback
+// port with its own data directory, waits for /-/readiness, and stops it again.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const TSX = path.join(REPO_ROOT, "node_modules", ".bin", "tsx");
+const READY_TIMEOUT_MS = 45_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+/** A token INITIAL_ROOT_TOKEN accepts (20+ characters of letters, digits, '_', '-', '.'). */
+export const E2E_ROOT_TOKEN = "e2e-root-token-0123456789abcdef";
+
+export interface ServerOptions {
+  /** reuse a data directory (a restart); a new temporary one by default */
+  dataDir?: string;
+  /** INITIAL_ROOT_TOKEN; `null` leaves it unset so the server generates one */
+  rootToken?: string | null;
+  /** further environment variables (they win over the defaults above) */
+  env?: Record<string, string>;
+}
+
+export interface RunningServer {
+  port: number;
+  /** http://127.0.0.1:<port> */
+  url: string;
+  /** http://127.0.0.1:<port>/api/v4 */
+  apiUrl: string;
+  dataDir: string;
+  /** INITIAL_ROOT_TOKEN given at start, if any */
+  rootToken: string | undefined;
+  /** everything the process printed so far (stdout and stderr) */
+  output(): string;
+  /** SIGTERM, then wait for the exit; resolves to the exit code */
+  stop(): Promise<number | null>;
+}
+
+export function newDataDir(): string {
+  return mkdtempSync(path.join(os.tmpdir(), "forgeline-e2e-"));
+}
+
+/** Binds port 0 on loopback to learn a free port, then releases it. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function serverEnv(port: number, dataDir: string, options: ServerOptions): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir };
+  for (const inherited of ["DATABASE_URL", "PUBLIC_URL", "INITIAL_ROOT_TOKEN", "NODE_OPTIONS"]) delete env[inherited];
+  if (options.rootToken !== null) env.INITIAL_ROOT_TOKEN = options.rootToken ?? E2E_ROOT_TOKEN;
+  return { ...env, ...options.env };
+}
+
+interface Spawned {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+/** Own process group, so stopping it also stops the node process tsx starts. */
+function spawnServer(env: NodeJS.ProcessEnv): Spawned {
+  const child = spawn(TSX, ["src/server.ts"], { cwd: REPO_ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let text = "";
+  child.stdout!.on("data", (chunk) => (text += chunk));
+  child.stderr!.on("data", (chunk) => (text += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, output: () => text, exited };
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals) {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    // already gone
+  }
+}
+
+async function waitUntilReady(url: string, spawned: Spawned): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let exitCode: number | null | undefined;
+  void spawned.exited.then((code) => (exitCode = code));
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) throw new Error(`server exited with ${exitCode} before it was ready:\n${spawned.output()}`);
+    if (await answersReady(url)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  signalGroup(spawned.child, "SIGKILL");
+  throw new Error(`server not ready after ${READY_TIMEOUT_MS} ms:\n${spawned.output()}`);
+}
+
+async function answersReady(url: string): Promise<boolean> {
+  try {
+    return (await fetch(`${url}/-/readiness`)).status === 200;
+  } catch {
+    return false;
+  }
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = options.dataDir ?? newDataDir();
+  const env = serverEnv(port, dataDir, options);
+  const spawned = spawnServer(env);
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilReady(url, spawned);
+  return {
+    port,
+    url,
+    apiUrl: `${url}/api/v4`,
+    dataDir,
+    rootToken: env.INITIAL_ROOT_TOKEN,
+    output: spawned.output,
+    stop: () => stopProcess(spawned),
+  };
+}
+
+async function stopProcess({ child, exited }: Spawned): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  signalGroup(child, "SIGTERM");
+  const timer = setTimeout(() => signalGroup(child, "SIGKILL"), STOP_TIMEOUT_MS);
+  try {
+    return await exited;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface FinishedRun {
+  code: number | null;
+  output: string;
+}
+
+/** Runs the server with settings that should make it exit by itself (bad settings). */
+export async function runUntilExit(options: ServerOptions = {}, timeoutMs = 30_000): Promise<FinishedRun> {
+  const dataDir = options.dataDir ?? newDataDir();
+  const spawned = spawnServer(serverEnv(await freePort(), dataDir, options));
+  const timer = setTimeout(() => signalGroup(spawned.child, "SIGKILL"), timeoutMs);
+  const code = await spawned.exited;
+  clearTimeout(timer);
+  return { code, output: spawned.output() };
+}

@@ -1,0 +1,69 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../helpers/app.js";
+import { createUser, type TestUser } from "../helpers/factories.js";
+
+let t: TestApp;
+let user: TestUser;
+beforeAll(async () => {
+  t = await startTestApp();
+  user = await createUser(t);
+});
+
+const expected = {
+  version: "17.1.0",
+  revision: expect.any(String),
+  kas: { enabled: false, externalUrl: null, version: null },
+  enterprise: true,
+};
+
+describe("GET /version", () => {
+  it("answers 401 without a token", async () => {
+    const res = await t.anon.get("/version");
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ message: "401 Unauthorized" });
+  });
+
+  it("answers 401 for a bad token", async () => {
+    const res = await t.client("not-a-real-token-000000000").get("/version");
+    expect(res.status).toBe(401);
+  });
+
+  it.each([
+    ["a user", () => user.api],
+    ["an administrator", () => t.root],
+  ])("gives %s the instance metadata", async (_who, api) => {
+    const res = await api().get("/version");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/json");
+    expect(res.body).toEqual(expected);
+    expect(res.body.revision.length).toBeGreaterThan(0);
+  });
+
+  it("is readable with a read_api token", async () => {
+    const reader = await createUser(t, {}, ["read_api"]);
+    const res = await reader.api.get("/version");
+    expect(res.status).toBe(200);
+    expect(res.body.version).toBe("17.1.0");
+  });
+
+  it("has no other methods", async () => {
+    const res = await t.root.post("/version", {});
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: "404 Not Found" });
+  });
+});
+
+describe("GraphQL metadata", () => {
+  const QUERY = `{ metadata { version revision enterprise kas { enabled externalUrl version } } }`;
+
+  it("matches the REST answer", async () => {
+    const [rest, graphql] = await Promise.all([user.api.get("/version"), user.api.graphql(QUERY)]);
+    expect(graphql.body.errors).toBeUndefined();
+    expect(graphql.body.data.metadata).toEqual(rest.body);
+  });
+
+  it("needs a signed-in user", async () => {
+    const res = await t.anon.graphql(QUERY);
+    expect(res.body.errors?.[0]?.extensions).toMatchObject({ code: "UNAUTHENTICATED" });
+  });
+});
