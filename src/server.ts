@@ -2,21 +2,32 @@
 import { createServer } from "node:http";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { createServerAdapter } from "@whatwg-node/server";
-import { createApp } from "./app.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
-import { createDb } from "./db/client.js";
 import { applyMigrations } from "./db/migrate.js";
-import { bootstrap } from "./domain/bootstrap.js";
 import type { Services } from "./domain/context.js";
+
+/** The application modules, loaded after the settings are validated (a bad setting fails fast). */
+async function loadApplication() {
+  const [{ createServerAdapter }, { createApp }, { createDb }, { bootstrap }] = await Promise.all([
+    import("@whatwg-node/server"),
+    import("./app.js"),
+    import("./db/client.js"),
+    import("./domain/bootstrap.js"),
+  ]);
+  return { createServerAdapter, createApp, createDb, bootstrap };
+}
 
 async function main() {
   const config = readConfig();
   mkdirSync(config.dataDir, { recursive: true });
-  await applyMigrations(config.databaseUrl);
+  // The migration runs in a child process (Prisma CLI) while this one loads the application.
+  const [{ createServerAdapter, createApp, createDb, bootstrap }] = await Promise.all([
+    loadApplication(),
+    applyMigrations(config.databaseUrl),
+  ]);
   const db = createDb(config.databaseUrl);
   const services: Services = { db, config, now: () => new Date() };
-  await announceRoot(services);
+  await announceRoot(services, bootstrap);
   const app = createApp(services);
   const server = createServer(createServerAdapter((request: Request) => app.fetch(request)));
   server.listen(config.port, config.host, () => {
@@ -44,7 +55,7 @@ function readConfig(): Config {
   }
 }
 
-async function announceRoot(services: Services) {
+async function announceRoot(services: Services, bootstrap: typeof import("./domain/bootstrap.js").bootstrap) {
   const result = await bootstrap(services);
   if (!result.created) return;
   if (!result.generatedToken) {

@@ -1,0 +1,67 @@
+// `npm run bench`: request latency and memory of the REST facade on a fresh SQLite database.
+// Runs the real app in process (no socket) so that the numbers are the server's own cost.
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { createApp } from "../src/app.js";
+import { loadConfig } from "../src/config.js";
+import { createDb } from "../src/db/client.js";
+import { applyMigrations } from "../src/db/migrate.js";
+import { bootstrap } from "../src/domain/bootstrap.js";
+
+const TOKEN = "bench-root-token-0123456789abcdef";
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
+
+async function main() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "forgeline-bench-"));
+  const dbFile = path.join(dir, "bench.db");
+  await applyMigrations(`file:${dbFile}`);
+  const config = loadConfig({ DATA_DIR: dir, DATABASE_URL: `file:${dbFile}`, INITIAL_ROOT_TOKEN: TOKEN, PUBLIC_URL: "http://bench.test" });
+  const services = { db: createDb(config.databaseUrl), config, now: () => new Date() };
+  await bootstrap(services);
+  const app = createApp(services);
+  const call = async (method: string, url: string, body?: unknown) => {
+    const response = await app.fetch(new Request(`http://bench.test/api/v4${url}`, {
+      method,
+      headers: { "PRIVATE-TOKEN": TOKEN, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }));
+    const text = await response.text();
+    if (response.status >= 400) throw new Error(`${method} ${url}: ${response.status} ${text}`);
+    return text ? JSON.parse(text) : null;
+  };
+
+  const group = await call("POST", "/groups", { name: "Bench", path: "bench", visibility: "public" });
+  for (let i = 0; i < 60; i++) await call("POST", "/projects", { name: `p${i}`, namespace_id: group.id, topics: ["bench"] });
+
+  const cases: Array<[string, () => Promise<unknown>]> = [
+    ["GET /user", () => call("GET", "/user")],
+    ["GET /projects/:id (path)", () => call("GET", "/projects/bench%2Fp1")],
+    ["GET /projects?per_page=20", () => call("GET", "/projects?per_page=20")],
+    ["GET /groups/:id/members", () => call("GET", `/groups/${group.id}/members`)],
+    ["GET /users?per_page=20", () => call("GET", "/users?per_page=20")],
+  ];
+  console.log(`rounds per case: ${ROUNDS}`);
+  for (const [name, run] of cases) {
+    for (let i = 0; i < 20; i++) await run(); // warm-up
+    const samples: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const start = performance.now();
+      await run();
+      samples.push(performance.now() - start);
+    }
+    samples.sort((a, b) => a - b);
+    const pct = (p: number) => samples[Math.min(samples.length - 1, Math.floor(samples.length * p))]!.toFixed(2);
+    console.log(`${name.padEnd(36)} p50 ${pct(0.5)} ms  p95 ${pct(0.95)} ms  p99 ${pct(0.99)} ms`);
+  }
+  const memory = process.memoryUsage();
+  console.log(`rss ${(memory.rss / 2 ** 20).toFixed(1)} MiB, heap used ${(memory.heapUsed / 2 ** 20).toFixed(1)} MiB`);
+  await services.db.$disconnect();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

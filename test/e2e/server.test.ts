@@ -1,0 +1,135 @@
+// The real server process: first start, restart, settings validation, migrations, shutdown.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RestClient } from "./helpers/rest.js";
+import { newDataDir, REPO_ROOT, runUntilExit, startServer, type RunningServer } from "./helpers/server.js";
+
+const TOKEN_FILE = "root-token.txt";
+const occurrences = (text: string, part: string) => text.split(part).length - 1;
+
+function migrationNames(): string[] {
+  const dir = path.join(REPO_ROOT, "prisma", "migrations");
+  return readdirSync(dir).filter((name) => existsSync(path.join(dir, name, "migration.sql"))).sort();
+}
+
+function appliedMigrations(dataDir: string) {
+  const db = new Database(path.join(dataDir, "forgeline.db"), { readonly: true });
+  try {
+    return db.prepare("SELECT migration_name, finished_at, rolled_back_at FROM _prisma_migrations ORDER BY migration_name").all() as {
+      migration_name: string; finished_at: string | null; rolled_back_at: string | null;
+    }[];
+  } finally {
+    db.close();
+  }
+}
+
+describe("first start on an empty data directory, without INITIAL_ROOT_TOKEN", () => {
+  let server: RunningServer;
+  let token: string;
+  beforeAll(async () => {
+    server = await startServer({ rootToken: null });
+    token = readFileSync(path.join(server.dataDir, TOKEN_FILE), "utf8").trim();
+  });
+  afterAll(() => server?.stop());
+
+  it("applies every migration to the new database", () => {
+    const applied = appliedMigrations(server.dataDir);
+    expect(applied.map((m) => m.migration_name)).toEqual(migrationNames());
+    for (const migration of applied) {
+      expect(migration.finished_at).not.toBeNull();
+      expect(migration.rolled_back_at).toBeNull();
+    }
+  });
+
+  it("prints the generated root token once and writes it to root-token.txt with mode 0600", () => {
+    expect(token).toMatch(/^glpat-[A-Za-z0-9_-]{20,}$/);
+    expect(occurrences(server.output(), token)).toBe(1);
+    expect(server.output()).toContain(path.join(server.dataDir, TOKEN_FILE));
+    expect(statSync(path.join(server.dataDir, TOKEN_FILE)).mode & 0o777).toBe(0o600);
+  });
+
+  it("the token authenticates root, an administrator, over the socket", async () => {
+    const res = await new RestClient(server.apiUrl, token).get("/user");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/json");
+    expect(res.body).toMatchObject({ username: "root", is_admin: true });
+  });
+
+  it("answers probes and unknown routes as GitLab does", async () => {
+    const health = await fetch(`${server.url}/-/health`);
+    expect([health.status, await health.text()]).toEqual([200, "GitLab OK"]);
+    const unknown = await new RestClient(server.apiUrl, token).get("/no/such/route");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ error: "404 Not Found" });
+  });
+
+  describe("a second start on the same data directory", () => {
+    let restarted: RunningServer;
+    let fileBefore: { text: string; mtimeMs: number };
+    const otherToken = "second-start-token-0123456789";
+    beforeAll(async () => {
+      const file = path.join(server.dataDir, TOKEN_FILE);
+      fileBefore = { text: readFileSync(file, "utf8"), mtimeMs: statSync(file).mtimeMs };
+      expect(await server.stop()).toBe(0);
+      restarted = await startServer({ dataDir: server.dataDir, rootToken: otherToken });
+    });
+    afterAll(() => restarted?.stop());
+
+    it("creates no administrator and no token", async () => {
+      expect(restarted.output()).not.toContain("Created administrator");
+      const file = path.join(server.dataDir, TOKEN_FILE);
+      expect(readFileSync(file, "utf8")).toBe(fileBefore.text);
+      expect(statSync(file).mtimeMs).toBe(fileBefore.mtimeMs);
+      expect((await new RestClient(restarted.apiUrl, otherToken).get("/user")).status).toBe(401);
+    });
+
+    it("keeps root and its first token", async () => {
+      const root = new RestClient(restarted.apiUrl, token);
+      const me = await root.get("/user");
+      expect(me.body).toMatchObject({ username: "root" });
+      const roots = await root.get("/users?username=root");
+      expect(roots.body).toHaveLength(1);
+      expect(appliedMigrations(server.dataDir).map((m) => m.migration_name)).toEqual(migrationNames());
+    });
+
+    it("exits with 0 on SIGTERM", async () => {
+      expect(await restarted.stop()).toBe(0);
+    });
+  });
+});
+
+describe("first start with INITIAL_ROOT_TOKEN", () => {
+  const knownToken = "known-initial-root-token-42";
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ rootToken: knownToken });
+  });
+  afterAll(() => server?.stop());
+
+  it("uses that token, never prints it and writes no token file", async () => {
+    expect(server.output()).toContain("INITIAL_ROOT_TOKEN");
+    expect(server.output()).not.toContain(knownToken);
+    expect(existsSync(path.join(server.dataDir, TOKEN_FILE))).toBe(false);
+    const me = await new RestClient(server.apiUrl, knownToken).get("/user");
+    expect(me.body).toMatchObject({ username: "root", is_admin: true });
+  });
+});
+
+describe("invalid settings", () => {
+  it.concurrent.each([
+    ["PORT", "abc", 'got "abc"'],
+    ["PORT", "70000", 'got "70000"'],
+    ["PUBLIC_URL", "notaurl", 'got "notaurl"'],
+    ["INITIAL_ROOT_TOKEN", "short", "at least 20 characters"],
+  ])("%s=%s: exits non-zero with a clear message and creates no database", async (name, value, detail) => {
+    const dataDir = newDataDir();
+    const run = await runUntilExit({ dataDir, env: { [name]: value } });
+    expect(run.code).not.toBe(0);
+    expect(run.code).not.toBeNull();
+    expect(run.output).toContain(`Invalid setting: ${name}`);
+    expect(run.output).toContain(detail);
+    expect(readdirSync(dataDir)).toEqual([]);
+  });
+});
