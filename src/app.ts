@@ -6,6 +6,7 @@ import { assertScopeAllows } from "./domain/auth.js";
 import type { Services } from "./domain/context.js";
 import { appErrorOf, graphqlErrorExtensions } from "./errors.js";
 import { API_PREFIX, createRestHandler } from "./rest/adapter.js";
+import { collapseSlashes } from "./rest/match.js";
 import { errorResponse, jsonResponse, textResponse } from "./rest/render.js";
 import { AppError } from "./errors.js";
 import { schema } from "./schema/index.js";
@@ -19,9 +20,9 @@ export function createApp(services: Services, log: (error: unknown) => void = (e
   const yoga = createGraphqlServer(services, log);
   return {
     async fetch(request) {
-      const { pathname } = new URL(request.url);
+      const pathname = collapseSlashes(new URL(request.url).pathname);
       if (pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`)) return rest(request);
-      if (pathname.startsWith("/api/v3")) {
+      if (pathname === "/api/v3" || pathname.startsWith("/api/v3/")) {
         return errorResponse(new AppError(410, { error: "API V3 is no longer supported. Use API V4 instead." }));
       }
       if (pathname === "/graphql" || pathname === "/api/graphql") return yoga.fetch(request);
@@ -43,11 +44,34 @@ function asGraphqlError(error: unknown): unknown {
   return appError ? new GraphQLError(appError.message, { extensions: graphqlErrorExtensions(appError) }) : error;
 }
 
+type ResultWithErrors = { errors?: readonly GraphQLError[]; stringify?: (result: any) => string };
+
+/**
+ * Yoga strips `extensions.http` from the errors it sends; put the status back so GraphQL clients
+ * see the same status as REST (`extensions.http.status`). Yoga calls `stringify` on each result.
+ */
+function keepHttpStatus(result: unknown): void {
+  for (const item of Array.isArray(result) ? result : [result]) {
+    const errors = (item as ResultWithErrors | null)?.errors;
+    if (!errors?.length) continue;
+    const statuses = errors.map((error) => (error.extensions?.http as { status?: number } | undefined)?.status);
+    (item as ResultWithErrors).stringify = (sanitized: { errors?: GraphQLError[] }) =>
+      JSON.stringify({ ...sanitized, errors: sanitized.errors?.map((error, i) => withStatus(error, statuses[i])) });
+  }
+}
+
+function withStatus(error: GraphQLError, status: number | undefined) {
+  const json = typeof error.toJSON === "function" ? error.toJSON() : (error as unknown as ReturnType<GraphQLError["toJSON"]>);
+  return status ? { ...json, extensions: { ...json.extensions, http: { status } } } : json;
+}
+
 function createGraphqlServer(services: Services, log: (error: unknown) => void) {
   return createYoga({
     schema,
     graphqlEndpoint: "/graphql",
     landingPage: false,
+    // Yoga logs every error it masks, domain 4xx included; unexpected ones are logged in maskError.
+    logging: { debug: () => {}, info: () => {}, warn: (...args: unknown[]) => log(args), error: () => {} },
     graphiql: true,
     context: async ({ request }) => {
       try {
@@ -57,6 +81,7 @@ function createGraphqlServer(services: Services, log: (error: unknown) => void) 
       }
     },
     plugins: [
+      { onResultProcess: ({ result }: { result: unknown }) => keepHttpStatus(result) },
       {
         // read_api tokens may run queries only
         onExecute({ args }: { args: ExecutionArgs }) {
@@ -72,13 +97,14 @@ function createGraphqlServer(services: Services, log: (error: unknown) => void) 
     maskedErrors: {
       maskError(error, message) {
         const appError = appErrorOf(error);
+        const where = error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {};
         if (appError) {
-          return new GraphQLError(appError.message, { extensions: graphqlErrorExtensions(appError) });
+          return new GraphQLError(appError.message, { ...where, extensions: graphqlErrorExtensions(appError) });
         }
         const original = error instanceof GraphQLError ? error.originalError : error;
         if (!original || original instanceof GraphQLError) return error as GraphQLError;
         log(original);
-        return new GraphQLError(message, { extensions: { code: "INTERNAL_SERVER_ERROR" } });
+        return new GraphQLError(message, { ...where, extensions: { code: "INTERNAL_SERVER_ERROR" } });
       },
     },
   });

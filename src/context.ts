@@ -34,7 +34,13 @@ export function credentialsOf(request: Request, params: Record<string, unknown> 
 
 const stringParam = (value: unknown) => (typeof value === "string" ? value : undefined);
 
-export async function createContext(services: Services, request: Request, params?: Record<string, unknown>): Promise<Context> {
-  const actor = await authenticate(services, credentialsOf(request, params));
+/** `admitting`: the token scopes this request accepts (REST knows them from the route). */
+export async function createContext(
+  services: Services,
+  request: Request,
+  params?: Record<string, unknown>,
+  admitting?: readonly string[],
+): Promise<Context> {
+  const actor = await authenticate(services, credentialsOf(request, params), admitting);
   return { ...services, actor, request, rest: {}, loaders: createLoaders(services) };
 }

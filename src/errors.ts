@@ -2,7 +2,8 @@
 // the exact JSON body GitLab sends. REST renders it as is; GraphQL exposes it in extensions.
 import { GraphQLError } from "graphql";
 
-export type ErrorBody = { message: unknown } | { error: string };
+/** `{"message": ...}` from GitLab's helpers; `{"error": "..."}` (plus OAuth fields) from Grape and the token guard. */
+export type ErrorBody = { message: unknown } | { error: string; [field: string]: unknown };
 
 export class AppError extends Error {
   constructor(
@@ -27,7 +28,9 @@ export const unauthorized = (reason?: string) =>
 export const forbidden = (reason?: string) =>
   new AppError(403, { message: reason ? `403 Forbidden - ${reason}` : "403 Forbidden" });
 
-export const badRequest = (reason: string) => new AppError(400, { message: `400 Bad request - ${reason}` });
+/** `bad_request!(reason)`; without a reason just "400 Bad request". */
+export const badRequest = (reason?: string) =>
+  new AppError(400, { message: reason ? `400 Bad request - ${reason}` : "400 Bad request" });
 
 /** Grape parameter errors: 400 {"error":"name is missing"}. */
 export const paramError = (text: string) => new AppError(400, { error: text });

@@ -1,4 +1,6 @@
-// Who is calling: token lookup (by SHA-256 digest), expiry and revocation, sudo, and token scopes.
+// Who is calling: token lookup (by SHA-256 digest), expiry and revocation, the scopes a request
+// admits, sudo, and last-use tracking. Errors are GitLab's (lib/api/api_guard.rb, helpers.rb).
+import type { AccessToken, User } from "../generated/prisma/client.js";
 import { AppError, forbidden, notFound, unauthorized } from "../errors.js";
 import type { Actor, Services } from "./context.js";
 import { digest } from "./secrets.js";
@@ -8,44 +10,87 @@ export interface Credentials {
   sudo?: string;
 }
 
-const insufficientScope = (scope: string) =>
+export type Access = "read" | "write";
+
+/** `last_used_at` is written at most this often per token, as GitLab does. */
+const LAST_USED_INTERVAL_MS = 10 * 60 * 1000;
+
+const insufficientScope = (scopes: readonly string[]) =>
   new AppError(403, {
     error: "insufficient_scope",
     error_description: "The request requires higher privileges than provided by the access token.",
-    scope,
-  } as any);
+    scope: scopes.join(" "),
+  });
 
-/** Resolves the acting user. No token: anonymous (null). A bad token: 401. */
-export async function authenticate(services: Services, credentials: Credentials): Promise<Actor | null> {
+/** rack-oauth2's 401 for a token that exists but can no longer be used. */
+const invalidToken = (description: string) =>
+  new AppError(
+    401,
+    { error: "invalid_token", error_description: description },
+    { "WWW-Authenticate": `Bearer realm="Protected by OAuth 2.0", error="invalid_token", error_description="${description}"` },
+  );
+
+/**
+ * The scopes that admit a request (GitLab's `allow_access_with_scope`): `api` always,
+ * `read_api` for reads, plus the scopes the endpoint itself admits.
+ */
+export function admittingScopes(access: Access, endpointScopes: readonly string[] = []): string[] {
+  return [...new Set(["api", ...(access === "read" ? ["read_api"] : []), ...endpointScopes])];
+}
+
+/**
+ * Resolves the acting user. No token: anonymous (null). Unknown token: 401. When `admitting` is
+ * given, the token must hold one of those scopes (checked before sudo, as GitLab does).
+ */
+export async function authenticate(services: Services, credentials: Credentials, admitting?: readonly string[]): Promise<Actor | null> {
   if (!credentials.token) {
     if (credentials.sudo) throw unauthorized();
     return null;
   }
-  const token = await services.db.accessToken.findUnique({
-    where: { digest: digest(credentials.token) },
-    include: { user: true },
-  });
-  const now = services.now();
-  if (!token || token.revoked || (token.expiresAt && token.expiresAt <= now) || token.user.state !== "active") {
-    throw unauthorized();
-  }
+  const token = await usableToken(services, credentials.token);
   const scopes = new Set(token.scopes.split(" ").filter(Boolean));
-  if (!scopes.has("api") && !scopes.has("read_api")) throw insufficientScope("api");
+  if (admitting) assertAdmitted(scopes, admitting);
+  assertUserActive(token.user);
+  await recordUse(services, token);
   const actor: Actor = { user: token.user, scopes, tokenId: token.id };
   return credentials.sudo ? sudo(services, actor, credentials.sudo) : actor;
 }
 
+async function usableToken(services: Services, secret: string): Promise<AccessToken & { user: User }> {
+  const token = await services.db.accessToken.findUnique({ where: { digest: digest(secret) }, include: { user: true } });
+  if (!token) throw unauthorized();
+  if (token.expiresAt && token.expiresAt <= services.now()) {
+    throw invalidToken("Token is expired. You can either do re-authorization or token refresh.");
+  }
+  if (token.revoked) throw invalidToken("Token was revoked. You have to re-authorize from the user.");
+  return token;
+}
+
+function assertUserActive(user: User): void {
+  if (user.state === "blocked") throw forbidden("Your account has been blocked.");
+  if (user.state !== "active") throw unauthorized();
+}
+
+function assertAdmitted(scopes: ReadonlySet<string>, admitting: readonly string[]): void {
+  if (!admitting.some((scope) => scopes.has(scope))) throw insufficientScope(admitting);
+}
+
+async function recordUse(services: Services, token: AccessToken): Promise<void> {
+  const now = services.now();
+  if (token.lastUsedAt && now.getTime() - token.lastUsedAt.getTime() < LAST_USED_INTERVAL_MS) return;
+  await services.db.accessToken.update({ where: { id: token.id }, data: { lastUsedAt: now } });
+}
+
 async function sudo(services: Services, actor: Actor, identifier: string): Promise<Actor> {
   if (!actor.user.isAdmin) throw forbidden("Must be admin to use sudo");
-  if (!actor.scopes.has("sudo")) throw insufficientScope("sudo");
+  assertAdmitted(actor.scopes, ["sudo"]);
   const where = /^\d+$/.test(identifier) ? { id: Number(identifier) } : { usernameLower: identifier.toLowerCase() };
   const user = await services.db.user.findFirst({ where });
   if (!user) throw notFound(`User with ID or username '${identifier}'`);
   return { ...actor, user };
 }
 
-/** `read_api` tokens may only read: GET requests and GraphQL queries. */
-export function assertScopeAllows(actor: Actor | null, access: "read" | "write"): void {
-  if (!actor || access === "read") return;
-  if (!actor.scopes.has("api")) throw insufficientScope("api");
+/** GraphQL: queries need `api` or `read_api`, mutations `api`. */
+export function assertScopeAllows(actor: Actor | null, access: Access): void {
+  if (actor) assertAdmitted(actor.scopes, admittingScopes(access));
 }

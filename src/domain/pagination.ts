@@ -1,5 +1,7 @@
 // Offset pagination as GitLab does it: page from 1, per_page default 20 clamped to 100, and
 // counts only up to 10,000 rows (beyond that the total is unknown and not reported).
+import { AppError } from "../errors.js";
+
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
 export const COUNT_LIMIT = 10_000;
@@ -15,6 +17,8 @@ export interface PageInfo {
   /** null when more than COUNT_LIMIT rows match */
   total: number | null;
   hasNext: boolean;
+  /** false on page 1 and on pages past the end (Kaminari's prev_page) */
+  hasPrev: boolean;
 }
 
 export interface Page<T> {
@@ -29,6 +33,18 @@ export function pageWindow(args: PageArgs) {
 }
 
 /**
+ * GitLab's maximum offset for types that have keyset pagination: `page * per_page` (as requested,
+ * before clamping) above `limit` answers 405.
+ */
+export function assertOffsetWithin(args: PageArgs, limit: number, type: string): void {
+  if ((args.page ?? 1) * (args.per_page ?? DEFAULT_PER_PAGE) <= limit) return;
+  throw new AppError(405, {
+    error: `Offset pagination has a maximum allowed offset of ${limit} for requests that return objects of type ${type}. ` +
+      "Remaining records can be retrieved using keyset pagination.",
+  });
+}
+
+/**
  * One count (capped) and one page query. `count` receives the cap so it can stop early
  * (Prisma's `count({ take })`).
  */
@@ -40,7 +56,8 @@ export async function paginate<T>(
   const { page, perPage, skip, take } = pageWindow(args);
   const [counted, rows] = await Promise.all([count(COUNT_LIMIT + 1), fetch(skip, take + 1)]);
   const total = counted > COUNT_LIMIT ? null : counted;
-  return { rows: rows.slice(0, take), info: { page, perPage, total, hasNext: rows.length > take } };
+  const hasPrev = page > 1 && rows.length > 0;
+  return { rows: rows.slice(0, take), info: { page, perPage, total, hasNext: rows.length > take, hasPrev } };
 }
 
 export interface KeysetPage<T> {
@@ -56,14 +73,22 @@ export function encodeCursor(value: unknown, id: number): string {
   return Buffer.from(JSON.stringify([value instanceof Date ? value.toISOString() : value, id])).toString("base64url");
 }
 
-export function decodeCursor(cursor: string): [unknown, number] | null {
+/** The cursor's [value, id], or null when it is not one we issued (`isDate`: the value is a timestamp). */
+export function decodeCursor(cursor: string, isDate = false): [unknown, number] | null {
   try {
     const parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(parsed) && parsed.length === 2 && Number.isInteger(parsed[1])) return parsed as [unknown, number];
+    if (Array.isArray(parsed) && parsed.length === 2 && Number.isInteger(parsed[1]) && validCursorValue(parsed[0], isDate)) {
+      return parsed as [unknown, number];
+    }
   } catch {
     /* fall through */
   }
   return null;
+}
+
+function validCursorValue(value: unknown, isDate: boolean): boolean {
+  if (isDate) return typeof value === "string" && !Number.isNaN(Date.parse(value));
+  return typeof value === "string" || typeof value === "number";
 }
 
 /**

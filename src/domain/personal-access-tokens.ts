@@ -1,9 +1,9 @@
-// Personal access tokens: created by administrators for a user (secret shown once), listed and
-// revoked by their owner or an administrator.
+// Personal access tokens: created by administrators for a user (secret shown once), listed, read
+// and revoked by their owner or an administrator (lib/api/personal_access_tokens.rb, users.rb).
 import type { AccessToken, Prisma } from "../generated/prisma/client.js";
-import { notFound, paramError } from "../errors.js";
+import { AppError, badRequest, notFound, paramError, recordNotFound, unauthorized } from "../errors.js";
 import { requireAdmin, requireAuthenticated } from "./access.js";
-import type { DomainContext } from "./context.js";
+import type { Actor, DomainContext } from "./context.js";
 import { paginate, type Page, type PageArgs } from "./pagination.js";
 import { digest, newTokenSecret } from "./secrets.js";
 
@@ -13,8 +13,8 @@ export const TOKEN_SCOPES = [
   "read_service_ping", "self_rotate",
 ] as const;
 
-/** The most a token may live without an explicit date, as GitLab's default expiry. */
-const DEFAULT_LIFETIME_DAYS = 365;
+/** The longest a token may live, and its expiry when none is given (GitLab's default). */
+const MAX_LIFETIME_DAYS = 365;
 
 export interface NewTokenInput {
   name: string;
@@ -25,23 +25,32 @@ export interface NewTokenInput {
 
 export type TokenWithSecret = AccessToken & { token: string };
 
+/**
+ * The token model's checks. A date that is not in the future is refused as a bad parameter;
+ * the rest answer 422 with the model's full messages (`render_api_error!`).
+ */
 export function validateTokenInput(ctx: DomainContext, input: NewTokenInput, allowed: readonly string[] = TOKEN_SCOPES) {
-  if (!input.name.trim()) throw paramError("name is empty");
-  if (input.scopes.length === 0) throw paramError("scopes is empty");
-  if (input.scopes.some((scope) => !allowed.includes(scope))) throw paramError("scopes does not have a valid value");
-  if (input.expires_at && input.expires_at <= startOfDay(ctx.now())) {
-    throw paramError("expires_at is invalid");
-  }
+  const today = startOfDay(ctx.now());
+  if (input.expires_at && input.expires_at <= today) throw paramError("expires_at is invalid");
+  const errors: string[] = [];
+  if (!input.name.trim()) errors.push("Name can't be blank");
+  if (input.scopes.length === 0) errors.push("Scopes can't be blank");
+  if (input.scopes.some((scope) => !allowed.includes(scope))) errors.push("Scopes can only contain available scopes");
+  const latest = addDays(today, MAX_LIFETIME_DAYS);
+  if (input.expires_at && input.expires_at > latest) errors.push(`Expires at must be before ${latest.toISOString().slice(0, 10)}`);
+  if (errors.length) throw new AppError(422, { message: toSentence(errors) });
 }
 
 export function defaultExpiry(ctx: DomainContext, expiresAt: Date | null | undefined): Date {
-  if (expiresAt) return expiresAt;
-  const date = startOfDay(ctx.now());
-  date.setUTCDate(date.getUTCDate() + DEFAULT_LIFETIME_DAYS);
-  return date;
+  return expiresAt ?? addDays(startOfDay(ctx.now()), MAX_LIFETIME_DAYS);
 }
 
 const startOfDay = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+const addDays = (date: Date, days: number) => new Date(date.getTime() + days * 86_400_000);
+
+/** Rails' Array#to_sentence. */
+const toSentence = (items: string[]) =>
+  items.length <= 2 ? items.join(" and ") : `${items.slice(0, -1).join(", ")}, and ${items[items.length - 1]}`;
 
 /** Stores a new token for `userId`; only the digest is kept, the secret is returned once. */
 export async function issueToken(
@@ -49,7 +58,7 @@ export async function issueToken(
   ctx: DomainContext,
   data: { userId: number; kind: string; resourceId?: number | null } & NewTokenInput,
 ): Promise<TokenWithSecret> {
-  const secret = newTokenSecret(data.kind === "personal" ? "glpat-" : "glpat-");
+  const secret = newTokenSecret("glpat-");
   const row = await tx.accessToken.create({
     data: {
       userId: data.userId,
@@ -80,9 +89,9 @@ export interface TokenFilters extends PageArgs {
   search?: string | null;
 }
 
+/** Administrators see everyone's tokens (or one user's); others only their own. */
 export async function listPersonalAccessTokens(ctx: DomainContext, filters: TokenFilters): Promise<Page<AccessToken>> {
-  const actor = requireAuthenticated(ctx);
-  const userId = actor.user.isAdmin ? filters.user_id ?? undefined : actor.user.id;
+  const userId = await listedUserId(ctx, filters.user_id);
   const now = ctx.now();
   const where: Prisma.AccessTokenWhereInput = {
     kind: "personal",
@@ -99,20 +108,53 @@ export async function listPersonalAccessTokens(ctx: DomainContext, filters: Toke
   );
 }
 
-/** `:id` may be `self`, the token used for this request. */
-export async function getPersonalAccessToken(ctx: DomainContext, id: string): Promise<AccessToken> {
+/** `user_id` filter: another user's id is 401 for non-admins; an unknown user is 404 for admins. */
+async function listedUserId(ctx: DomainContext, requested: number | null | undefined): Promise<number | undefined> {
   const actor = requireAuthenticated(ctx);
-  const tokenId = id === "self" ? actor.tokenId : /^\d+$/.test(id) ? Number(id) : null;
-  if (id !== "self" && tokenId === null) throw paramError("id is invalid");
-  const token = tokenId === null ? null : await ctx.db.accessToken.findUnique({ where: { id: tokenId } });
-  if (!token || token.kind !== "personal" || (!actor.user.isAdmin && token.userId !== actor.user.id)) {
-    throw notFound("Personal Access Token");
+  if (!actor.user.isAdmin) {
+    if (requested != null && requested !== actor.user.id) throw unauthorized();
+    return actor.user.id;
   }
+  if (requested == null) return undefined;
+  if (!(await ctx.db.user.findUnique({ where: { id: requested } }))) throw notFound();
+  return requested;
+}
+
+const mayManage = (actor: Actor, token: AccessToken) => actor.user.isAdmin || token.userId === actor.user.id;
+
+const findPersonalToken = (ctx: DomainContext, id: number) =>
+  ctx.db.accessToken.findFirst({ where: { id, kind: "personal" } });
+
+/** Only administrators learn that a token does not exist; others get 401 either way. */
+export async function getPersonalAccessToken(ctx: DomainContext, id: number): Promise<AccessToken> {
+  const actor = requireAuthenticated(ctx);
+  const token = await findPersonalToken(ctx, id);
+  if (token && mayManage(actor, token)) return token;
+  throw actor.user.isAdmin ? notFound() : unauthorized();
+}
+
+/** The token used for this request (`/personal_access_tokens/self`). */
+export async function currentPersonalAccessToken(ctx: DomainContext): Promise<AccessToken> {
+  const actor = requireAuthenticated(ctx);
+  const token = actor.tokenId === null ? null : await findPersonalToken(ctx, actor.tokenId);
+  if (!token) throw badRequest("This endpoint requires token type to be a personal access token");
   return token;
 }
 
-export async function revokePersonalAccessToken(ctx: DomainContext, id: string): Promise<boolean> {
-  const token = await getPersonalAccessToken(ctx, id);
+/** Unknown token: 404 "Not found"; someone else's: 400 (RevokeService refuses). Repeat revokes succeed. */
+export async function revokePersonalAccessToken(ctx: DomainContext, id: number): Promise<boolean> {
+  const actor = requireAuthenticated(ctx);
+  const token = await findPersonalToken(ctx, id);
+  if (!token) throw recordNotFound();
+  if (!mayManage(actor, token)) throw badRequest();
+  return revoke(ctx, token);
+}
+
+export async function revokeCurrentPersonalAccessToken(ctx: DomainContext): Promise<boolean> {
+  return revoke(ctx, await currentPersonalAccessToken(ctx));
+}
+
+async function revoke(ctx: DomainContext, token: AccessToken): Promise<boolean> {
   await ctx.db.accessToken.update({ where: { id: token.id }, data: { revoked: true } });
   return true;
 }

@@ -1,11 +1,11 @@
 // Users: the current user, listing and lookup, and creation by administrators.
 import { createHash, randomBytes, scryptSync } from "node:crypto";
 import type { Prisma, User } from "../generated/prisma/client.js";
-import { AppError, notFound, paramError, validationError } from "../errors.js";
+import { conflict, forbidden, notFound, paramError, validationError } from "../errors.js";
 import { requireAdmin, requireAuthenticated } from "./access.js";
-import type { DomainContext } from "./context.js";
+import { isAdmin, type DomainContext } from "./context.js";
 import {
-  afterCursor, decodeCursor, encodeCursor, paginate, pageWindow,
+  afterCursor, assertOffsetWithin, decodeCursor, encodeCursor, paginate, pageWindow,
   type KeysetPage, type Page, type PageArgs, type SortDirection,
 } from "./pagination.js";
 
@@ -24,7 +24,9 @@ export function currentUser(ctx: DomainContext): User {
   return requireAuthenticated(ctx).user;
 }
 
+/** Anonymous callers may not look users up by id (GitLab answers 403, not 401). */
 export async function getUser(ctx: DomainContext, id: number): Promise<User> {
+  if (!ctx.actor) throw forbidden("Not authorized!");
   const user = await ctx.db.user.findUnique({ where: { id } });
   if (!user) throw notFound("User");
   return user;
@@ -46,12 +48,27 @@ export interface UserFilters extends PageArgs {
   sort?: SortDirection | null;
 }
 
-function userWhere(filters: UserFilters): Prisma.UserWhereInput {
+/** States hidden from non-administrators' user lists. */
+const FORBIDDEN_SEARCH_STATES = ["blocked", "banned", "ldap_blocked"];
+
+/**
+ * The filters a caller may use: anonymous callers must name one user (`username`); only
+ * administrators may choose the order, see blocked users and match private e-mail addresses.
+ */
+function listingFilters<F extends UserFilters>(ctx: DomainContext, filters: F): F & { admin: boolean } {
+  if (!ctx.actor && !filters.username) throw forbidden("Not authorized to access /api/v4/users");
+  const admin = isAdmin(ctx.actor);
+  return admin ? { ...filters, admin } : { ...filters, admin, order_by: null, sort: null };
+}
+
+function userWhere(filters: UserFilters & { admin: boolean }): Prisma.UserWhereInput {
   const where: Prisma.UserWhereInput[] = [];
+  if (!filters.admin) where.push({ state: { notIn: FORBIDDEN_SEARCH_STATES } });
   if (filters.username) where.push({ usernameLower: filters.username.toLowerCase() });
   if (filters.search) {
     const term = filters.search;
-    where.push({ OR: [{ name: { contains: term } }, { username: { contains: term } }, { email: { equals: term } }] });
+    const email = filters.admin ? [{ email: { equals: term.toLowerCase() } }] : [];
+    where.push({ OR: [{ name: { contains: term } }, { username: { contains: term } }, ...email] });
   }
   if (filters.active) where.push({ state: "active" });
   if (filters.blocked) where.push({ state: "blocked" });
@@ -65,7 +82,12 @@ function userOrder(filters: UserFilters): Prisma.UserOrderByWithRelationInput[] 
   return column === "id" ? [{ id: sort }] : [{ [column]: sort }, { id: sort }];
 }
 
-export async function listUsers(ctx: DomainContext, filters: UserFilters): Promise<Page<User>> {
+/** Offset pagination on users stops at 50,000 rows; beyond that keyset pagination is required. */
+const USERS_OFFSET_LIMIT = 50_000;
+
+export async function listUsers(ctx: DomainContext, requested: UserFilters): Promise<Page<User>> {
+  const filters = listingFilters(ctx, requested);
+  assertOffsetWithin(filters, USERS_OFFSET_LIMIT, "User");
   const where = userWhere(filters);
   return paginate(
     filters,
@@ -74,16 +96,18 @@ export async function listUsers(ctx: DomainContext, filters: UserFilters): Promi
   );
 }
 
-export async function listUsersKeyset(ctx: DomainContext, filters: UserFilters & { cursor?: string | null }): Promise<KeysetPage<User>> {
+export async function listUsersKeyset(ctx: DomainContext, requested: UserFilters & { cursor?: string | null }): Promise<KeysetPage<User>> {
+  const filters = listingFilters(ctx, requested);
   const order = filters.order_by ?? "id";
   const sort = filters.sort ?? "desc";
   const column = columnOf[order];
+  const isDate = column.endsWith("At");
   const { take } = pageWindow(filters);
   const where: Prisma.UserWhereInput[] = [userWhere(filters)];
   if (filters.cursor) {
-    const decoded = decodeCursor(filters.cursor);
+    const decoded = decodeCursor(filters.cursor, isDate);
     if (!decoded) throw paramError("cursor is invalid");
-    where.push(afterCursor(column, sort, decoded[0], decoded[1], column.endsWith("At")) as Prisma.UserWhereInput);
+    where.push(afterCursor(column, sort, decoded[0], decoded[1], isDate) as Prisma.UserWhereInput);
   }
   const rows = await ctx.db.user.findMany({ where: { AND: where }, orderBy: userOrder(filters), take: take + 1 });
   const page = rows.slice(0, take);
@@ -107,18 +131,10 @@ export interface CreateUserInput {
 export async function createUser(ctx: DomainContext, input: CreateUserInput): Promise<User> {
   requireAdmin(ctx);
   if (!input.password && !input.reset_password && !input.force_random_password) {
-    throw paramError("password, reset_password, force_random_password are missing, exactly one parameter must be provided");
+    throw paramError("password, reset_password, force_random_password are missing, at least one parameter must be provided");
   }
+  await assertUserUnique(ctx, input); // GitLab reports conflicts before validation errors
   validateNewUser(input);
-  const usernameLower = input.username.toLowerCase();
-  const [byUsername, byEmail] = await Promise.all([
-    ctx.db.user.findUnique({ where: { usernameLower } }),
-    ctx.db.user.findUnique({ where: { email: input.email.toLowerCase() } }),
-  ]);
-  if (byEmail) throw new AppError(409, { message: "Email has already been taken" });
-  if (byUsername || (await namespacePathTaken(ctx, usernameLower))) {
-    throw new AppError(409, { message: "Username has already been taken" });
-  }
   return insertUser(ctx, {
     username: input.username,
     name: input.name,
@@ -129,14 +145,28 @@ export async function createUser(ctx: DomainContext, input: CreateUserInput): Pr
   });
 }
 
+async function assertUserUnique(ctx: DomainContext, input: CreateUserInput): Promise<void> {
+  const usernameLower = input.username.toLowerCase();
+  const [byUsername, byEmail] = await Promise.all([
+    ctx.db.user.findUnique({ where: { usernameLower } }),
+    ctx.db.user.findUnique({ where: { email: input.email.toLowerCase() } }),
+  ]);
+  if (byEmail) throw conflict("Email has already been taken");
+  if (byUsername || (await namespacePathTaken(ctx, usernameLower))) throw conflict("Username has already been taken");
+}
+
+/** GitLab's namespace path rule: may end in '_' or '-', not in '.', '.git' or '.atom'. */
+const validUsername = (username: string) => USERNAME_PATTERN.test(username) && !/(\.|\.git|\.atom)$/.test(username);
+
 function validateNewUser(input: CreateUserInput): void {
   const errors: Record<string, string[]> = {};
-  if (!USERNAME_PATTERN.test(input.username) || /\.(git|atom)$/.test(input.username) || /[._-]$/.test(input.username)) {
+  if (!validUsername(input.username)) {
     errors.username = ["can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'."];
   }
   if (input.username.length > 255) errors.username = ["is too long (maximum is 255 characters)"];
   if (!/^[^@\s]+@[^@\s]+$/.test(input.email)) errors.email = ["is invalid"];
   if (!input.name.trim()) errors.name = ["can't be blank"];
+  if (input.name.length > 255) errors.name = ["is too long (maximum is 255 characters)"];
   if (input.password != null && input.password.length < 8) errors.password = ["is too short (minimum is 8 characters)"];
   if (Object.keys(errors).length) throw validationError(errors);
 }

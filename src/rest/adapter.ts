@@ -4,11 +4,11 @@
 import { execute, type ExecutionArgs, type GraphQLField, type GraphQLSchema } from "graphql";
 import { useSofa } from "sofa-api";
 import { createContext, type Context } from "../context.js";
-import { assertScopeAllows } from "../domain/auth.js";
+import { admittingScopes } from "../domain/auth.js";
 import { ProjectMovedError, requireCoarseAccess, type CoarseAccess } from "../domain/access.js";
 import type { Services } from "../domain/context.js";
 import { AppError, appErrorOf, internalError, paramError, routeNotFound } from "../errors.js";
-import { createMatcher, type RouteMatch } from "./match.js";
+import { collapseSlashes, createMatcher, type RouteMatch } from "./match.js";
 import { coerceArgs, parseBody, parseQuery } from "./params.js";
 import { errorResponse, jsonResponse, noContent, paginationHeaders, textResponse } from "./render.js";
 import { routes, successStatus, type Route } from "./routes.js";
@@ -24,25 +24,30 @@ export function createRestHandler(schema: GraphQLSchema, services: Services, log
   const sofa = createSofaRouter(schema, log);
 
   return async function handle(request: Request): Promise<Response> {
+    const response = await answer(request);
+    // Grape answers HEAD on every GET route: the GET's status and headers, without a body
+    return request.method === "HEAD" ? new Response(null, { status: response.status, headers: response.headers }) : response;
+  };
+
+  async function answer(request: Request): Promise<Response> {
     try {
       const url = new URL(request.url);
       if (url.search.length - 1 > services.config.maxQueryStringLength) return queryTooLong();
-      const path = url.pathname.slice(API_PREFIX.length);
-      const found = match(request.method, path);
+      const path = collapseSlashes(url.pathname).slice(API_PREFIX.length);
+      const found = match(request.method === "HEAD" ? "GET" : request.method, path);
       if (!found) throw routeNotFound();
       return await run(request, found, url);
     } catch (error) {
       return renderError(error, request, log);
     }
-  };
+  }
 
   async function run(request: Request, { route, params }: RouteMatch, url: URL): Promise<Response> {
     const query = parseQuery(url.search);
     const body = await parseBody(request);
     const raw = { ...query, ...body, ...params }; // path params win over body and query
-    const ctx = await createContext(services, request, raw);
-    assertScopeAllows(ctx.actor, route.method === "GET" ? "read" : "write");
     const field = rootField(schema, route);
+    const ctx = await createContext(services, request, raw, routeScopes(route, field));
     requireCoarseAccess(ctx, field.extensions?.access as CoarseAccess | undefined); // before params, as Grape's before-filters
     const variables = coerceArgs(field.args, raw);
     // SOFA only picks the route here; the variables it would parse are replaced in `execute`.
@@ -86,6 +91,11 @@ function variableError(errors: readonly any[]): AppError | undefined {
   return name ? paramError(`${name} is invalid`) : undefined;
 }
 
+/** Token scopes admitted by a route: the verb's defaults plus the field's `extensions.tokenScopes`. */
+function routeScopes(route: Route, field: GraphQLField<unknown, unknown>): string[] {
+  return admittingScopes(route.method === "GET" ? "read" : "write", field.extensions?.tokenScopes as readonly string[] | undefined);
+}
+
 export function rootField(schema: GraphQLSchema, route: Route): GraphQLField<unknown, unknown> {
   const [type, name] = route.field.split(".") as [string, string];
   const root = type === "Query" ? schema.getQueryType() : schema.getMutationType();
@@ -95,12 +105,14 @@ export function rootField(schema: GraphQLSchema, route: Route): GraphQLField<unk
 }
 
 function renderError(error: unknown, request: Request, log: (error: unknown) => void): Response {
-  if (error instanceof ProjectMovedError && request.method === "GET") return movedPermanently(request, error.projectId);
+  if (error instanceof ProjectMovedError && isRead(request)) return movedPermanently(request, error.projectId);
   const appError = appErrorOf(error);
   if (appError) return errorResponse(appError);
   log(error);
   return errorResponse(internalError());
 }
+
+const isRead = (request: Request) => request.method === "GET" || request.method === "HEAD";
 
 /** Marks a SOFA error answer as "project moved" for the adapter; never sent to clients. */
 const MOVED_HEADER = "x-forgeline-moved-project";
@@ -108,7 +120,7 @@ const MOVED_HEADER = "x-forgeline-moved-project";
 function movedOrError(answer: Response, request: Request): Response {
   const moved = answer.headers.get(MOVED_HEADER);
   if (!moved) return answer;
-  if (request.method === "GET") return movedPermanently(request, Number(moved));
+  if (isRead(request)) return movedPermanently(request, Number(moved));
   answer.headers.delete(MOVED_HEADER);
   return answer;
 }

@@ -37,6 +37,8 @@ function split(path: string): string[] {
   return path.split("/").filter(Boolean);
 }
 
+export const collapseSlashes = (path: string) => path.replace(/\/{2,}/g, "/");
+
 function matchSegments(pattern: string[], actual: string[]): Record<string, string> | null {
   const params: Record<string, string> = {};
   for (let i = 0; i < pattern.length; i++) {

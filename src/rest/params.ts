@@ -4,12 +4,13 @@
 // Grape's error texts ("x is missing", "x is invalid", "x does not have a valid value").
 import qs from "qs";
 import {
-  getNullableType, isEnumType, isInputObjectType, isListType, isNonNullType, isScalarType,
+  getNullableType, isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, isScalarType,
   type GraphQLArgument, type GraphQLInputField, type GraphQLInputType,
 } from "graphql";
 import { paramError } from "../errors.js";
 
-const QS_OPTIONS = { arrayLimit: 1000, parameterLimit: 10_000, depth: 5, allowDots: false } as const;
+/** A repeated plain key keeps its last value, as Rack does; `a[]=` keys build arrays. */
+const QS_OPTIONS = { arrayLimit: 1000, parameterLimit: 10_000, depth: 5, allowDots: false, duplicates: "last" } as const;
 
 export function parseQuery(search: string): Record<string, unknown> {
   return qs.parse(search.replace(/^\?/, ""), QS_OPTIONS) as Record<string, unknown>;
@@ -35,8 +36,7 @@ function formFields(form: FormData): Record<string, unknown> {
   const flat: Record<string, unknown> = {};
   for (const [key, value] of form.entries()) {
     const previous = flat[key];
-    if (previous === undefined) flat[key] = value;
-    else flat[key] = Array.isArray(previous) ? [...previous, value] : [previous, value];
+    flat[key] = key.endsWith("[]") && previous !== undefined ? [...[previous].flat(), value] : value;
   }
   return qs.parse(flat as any, { ...QS_OPTIONS, decoder: (s: string) => s }) as Record<string, unknown>;
 }
@@ -79,7 +79,7 @@ function coerceList(itemType: GraphQLInputType, input: unknown): Coerced {
   let items: unknown[];
   if (Array.isArray(input)) items = input;
   else if (input && typeof input === "object" && !(input instanceof Blob)) items = Object.values(input); // h[0][k]=v
-  else if (typeof input === "string" && isScalarType(getNullableType(itemType))) items = input.split(",").map((s) => s.trim()).filter(Boolean);
+  else if (typeof input === "string" && isLeafType(getNullableType(itemType))) items = input.split(",").map((s) => s.trim()).filter(Boolean); // CommaSeparatedToArray
   else items = [input];
   const out: unknown[] = [];
   for (const item of items) {

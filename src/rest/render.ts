@@ -2,6 +2,7 @@
 import qs from "qs";
 import { AppError } from "../errors.js";
 import type { RestBag } from "../context.js";
+import { collapseSlashes } from "./match.js";
 
 const SECURITY_HEADERS = { "X-Frame-Options": "SAMEORIGIN", "X-Content-Type-Options": "nosniff" };
 
@@ -24,11 +25,14 @@ export function textResponse(status: number, text: string, headers: Record<strin
   return new Response(text, { status, headers: { ...SECURITY_HEADERS, "Content-Type": "text/plain", ...headers } });
 }
 
+/** Ruby's String#<=> (what `to_query` sorts with): code units, upper case before lower case. */
+const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** A URL on the request's own host carrying the given params, keys sorted (Rails `to_query`). */
 export function linkUrl(request: Request, params: Record<string, unknown>): string {
   const url = new URL(request.url);
-  const query = qs.stringify(params, { arrayFormat: "brackets", sort: (a, b) => a.localeCompare(b), encodeValuesOnly: false });
-  return `${url.origin}${url.pathname}?${query}`;
+  const query = qs.stringify(params, { arrayFormat: "brackets", sort: byteOrder, encodeValuesOnly: false });
+  return `${url.origin}${collapseSlashes(url.pathname)}?${query}`;
 }
 
 /** x-page, x-per-page, x-next-page, x-prev-page, x-total, x-total-pages and Link. */
@@ -44,7 +48,7 @@ export function paginationHeaders(request: Request, query: Record<string, unknow
   const link = (page: number, rel: string) => `<${linkUrl(request, { ...base, page: String(page) })}>; rel="${rel}"`;
   const totalPages = info.total === null ? null : Math.max(1, Math.ceil(info.total / info.perPage));
   const links: string[] = [];
-  if (info.page > 1) links.push(link(info.page - 1, "prev"));
+  if (info.hasPrev) links.push(link(info.page - 1, "prev"));
   if (info.hasNext) links.push(link(info.page + 1, "next"));
   links.push(link(1, "first"));
   if (totalPages !== null) links.push(link(totalPages, "last"));
@@ -52,7 +56,7 @@ export function paginationHeaders(request: Request, query: Record<string, unknow
     "X-Page": String(info.page),
     "X-Per-Page": String(info.perPage),
     "X-Next-Page": info.hasNext ? String(info.page + 1) : "",
-    "X-Prev-Page": info.page > 1 ? String(info.page - 1) : "",
+    "X-Prev-Page": info.hasPrev ? String(info.page - 1) : "",
     Link: links.join(", "),
   };
   if (info.total !== null && totalPages !== null) {

@@ -23,7 +23,9 @@ export const routes: Route[] = [
   // personal access tokens
   post("/users/:user_id/personal_access_tokens", "createPersonalAccessToken"),
   get("/personal_access_tokens", "personalAccessTokens"),
+  get("/personal_access_tokens/self", "currentPersonalAccessToken"),
   get("/personal_access_tokens/:id", "personalAccessToken"),
+  del("/personal_access_tokens/self", "revokeCurrentPersonalAccessToken"),
   del("/personal_access_tokens/:id", "revokePersonalAccessToken"),
   // instance feature flags (administrators)
   get("/features", "features"),
@@ -57,6 +59,15 @@ export const routes: Route[] = [
   get("/projects/:id/members/:user_id", "projectMember"),
   put("/projects/:id/members/:user_id", "updateProjectMember"),
   del("/projects/:id/members/:user_id", "removeProjectMember"),
+  // project and group access tokens
+  get("/projects/:id/access_tokens", "projectAccessTokens"),
+  post("/projects/:id/access_tokens", "createProjectAccessToken"),
+  get("/projects/:id/access_tokens/:token_id", "projectAccessToken"),
+  del("/projects/:id/access_tokens/:token_id", "revokeProjectAccessToken"),
+  get("/groups/:id/access_tokens", "groupAccessTokens"),
+  post("/groups/:id/access_tokens", "createGroupAccessToken"),
+  get("/groups/:id/access_tokens/:token_id", "groupAccessToken"),
+  del("/groups/:id/access_tokens/:token_id", "revokeGroupAccessToken"),
 ];
 
 export function successStatus(route: Route): number {

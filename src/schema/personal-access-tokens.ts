@@ -1,6 +1,6 @@
 import {
-  createPersonalAccessToken, getPersonalAccessToken, isTokenActive, listPersonalAccessTokens,
-  revokePersonalAccessToken, TOKEN_SCOPES,
+  createPersonalAccessToken, currentPersonalAccessToken, getPersonalAccessToken, isTokenActive, listPersonalAccessTokens,
+  revokeCurrentPersonalAccessToken, revokePersonalAccessToken, TOKEN_SCOPES,
 } from "../domain/personal-access-tokens.js";
 import type { Context } from "../context.js";
 import type { AccessToken } from "../generated/prisma/client.js";
@@ -43,19 +43,25 @@ builder.queryFields((t) => ({
     extensions: { access: "authenticated" },
     type: [PersonalAccessToken],
     args: {
-      ...pageArgs,
       user_id: t.arg.int({ required: false }),
       revoked: t.arg.boolean({ required: false }),
       state: t.arg({ type: TokenState, required: false }),
       search: t.arg.string({ required: false }),
+      ...pageArgs,
     },
     resolve: async (_r, args, ctx) => rowsOf(ctx, await listPersonalAccessTokens(ctx, args)),
   }),
   personalAccessToken: t.field({
     extensions: { access: "authenticated" },
     type: PersonalAccessToken,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => getPersonalAccessToken(ctx, String(args.id)),
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_r, args, ctx) => getPersonalAccessToken(ctx, args.id),
+  }),
+  // Any token may read and revoke itself, whatever its scopes.
+  currentPersonalAccessToken: t.field({
+    extensions: { access: "authenticated", tokenScopes: TOKEN_SCOPES },
+    type: PersonalAccessToken,
+    resolve: (_r, _args, ctx) => currentPersonalAccessToken(ctx),
   }),
 }));
 
@@ -67,14 +73,18 @@ builder.mutationFields((t) => ({
       user_id: t.arg.int({ required: true }),
       name: t.arg.string({ required: true }),
       scopes: t.arg({ type: [TokenScope], required: true }),
-      expires_at: t.arg({ type: "Date", required: false }),
       description: t.arg.string({ required: false }),
+      expires_at: t.arg({ type: "Date", required: false }),
     },
     resolve: (_r, args, ctx) => createPersonalAccessToken(ctx, args.user_id, { ...args, scopes: [...args.scopes] }),
   }),
   revokePersonalAccessToken: t.boolean({
     extensions: { access: "authenticated" },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => revokePersonalAccessToken(ctx, String(args.id)),
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_r, args, ctx) => revokePersonalAccessToken(ctx, args.id),
+  }),
+  revokeCurrentPersonalAccessToken: t.boolean({
+    extensions: { access: "authenticated", tokenScopes: TOKEN_SCOPES },
+    resolve: (_r, _args, ctx) => revokeCurrentPersonalAccessToken(ctx),
   }),
 }));

@@ -46,30 +46,36 @@ export const UserEntity = builder.prismaObject("User", {
 
 const UserOrderBy = builder.enumType("UserOrderBy", { values: USER_ORDER_COLUMNS });
 
+/** Tokens with only `read_user` may read users (GitLab's users API admits it for GET). */
+const readUser = { tokenScopes: ["read_user"] };
+
 builder.queryFields((t) => ({
   currentUser: t.prismaField({
     type: UserEntity,
-    extensions: { access: "authenticated" },
+    extensions: { access: "authenticated", ...readUser },
     resolve: (_query, _root, _args, ctx) => currentUser(ctx),
   }),
   users: t.prismaField({
     type: [UserEntity],
+    extensions: readUser,
+    // GitLab's declaration order (Grape reports bad params in this order)
     args: {
-      ...pageArgs,
-      ...keysetArgs,
-      order_by: t.arg({ type: UserOrderBy, required: false }),
-      cursor: t.arg.string({ required: false }),
       username: t.arg.string({ required: false }),
       search: t.arg.string({ required: false }),
       active: t.arg.boolean({ required: false }),
       blocked: t.arg.boolean({ required: false }),
       humans: t.arg.boolean({ required: false }),
+      order_by: t.arg({ type: UserOrderBy, required: false }),
+      ...keysetArgs,
+      ...pageArgs,
+      cursor: t.arg.string({ required: false }),
     },
     resolve: async (_query, _root, args, ctx) =>
       rowsOf(ctx, args.pagination === "keyset" ? await listUsersKeyset(ctx, args) : await listUsers(ctx, args)),
   }),
   user: t.prismaField({
     type: UserEntity,
+    extensions: readUser,
     args: { id: t.arg.int({ required: true }) },
     resolve: (_query, _root, args, ctx) => getUser(ctx, args.id),
   }),
@@ -81,14 +87,14 @@ builder.mutationFields((t) => ({
     extensions: { access: "admin" },
     args: {
       email: t.arg.string({ required: true }),
-      name: t.arg.string({ required: true }),
-      username: t.arg.string({ required: true }),
       password: t.arg.string({ required: false }),
       reset_password: t.arg.boolean({ required: false }),
-      force_random_password: t.arg.boolean({ required: false }),
-      admin: t.arg.boolean({ required: false }),
-      bio: t.arg.string({ required: false }),
       skip_confirmation: t.arg.boolean({ required: false }),
+      name: t.arg.string({ required: true }),
+      username: t.arg.string({ required: true }),
+      force_random_password: t.arg.boolean({ required: false }),
+      bio: t.arg.string({ required: false }),
+      admin: t.arg.boolean({ required: false }),
     },
     resolve: (_query, _root, args, ctx) => createUser(ctx, args),
   }),

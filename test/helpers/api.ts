@@ -56,3 +56,31 @@ export class ApiClient {
     return { status: response.status, body: (await response.json()) as { data?: T; errors?: any[] } };
   }
 }
+
+/**
+ * A hand-built request (exact headers and body, URL used as given), answered like
+ * ApiClient.request. `url` is absolute or a path on http://forgeline.test.
+ */
+export async function rawRequest<T = any>(
+  app: App,
+  method: string,
+  url: string,
+  init: { headers?: Record<string, string>; body?: BodyInit } = {},
+): Promise<ApiResponse<T>> {
+  const target = /^https?:/.test(url) ? url : `http://forgeline.test${url}`;
+  const response = await app.fetch(new Request(target, { method, headers: init.headers, body: init.body }));
+  const text = await response.text();
+  let parsed: unknown = text;
+  if (response.headers.get("content-type")?.startsWith("application/json") && text) parsed = JSON.parse(text);
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+/** A Link header as { rel: url }, parsed with the strict `<url>; rel="x"` form gitbeaker needs. */
+export function parseLinks(header: string | null): Record<string, string> {
+  const links: Record<string, string> = {};
+  for (const part of (header ?? "").split(", ")) {
+    const match = /^<([^>]+)>; rel="(\w+)"$/.exec(part);
+    if (match) links[match[2]!] = match[1]!;
+  }
+  return links;
+}
