@@ -10,6 +10,8 @@ import { collapseSlashes } from "./rest/match.js";
 import { errorResponse, jsonResponse, textResponse } from "./rest/render.js";
 import { AppError } from "./errors.js";
 import { schema } from "./schema/index.js";
+import { readStoredAvatar } from "./domain/avatars.js";
+import { isMultipart, readGraphqlMultipart } from "./graphql-multipart.js";
 
 export interface App {
   fetch(request: Request): Promise<Response>;
@@ -26,9 +28,23 @@ export function createApp(services: Services, log: (error: unknown) => void = (e
         return errorResponse(new AppError(410, { error: "API V3 is no longer supported. Use API V4 instead." }));
       }
       if (pathname === "/graphql" || pathname === "/api/graphql") return yoga.fetch(request);
+      if (pathname.startsWith(UPLOADS_PREFIX) && (request.method === "GET" || request.method === "HEAD")) {
+        return serveUpload(services, pathname.slice(UPLOADS_PREFIX.length));
+      }
       return probe(pathname) ?? jsonResponse(404, { error: "404 Not Found" });
     },
   };
+}
+
+const UPLOADS_PREFIX = "/uploads/-/system/";
+
+/** Stored avatars (public, as GitLab serves avatars). */
+async function serveUpload(services: Services, relative: string): Promise<Response> {
+  const file = await readStoredAvatar(services, decodeURIComponent(relative));
+  if (!file) return jsonResponse(404, { message: "404 Not Found" });
+  return new Response(new Uint8Array(file.bytes), {
+    headers: { "Content-Type": file.type, "Content-Length": String(file.bytes.length), "X-Content-Type-Options": "nosniff" },
+  });
 }
 
 /** Unauthenticated health probes. */
@@ -37,6 +53,15 @@ function probe(pathname: string): Response | undefined {
   if (pathname === "/-/liveness") return jsonResponse(200, { status: "ok" });
   if (pathname === "/-/readiness") return jsonResponse(200, { status: "ok", master_check: [{ status: "ok" }] });
   return undefined;
+}
+
+async function parseMultipartOperation(request: Request) {
+  try {
+    return await readGraphqlMultipart(request);
+  } catch (error) {
+    const status = (error as { status?: number }).status ?? 400;
+    return jsonResponse(status, { errors: [{ message: (error as Error).message }] });
+  }
 }
 
 function asGraphqlError(error: unknown): unknown {
@@ -75,12 +100,18 @@ function createGraphqlServer(services: Services, log: (error: unknown) => void) 
     graphiql: true,
     context: async ({ request }) => {
       try {
-        return await createContext(services, request);
+        return { ...(await createContext(services, request)), followProjectRedirects: true };
       } catch (error) {
         throw asGraphqlError(error);
       }
     },
     plugins: [
+      {
+        // Multipart requests are parsed by graphql-upload-minimal (the same Upload values as REST).
+        onRequestParse({ request, setRequestParser }: { request: Request; setRequestParser: (parser: (r: Request) => Promise<any>) => void }) {
+          if (isMultipart(request)) setRequestParser(parseMultipartOperation);
+        },
+      },
       { onResultProcess: ({ result }: { result: unknown }) => keepHttpStatus(result) },
       {
         // read_api tokens may run queries only

@@ -7,6 +7,8 @@ export interface Config {
   publicUrl: string;
   databaseUrl: string;
   dataDir: string;
+  /** where uploaded files (avatars) are stored */
+  uploadsDir: string;
   initialRootToken: string | undefined;
   /** Longest accepted query string (bytes) before answering 414. */
   maxQueryStringLength: number;
@@ -70,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: publicUrl(env, port),
     databaseUrl: databaseUrl(env, dataDir),
     dataDir,
+    uploadsDir: path.resolve(env.UPLOADS_DIR || path.join(dataDir, "uploads")),
     initialRootToken: rootToken(env),
     maxQueryStringLength: integer(env, "MAX_QUERY_STRING_LENGTH", 16384, 256, 1048576),
     version: "17.1.0",

@@ -2,7 +2,7 @@
 // visibility, and the parent lookups every resource starts from. Invisible parents answer 404.
 import type { Namespace, Prisma, Project } from "../generated/prisma/client.js";
 import { AppError, forbidden, notFound } from "../errors.js";
-import type { Actor, DomainContext } from "./context.js";
+import { isAdmin, type Actor, type DomainContext } from "./context.js";
 
 export const AccessLevel = { none: 0, minimal: 5, guest: 10, planner: 15, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
 export const VALID_MEMBER_LEVELS = [5, 10, 15, 20, 30, 40, 50];
@@ -42,7 +42,8 @@ export async function projectAccessLevel(ctx: DomainContext, project: Project & 
   return Math.max(direct?.accessLevel ?? 0, inherited);
 }
 
-const notExpired = (ctx: DomainContext) => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: ctx.now() } }] });
+/** Memberships past their `expires_at` no longer count. */
+export const notExpired = (ctx: DomainContext) => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: ctx.now() } }] });
 
 export interface ProjectAccess {
   project: Project & { namespace: Namespace };
@@ -79,13 +80,15 @@ async function loadProject(ctx: DomainContext, id: string) {
   if (redirect) {
     const moved = await ctx.db.project.findUnique({ where: { id: redirect.projectId }, include });
     if (moved && canSee(ctx.actor, moved.visibility, await projectAccessLevel(ctx, moved))) {
+      if (ctx.followProjectRedirects) return moved;
       throw new ProjectMovedError(moved.id);
     }
   }
   return null;
 }
 
-function canSee(actor: Actor | null, visibility: string, level: number): boolean {
+/** Visible without membership (public; internal for signed-in users), through membership, or to admins. */
+export function canSee(actor: Actor | null, visibility: string, level: number): boolean {
   if (actor?.user.isAdmin) return true;
   if (level >= AccessLevel.guest) return true;
   return openVisibilities(actor).includes(visibility);
@@ -115,10 +118,22 @@ async function canSeeGroup(ctx: DomainContext, group: Namespace, level: number):
   // Members of a subgroup or of a project below a private group may see that group.
   const below = { traversalIds: { startsWith: group.traversalIds } };
   const [inSubgroup, inProject] = await Promise.all([
-    ctx.db.groupMember.count({ where: { userId: user.id, group: below } }),
-    ctx.db.projectMember.count({ where: { userId: user.id, project: { namespace: below } } }),
+    ctx.db.groupMember.count({ where: { userId: user.id, group: below, ...notExpired(ctx) } }),
+    ctx.db.projectMember.count({ where: { userId: user.id, project: { namespace: below }, ...notExpired(ctx) } }),
   ]);
   return inSubgroup + inProject > 0;
+}
+
+/** `find_namespace!` (id or full path): a group the caller can see, or their own personal namespace. */
+export async function findNamespace(ctx: DomainContext, key: string): Promise<{ namespace: Namespace; level: number }> {
+  const namespace = await ctx.db.namespace.findFirst({
+    where: /^\d+$/.test(key) ? { id: Number(key) } : { fullPathLower: key.toLowerCase() },
+  });
+  if (!namespace) throw notFound("Namespace");
+  const level = await groupAccessLevel(ctx, namespace);
+  const visible = namespace.kind === "group" ? await canSeeGroup(ctx, namespace, level) : isAdmin(ctx.actor) || level > 0;
+  if (!visible) throw notFound("Namespace");
+  return { namespace, level };
 }
 
 /** Prisma filter for the projects an actor can see (lists). */
@@ -126,12 +141,21 @@ export async function visibleProjectsWhere(ctx: DomainContext): Promise<Prisma.P
   const actor = ctx.actor;
   if (actor?.user.isAdmin) return {};
   if (!actor) return { visibility: "public" };
-  const groups = await memberGroupTraversals(ctx);
+  return { OR: [{ visibility: { in: openVisibilities(actor) } }, await authorizedProjectsWhere(ctx, AccessLevel.guest)] };
+}
+
+/**
+ * Projects where the caller's highest access level (direct, inherited from a group, or as the
+ * owner of the personal namespace) is at least `min`: GitLab's `authorized_projects(min)`.
+ */
+export async function authorizedProjectsWhere(ctx: DomainContext, min: number): Promise<Prisma.ProjectWhereInput> {
+  const userId = ctx.actor?.user.id;
+  if (!userId) return { id: -1 };
+  const groups = await memberGroupTraversals(ctx, min);
   return {
     OR: [
-      { visibility: { in: openVisibilities(actor) } },
-      { members: { some: { userId: actor.user.id } } },
-      { namespace: { ownerId: actor.user.id } },
+      { members: { some: { userId, accessLevel: { gte: min }, ...notExpired(ctx) } } },
+      { namespace: { ownerId: userId } },
       ...groups.map((t) => ({ namespace: { traversalIds: { startsWith: t } } })),
     ],
   };
@@ -142,27 +166,37 @@ export async function visibleGroupsWhere(ctx: DomainContext): Promise<Prisma.Nam
   const actor = ctx.actor;
   if (actor?.user.isAdmin) return { kind: "group" };
   if (!actor) return { kind: "group", visibility: "public" };
-  const groups = await memberGroupTraversals(ctx);
-  const projectNamespaces = await ctx.db.namespace.findMany({
-    where: { kind: "group", projects: { some: { members: { some: { userId: actor.user.id } } } } },
-    select: { traversalIds: true },
-  });
-  const ancestors = [...groups, ...projectNamespaces.map((n) => n.traversalIds)].flatMap((t) =>
-    ancestorIds({ traversalIds: t }),
-  );
+  return { kind: "group", OR: [{ visibility: { in: openVisibilities(actor) } }, await hierarchyGroupsWhere(ctx)] };
+}
+
+/**
+ * The groups of the caller's own hierarchy (GitLab's GroupsFinder without `all_available`):
+ * groups they are a member of, with their descendants, plus the ancestors of those groups
+ * and of the groups holding projects they are a member of.
+ */
+export async function hierarchyGroupsWhere(ctx: DomainContext): Promise<Prisma.NamespaceWhereInput> {
+  const userId = ctx.actor?.user.id;
+  if (!userId) return { id: -1 };
+  const [groups, projectNamespaces] = await Promise.all([
+    memberGroupTraversals(ctx),
+    ctx.db.namespace.findMany({
+      where: { kind: "group", projects: { some: { members: { some: { userId, ...notExpired(ctx) } } } } },
+      select: { traversalIds: true },
+    }),
+  ]);
+  const ancestors = [...groups, ...projectNamespaces.map((n) => n.traversalIds)].flatMap((t) => ancestorIds({ traversalIds: t }));
   return {
     kind: "group",
-    OR: [
-      { visibility: { in: openVisibilities(actor) } },
-      { id: { in: [...new Set(ancestors)] } },
-      ...groups.map((t) => ({ traversalIds: { startsWith: t } })),
-    ],
+    OR: [{ id: { in: [...new Set(ancestors)] } }, ...groups.map((t) => ({ traversalIds: { startsWith: t } }))],
   };
 }
 
-async function memberGroupTraversals(ctx: DomainContext): Promise<string[]> {
+/** Traversal ids of the groups the caller is a direct member of (at least `min`). */
+export async function memberGroupTraversals(ctx: DomainContext, min: number = AccessLevel.minimal): Promise<string[]> {
+  const userId = ctx.actor?.user.id;
+  if (!userId) return [];
   const rows = await ctx.db.groupMember.findMany({
-    where: { userId: ctx.actor!.user.id, ...notExpired(ctx) },
+    where: { userId, accessLevel: { gte: min }, ...notExpired(ctx) },
     select: { group: { select: { traversalIds: true } } },
   });
   return rows.map((r) => r.group.traversalIds);

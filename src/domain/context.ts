@@ -18,6 +18,11 @@ export interface Services {
 
 export interface DomainContext extends Services {
   actor: Actor | null;
+  /**
+   * An old path of a moved project: GraphQL simply resolves it; REST raises ProjectMovedError
+   * so that GET answers 301 and other methods 405, as GitLab's API does.
+   */
+  followProjectRedirects?: boolean;
 }
 
 export const isAdmin = (actor: Actor | null) => !!actor && actor.user.isAdmin;

@@ -1,14 +1,13 @@
 // Groups (nested through parent_id): create, list, read, update, subgroups.
 import type { Namespace, Prisma } from "../generated/prisma/client.js";
-import { AppError, forbidden, notFound } from "../errors.js";
+import { AppError, paramError, validationError } from "../errors.js";
 import {
-  AccessLevel, ancestorIds, findGroup, requireAuthenticated, requireLevel, traversalOf,
-  VISIBILITY_LEVELS, visibleGroupsWhere, type GroupAccess,
+  AccessLevel, ancestorIds, findGroup, hierarchyGroupsWhere, memberGroupTraversals, notExpired, openVisibilities,
+  requireAuthenticated, requireLevel, traversalOf, VISIBILITY_LEVELS, type GroupAccess,
 } from "./access.js";
-import type { DomainContext } from "./context.js";
-import { paginate, pageWindow, decodeCursor, encodeCursor, afterCursor, type KeysetPage, type Page, type PageArgs, type SortDirection } from "./pagination.js";
-import { pathProblems, rubyErrorHash, type Visibility } from "./paths.js";
-import { paramError } from "../errors.js";
+import { isAdmin, type DomainContext } from "./context.js";
+import { afterCursor, decodeCursor, encodeCursor, paginate, pageWindow, type KeysetPage, type Page, type PageArgs, type SortDirection } from "./pagination.js";
+import { fuzzySearch, nameProblems, pathProblems, rubyErrorHash, type Visibility } from "./paths.js";
 import type { RelationQuery } from "./prisma-query.js";
 
 export function groupWebUrl(ctx: DomainContext, group: Pick<Namespace, "fullPath">) {
@@ -23,23 +22,22 @@ export interface GroupInput {
   request_access_enabled?: boolean | null;
 }
 
-function saveFailed(errors: Record<string, string[]>): AppError {
-  return new AppError(400, { message: `Failed to save group ${rubyErrorHash(errors)}` });
-}
+type Errors = Record<string, string[]>;
+
+/** POST /groups renders model errors inside a message text: "Failed to save group {:path=>[...]}". */
+const saveFailed = (errors: Errors) => new AppError(400, { message: `Failed to save group ${rubyErrorHash(errors)}` });
 
 export async function createGroup(ctx: DomainContext, input: GroupInput & { name: string; path: string; parent_id?: number | null }) {
   const actor = requireAuthenticated(ctx);
-  const parent = input.parent_id ? await parentForSubgroup(ctx, input.parent_id) : null;
+  const parent = input.parent_id != null ? await parentForSubgroup(ctx, input.parent_id) : null;
   const visibility = input.visibility ?? "private";
-  validateGroup(input, parent, visibility);
   const fullPath = parent ? `${parent.fullPath}/${input.path}` : input.path;
-  if (await ctx.db.namespace.findUnique({ where: { fullPathLower: fullPath.toLowerCase() } })) {
-    throw saveFailed({ path: ["has already been taken"] });
-  }
+  const errors = { ...attributeErrors(input), ...(await pathTaken(ctx, fullPath)), ...visibilityErrors(visibility, parent) };
+  if (Object.keys(errors).length) throw saveFailed(errors);
   return ctx.db.$transaction(async (tx) => {
     const created = await tx.namespace.create({
       data: {
-        kind: "group", name: input.name!, path: input.path!, fullPath, fullPathLower: fullPath.toLowerCase(),
+        kind: "group", name: input.name, path: input.path, fullPath, fullPathLower: fullPath.toLowerCase(),
         description: input.description ?? "", visibility, parentId: parent?.id ?? null,
         requestAccessEnabled: input.request_access_enabled ?? true,
       },
@@ -52,21 +50,46 @@ export async function createGroup(ctx: DomainContext, input: GroupInput & { name
 /** Creating a subgroup needs Maintainer on the parent (GitLab's default subgroup_creation_level). */
 async function parentForSubgroup(ctx: DomainContext, parentId: number): Promise<Namespace> {
   const { group, level } = await findGroup(ctx, parentId);
-  if (!ctx.actor!.user.isAdmin && level < AccessLevel.maintainer) throw forbidden();
+  requireLevel(ctx, level, AccessLevel.maintainer);
   return group;
 }
 
-function validateGroup(input: GroupInput, parent: Namespace | null, visibility: Visibility) {
-  const errors: Record<string, string[]> = {};
-  if (input.name !== undefined && input.name !== null && !input.name.trim()) errors.name = ["can't be blank"];
-  if (input.path !== undefined && input.path !== null) {
-    const problems = pathProblems(input.path);
-    if (problems.length) errors.path = problems;
-  }
-  if (parent && VISIBILITY_LEVELS[visibility]! > VISIBILITY_LEVELS[parent.visibility]!) {
-    errors.visibility_level = [`${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`];
-  }
-  if (Object.keys(errors).length) throw saveFailed(errors);
+function attributeErrors(input: GroupInput): Errors {
+  const errors: Errors = {};
+  const name = input.name != null ? nameProblems(input.name, "namespace") : [];
+  const path = input.path != null ? pathProblems(input.path, "namespace") : [];
+  if (name.length) errors.name = name;
+  if (path.length) errors.path = path;
+  return errors;
+}
+
+async function pathTaken(ctx: DomainContext, fullPath: string, current?: Namespace): Promise<Errors> {
+  const lower = fullPath.toLowerCase();
+  if (current?.fullPathLower === lower) return {};
+  const clash = await ctx.db.namespace.findUnique({ where: { fullPathLower: lower }, select: { id: true } });
+  return clash ? { path: ["has already been taken"] } : {};
+}
+
+const above = (a: string, b: string) => VISIBILITY_LEVELS[a]! > VISIBILITY_LEVELS[b]!;
+const levelsAbove = (visibility: string) => Object.keys(VISIBILITY_LEVELS).filter((v) => above(v, visibility));
+
+function visibilityErrors(visibility: Visibility, parent: Namespace | null): Errors {
+  if (!parent || !above(visibility, parent.visibility)) return {};
+  return { visibility_level: [`${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`] };
+}
+
+/** A group may not be less visible than its own subgroups and projects. */
+async function contentVisibilityErrors(ctx: DomainContext, group: Namespace, visibility: Visibility): Promise<Errors> {
+  const higher = { in: levelsAbove(visibility) };
+  const [subgroup, project] = await Promise.all([
+    ctx.db.namespace.findFirst({ where: { parentId: group.id, visibility: higher }, select: { id: true } }),
+    ctx.db.project.findFirst({ where: { namespaceId: group.id, visibility: higher }, select: { id: true } }),
+  ]);
+  const messages = [
+    ...(project ? [`${visibility} is not allowed since this group contains projects with higher visibility.`] : []),
+    ...(subgroup ? [`${visibility} is not allowed since there are sub-groups with higher visibility.`] : []),
+  ];
+  return messages.length ? { visibility_level: messages } : {};
 }
 
 export async function getGroup(ctx: DomainContext, id: string): Promise<Namespace> {
@@ -87,33 +110,46 @@ export interface GroupFilters extends PageArgs {
   visibility?: Visibility | null;
 }
 
-async function groupsWhere(ctx: DomainContext, filters: GroupFilters): Promise<Prisma.NamespaceWhereInput> {
-  const and: Prisma.NamespaceWhereInput[] = [await visibleGroupsWhere(ctx)];
+/**
+ * GroupsFinder's starting set: owned groups, groups with a minimum access level, everything
+ * (admins), or the caller's own hierarchy plus (with `all_available`) the groups open to them.
+ * `all_available` defaults to true for admins only.
+ */
+async function startingGroups(ctx: DomainContext, filters: GroupFilters): Promise<Prisma.NamespaceWhereInput> {
   const user = ctx.actor?.user;
-  const onlyMine = user && !user.isAdmin && !filters.all_available;
-  if (user && (onlyMine || filters.owned || filters.min_access_level)) {
-    const minimum = filters.owned ? AccessLevel.owner : filters.min_access_level ?? AccessLevel.minimal;
-    const mine = await ctx.db.groupMember.findMany({
-      where: { userId: user.id, accessLevel: { gte: minimum } },
-      select: { group: { select: { traversalIds: true } } },
-    });
-    and.push({ OR: mine.length ? mine.map((m) => ({ traversalIds: { startsWith: m.group.traversalIds } })) : [{ id: -1 }] });
+  if (filters.owned) {
+    return user ? { kind: "group", members: { some: { userId: user.id, accessLevel: AccessLevel.owner, ...notExpired(ctx) } } } : { id: -1 };
   }
-  if (filters.search) and.push({ OR: [{ name: { contains: filters.search } }, { path: { contains: filters.search } }] });
+  if (user && filters.min_access_level) {
+    const traversals = await memberGroupTraversals(ctx, filters.min_access_level);
+    return { kind: "group", OR: traversals.length ? traversals.map((t) => ({ traversalIds: { startsWith: t } })) : [{ id: -1 }] };
+  }
+  const allAvailable = filters.all_available ?? isAdmin(ctx.actor);
+  if (!user) return { kind: "group", visibility: "public" };
+  if (user.isAdmin && allAvailable) return { kind: "group" };
+  const mine = await hierarchyGroupsWhere(ctx);
+  return allAvailable ? { kind: "group", OR: [{ visibility: { in: openVisibilities(ctx.actor) } }, mine] } : mine;
+}
+
+async function groupsWhere(ctx: DomainContext, filters: GroupFilters, parent?: Namespace): Promise<Prisma.NamespaceWhereInput> {
+  const and: Prisma.NamespaceWhereInput[] = [await startingGroups(ctx, filters)];
+  if (parent) and.push({ parentId: parent.id });
+  // The top-level list also matches full paths ("parent/child"); subgroup lists do not.
+  if (filters.search) and.push(fuzzySearch<Prisma.NamespaceWhereInput>(parent ? ["name", "path"] : ["name", "path", "fullPath"], filters.search));
   if (filters.top_level_only) and.push({ parentId: null });
   if (filters.skip_groups?.length) and.push({ id: { notIn: filters.skip_groups } });
   if (filters.visibility) and.push({ visibility: filters.visibility });
   return { AND: and };
 }
 
+/** `{order_by => sort}` with id ascending as the tie-breaker ("similarity" without ranking: name). */
 function groupOrder(filters: GroupFilters): Prisma.NamespaceOrderByWithRelationInput[] {
   const sort = filters.sort ?? "asc";
   const column = filters.order_by === "path" ? "path" : filters.order_by === "id" ? "id" : "name";
-  return column === "id" ? [{ id: sort }] : [{ [column]: sort }, { id: sort }];
+  return column === "id" ? [{ id: sort }] : [{ [column]: sort }, { id: "asc" }];
 }
 
-export async function listGroups(ctx: DomainContext, filters: GroupFilters, query: RelationQuery = {}): Promise<Page<Namespace>> {
-  const where = await groupsWhere(ctx, filters);
+function pageOfGroups(ctx: DomainContext, filters: GroupFilters, where: Prisma.NamespaceWhereInput, query: RelationQuery) {
   return paginate(
     filters,
     (cap) => ctx.db.namespace.count({ where, take: cap }),
@@ -121,11 +157,20 @@ export async function listGroups(ctx: DomainContext, filters: GroupFilters, quer
   );
 }
 
+export async function listGroups(ctx: DomainContext, filters: GroupFilters, query: RelationQuery = {}): Promise<Page<Namespace>> {
+  return pageOfGroups(ctx, filters, await groupsWhere(ctx, filters), query);
+}
+
+export async function listSubgroups(ctx: DomainContext, id: string, filters: GroupFilters, query: RelationQuery = {}): Promise<Page<Namespace>> {
+  const { group } = await findGroup(ctx, id);
+  return pageOfGroups(ctx, filters, await groupsWhere(ctx, filters, group), query);
+}
+
+export const keysetUnavailable = () => new AppError(405, { error: "Keyset pagination is not yet available for this type of request" });
+
 /** Keyset pagination of GET /groups: order_by=name, sort=asc, continued by `cursor`. */
 export async function listGroupsKeyset(ctx: DomainContext, filters: GroupFilters & { cursor?: string | null }, query: RelationQuery = {}): Promise<KeysetPage<Namespace>> {
-  if ((filters.order_by ?? "name") !== "name" || (filters.sort ?? "asc") !== "asc") {
-    throw new AppError(405, { message: "405 Method Not Allowed - Keyset pagination is only available for order_by=name and sort=asc" });
-  }
+  if ((filters.order_by ?? "name") !== "name" || (filters.sort ?? "asc") !== "asc") throw keysetUnavailable();
   const { take } = pageWindow(filters);
   const and: Prisma.NamespaceWhereInput[] = [await groupsWhere(ctx, filters)];
   if (filters.cursor) {
@@ -139,36 +184,29 @@ export async function listGroupsKeyset(ctx: DomainContext, filters: GroupFilters
   return { rows: page, next: rows.length > take && last ? { cursor: encodeCursor(last.name, last.id) } : null };
 }
 
-export async function listSubgroups(ctx: DomainContext, id: string, filters: GroupFilters, query: RelationQuery = {}): Promise<Page<Namespace>> {
-  const { group } = await findGroup(ctx, id);
-  const visible = await groupsWhere(ctx, { ...filters, all_available: true });
-  const where = { AND: [visible, { parentId: group.id }] };
-  return paginate(
-    filters,
-    (cap) => ctx.db.namespace.count({ where, take: cap }),
-    (skip, take) => ctx.db.namespace.findMany({ ...query, where, orderBy: groupOrder(filters), skip, take }),
-  );
-}
-
 /** Owner (admin_group) may change a group; a new path moves the whole subtree. */
 export async function updateGroup(ctx: DomainContext, id: string, input: GroupInput): Promise<Namespace> {
   const access = await findGroup(ctx, id);
   requireLevel(ctx, access.level, AccessLevel.owner);
   const { group } = access;
   const parent = group.parentId ? await ctx.db.namespace.findUnique({ where: { id: group.parentId } }) : null;
-  validateGroup(input, parent, input.visibility ?? (group.visibility as Visibility));
   const path = input.path ?? group.path;
   const fullPath = parent ? `${parent.fullPath}/${path}` : path;
-  if (fullPath.toLowerCase() !== group.fullPathLower && (await ctx.db.namespace.findUnique({ where: { fullPathLower: fullPath.toLowerCase() } }))) {
-    throw saveFailed({ path: ["has already been taken"] });
-  }
+  const visibility = input.visibility ?? (group.visibility as Visibility);
+  const changesVisibility = visibility !== group.visibility;
+  const errors = {
+    ...attributeErrors(input),
+    ...(await pathTaken(ctx, fullPath, group)),
+    ...(changesVisibility ? { ...visibilityErrors(visibility, parent), ...(await contentVisibilityErrors(ctx, group, visibility)) } : {}),
+  };
+  if (Object.keys(errors).length) throw validationError(errors);
   return ctx.db.$transaction(async (tx) => {
     if (fullPath !== group.fullPath) await movePaths(tx, group, fullPath);
     return tx.namespace.update({
       where: { id: group.id },
       data: {
         name: input.name ?? undefined, path, description: input.description ?? undefined,
-        visibility: input.visibility ?? undefined, requestAccessEnabled: input.request_access_enabled ?? undefined,
+        visibility, requestAccessEnabled: input.request_access_enabled ?? undefined,
       },
     });
   });
@@ -181,12 +219,13 @@ export async function updateGroup(ctx: DomainContext, id: string, input: GroupIn
 export async function movePaths(tx: Prisma.TransactionClient, ns: Namespace, newFullPath: string): Promise<void> {
   const subtree = await tx.namespace.findMany({
     where: ns.kind === "group" ? { traversalIds: { startsWith: ns.traversalIds } } : { id: ns.id },
-    include: { projects: true },
+    include: { projects: { select: { id: true, path: true } } },
   });
   for (const node of subtree) {
     const moved = newFullPath + node.fullPath.slice(ns.fullPath.length);
     for (const project of node.projects) {
       await addRedirect(tx, `${node.fullPath}/${project.path}`, project.id);
+      await tx.redirectRoute.deleteMany({ where: { pathLower: `${moved}/${project.path}`.toLowerCase() } });
     }
     await tx.namespace.update({ where: { id: node.id }, data: { fullPath: moved, fullPathLower: moved.toLowerCase() } });
   }
@@ -195,10 +234,6 @@ export async function movePaths(tx: Prisma.TransactionClient, ns: Namespace, new
 export async function addRedirect(tx: Prisma.TransactionClient, oldFullPath: string, projectId: number) {
   const pathLower = oldFullPath.toLowerCase();
   await tx.redirectRoute.upsert({ where: { pathLower }, create: { pathLower, projectId }, update: { projectId } });
-}
-
-export function groupFullName(ctx: DomainContext, group: Namespace, ancestors: Namespace[]): string {
-  return [...ancestors, group].map((g) => g.name).join(" / ");
 }
 
 export { ancestorIds, type GroupAccess };

@@ -1,10 +1,11 @@
 // Per-request batch loaders, so that list entities needing related rows cost one query per page.
 import DataLoader from "dataloader";
-import type { Namespace } from "../generated/prisma/client.js";
+import type { Namespace, User } from "../generated/prisma/client.js";
 import type { Services } from "./context.js";
 
 export interface Loaders {
   namespace: DataLoader<number, Namespace | null>;
+  user: DataLoader<number, User | null>;
   /** topic names of a project, in assignment order */
   projectTopicNames: DataLoader<number, string[]>;
 }
@@ -13,6 +14,11 @@ export function createLoaders(services: Services): Loaders {
   return {
     namespace: new DataLoader(async (ids) => {
       const rows = await services.db.namespace.findMany({ where: { id: { in: [...ids] } } });
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return ids.map((id) => byId.get(id) ?? null);
+    }),
+    user: new DataLoader(async (ids) => {
+      const rows = await services.db.user.findMany({ where: { id: { in: [...ids] } } });
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.map((id) => byId.get(id) ?? null);
     }),

@@ -1,9 +1,12 @@
-// Group and project memberships. Group members are managed by Owners, project members by
-// Maintainers (who may not grant or touch the Owner level). Inherited members come from
-// the ancestor groups.
-import type { Namespace, Prisma, User } from "../generated/prisma/client.js";
-import { AppError, forbidden, notFound, paramError } from "../errors.js";
-import { AccessLevel, ancestorIds, findGroup, findProject, requireLevel, VALID_MEMBER_LEVELS } from "./access.js";
+// Group and project memberships. Every route needs a signed-in caller. Group members are managed
+// by Owners, project members by Maintainers (who may not grant or touch the Owner level). Inherited
+// members come from the ancestor groups. A top-level group keeps at least one Owner, and the owner
+// of a personal namespace keeps their Owner membership of its projects.
+import type { Prisma, User } from "../generated/prisma/client.js";
+import { AppError, forbidden, notFound, paramError, recordNotFound, validationError } from "../errors.js";
+import {
+  AccessLevel, ancestorIds, canSee, findGroup, findProject, notExpired, requireAuthenticated, requireLevel, VALID_MEMBER_LEVELS,
+} from "./access.js";
 import type { DomainContext } from "./context.js";
 import { paginate, type Page, type PageArgs } from "./pagination.js";
 
@@ -18,7 +21,8 @@ export interface Member {
 export type MemberSource = "group" | "project";
 
 export interface MemberInput {
-  user_id: number;
+  user_id?: number | null;
+  username?: string | null;
   access_level: number;
   expires_at?: Date | null;
 }
@@ -31,19 +35,32 @@ export interface MemberFilters extends PageArgs {
 interface Target {
   source: MemberSource;
   id: number;
+  /** the caller's access level on the source */
   level: number;
-  /** ancestor group ids whose members are inherited (including the group itself for groups) */
+  visibility: string;
+  /** ancestor group ids whose members are inherited (for a group: itself included) */
   inheritedFrom: number[];
+  /** the owner of a personal project's namespace */
+  holderId: number | null;
 }
 
 async function target(ctx: DomainContext, source: MemberSource, id: string): Promise<Target> {
+  requireAuthenticated(ctx);
   if (source === "group") {
     const { group, level } = await findGroup(ctx, id);
-    return { source, id: group.id, level, inheritedFrom: ancestorIds(group) };
+    return { source, id: group.id, level, visibility: group.visibility, inheritedFrom: ancestorIds(group), holderId: null };
   }
   const { project, level } = await findProject(ctx, id);
-  const inheritedFrom = project.namespace.kind === "group" ? ancestorIds(project.namespace) : [];
-  return { source, id: project.id, level, inheritedFrom };
+  const ns = project.namespace;
+  const inheritedFrom = ns.kind === "group" ? ancestorIds(ns) : [];
+  return { source, id: project.id, level, visibility: project.visibility, inheritedFrom, holderId: ns.ownerId };
+}
+
+/** read_*_member: members and admins, or anyone the source is open to (not someone who only sees it through a subgroup). */
+async function readable(ctx: DomainContext, source: MemberSource, id: string): Promise<Target> {
+  const t = await target(ctx, source, id);
+  if (!canSee(ctx.actor, t.visibility, t.level)) throw forbidden();
+  return t;
 }
 
 function userFilter(filters: MemberFilters): Prisma.UserWhereInput {
@@ -55,7 +72,7 @@ function userFilter(filters: MemberFilters): Prisma.UserWhereInput {
 
 /** Direct members of a group or project. */
 export async function listMembers(ctx: DomainContext, source: MemberSource, id: string, filters: MemberFilters): Promise<Page<Member>> {
-  const t = await target(ctx, source, id);
+  const t = await readable(ctx, source, id);
   const user = userFilter(filters);
   if (source === "group") {
     const where = { groupId: t.id, user };
@@ -73,27 +90,36 @@ export async function listMembers(ctx: DomainContext, source: MemberSource, id: 
   );
 }
 
-/** Direct and inherited members; each user once, with their highest access level. */
-export async function listAllMembers(ctx: DomainContext, source: MemberSource, id: string, filters: MemberFilters): Promise<Page<Member>> {
-  const t = await target(ctx, source, id);
-  const user = userFilter(filters);
+/** Direct and inherited members; each user once, with their highest access level, by user id. */
+async function allMembers(ctx: DomainContext, t: Target, user: Prisma.UserWhereInput): Promise<Member[]> {
+  const active = notExpired(ctx);
   const [groupRows, projectRows] = await Promise.all([
-    ctx.db.groupMember.findMany({ where: { groupId: { in: t.inheritedFrom }, user }, include: { user: true } }),
-    source === "project" ? ctx.db.projectMember.findMany({ where: { projectId: t.id, user }, include: { user: true } }) : [],
+    ctx.db.groupMember.findMany({ where: { groupId: { in: t.inheritedFrom }, user, ...active }, include: { user: true } }),
+    t.source === "project" ? ctx.db.projectMember.findMany({ where: { projectId: t.id, user, ...active }, include: { user: true } }) : [],
   ]);
   const best = new Map<number, Member>();
   for (const row of [...groupRows, ...projectRows]) {
     const seen = best.get(row.userId);
     if (!seen || row.accessLevel > seen.accessLevel) best.set(row.userId, row);
   }
-  const all = [...best.values()].sort((a, b) => a.user.id - b.user.id);
+  return [...best.values()].sort((a, b) => a.user.id - b.user.id);
+}
+
+export async function listAllMembers(ctx: DomainContext, source: MemberSource, id: string, filters: MemberFilters): Promise<Page<Member>> {
+  const all = await allMembers(ctx, await readable(ctx, source, id), userFilter(filters));
   return paginate(filters, async () => all.length, async (skip, take) => all.slice(skip, skip + take));
 }
 
 export async function getMember(ctx: DomainContext, source: MemberSource, id: string, userId: number): Promise<Member> {
-  const t = await target(ctx, source, id);
-  const member = await findDirect(ctx, t, userId);
-  if (!member) throw notFound("Member");
+  const member = await findDirect(ctx, await readable(ctx, source, id), userId);
+  if (!member) throw recordNotFound();
+  return member;
+}
+
+/** GET /:source/:id/members/all/:user_id: the member with their highest direct or inherited level. */
+export async function getAnyMember(ctx: DomainContext, source: MemberSource, id: string, userId: number): Promise<Member> {
+  const [member] = await allMembers(ctx, await readable(ctx, source, id), { id: userId });
+  if (!member) throw recordNotFound();
   return member;
 }
 
@@ -103,24 +129,64 @@ function findDirect(ctx: DomainContext, t: Target, userId: number): Promise<Memb
     : ctx.db.projectMember.findUnique({ where: { projectId_userId: { projectId: t.id, userId } }, include: { user: true } });
 }
 
-/** Owners manage group members; Maintainers manage project members but not the Owner level. */
+/** admin_group_member (Owner) / admin_project_member (Maintainer); the Owner level itself needs Owner (manage_owners). */
 function requireManage(ctx: DomainContext, t: Target, levels: number[]): void {
   requireLevel(ctx, t.level, t.source === "group" ? AccessLevel.owner : AccessLevel.maintainer);
-  const mayGrantOwner = ctx.actor!.user.isAdmin || t.level >= AccessLevel.owner;
-  if (levels.some((level) => level >= AccessLevel.owner) && !mayGrantOwner) throw forbidden();
+  if (levels.some((level) => level >= AccessLevel.owner)) requireLevel(ctx, t.level, AccessLevel.owner);
+}
+
+/** Memberships no one may change: the last Owner of a top-level group, the holder of a personal namespace. */
+async function requireChangeable(ctx: DomainContext, t: Target, member: Member): Promise<void> {
+  if (t.holderId === member.user.id) throw forbidden();
+  if (t.source !== "group" || t.inheritedFrom.length > 1 || member.accessLevel < AccessLevel.owner) return;
+  const owners = await ctx.db.groupMember.count({ where: { groupId: t.id, accessLevel: AccessLevel.owner } });
+  if (owners <= 1) throw forbidden();
 }
 
 function checkLevel(level: number): void {
   if (!VALID_MEMBER_LEVELS.includes(level)) throw paramError("access_level does not have a valid value");
 }
 
+const HUMAN_LEVELS: Record<number, string> = {
+  5: "Minimal Access", 10: "Guest", 15: "Planner", 20: "Reporter", 30: "Developer", 40: "Maintainer", 50: "Owner",
+};
+
+/** Model validations: no expiry in the past, no level below the user's membership of an ancestor group. */
+async function memberErrors(ctx: DomainContext, t: Target, userId: number, level: number, expiresAt: Date | null | undefined) {
+  const errors: Record<string, string[]> = {};
+  const ancestors = t.source === "group" ? t.inheritedFrom.filter((g) => g !== t.id) : t.inheritedFrom;
+  const inherited = await ctx.db.groupMember.findFirst({
+    where: { userId, groupId: { in: ancestors } }, orderBy: { accessLevel: "desc" }, include: { group: { select: { name: true } } },
+  });
+  if (inherited && inherited.accessLevel > level) {
+    errors.access_level = [`should be greater than or equal to ${HUMAN_LEVELS[inherited.accessLevel]} inherited membership from group ${inherited.group.name}`];
+  }
+  if (expiresAt && expiresAt.toISOString().slice(0, 10) < ctx.now().toISOString().slice(0, 10)) {
+    errors.expires_at = ["cannot be a date in the past"];
+  }
+  if (Object.keys(errors).length) throw validationError(errors);
+}
+
+async function userToAdd(ctx: DomainContext, input: MemberInput): Promise<User> {
+  const user =
+    input.user_id != null
+      ? await ctx.db.user.findUnique({ where: { id: input.user_id } })
+      : await ctx.db.user.findUnique({ where: { usernameLower: input.username!.toLowerCase() } });
+  if (!user) throw notFound("User");
+  return user;
+}
+
+/** Same order as GitLab: params, source (404), user (404), existing member (409), permission (403), validations (400). */
 export async function addMember(ctx: DomainContext, source: MemberSource, id: string, input: MemberInput): Promise<Member> {
+  requireAuthenticated(ctx);
+  if (input.user_id != null && input.username != null) throw paramError("user_id, username are mutually exclusive");
+  if (input.user_id == null && input.username == null) throw paramError("user_id, username are missing, at least one parameter must be provided");
   checkLevel(input.access_level);
   const t = await target(ctx, source, id);
-  requireManage(ctx, t, [input.access_level]);
-  const user = await ctx.db.user.findUnique({ where: { id: input.user_id } });
-  if (!user) throw notFound("User");
+  const user = await userToAdd(ctx, input);
   if (await findDirect(ctx, t, user.id)) throw new AppError(409, { message: "Member already exists" });
+  requireManage(ctx, t, [input.access_level]);
+  await memberErrors(ctx, t, user.id, input.access_level, input.expires_at);
   return insertMember(ctx.db, t.source, t.id, user.id, input.access_level, input.expires_at ?? null, ctx.actor!.user.id);
 }
 
@@ -137,35 +203,44 @@ export function insertMember(
 export async function updateMember(
   ctx: DomainContext, source: MemberSource, id: string, userId: number, input: { access_level: number; expires_at?: Date | null },
 ): Promise<Member> {
+  requireAuthenticated(ctx);
   checkLevel(input.access_level);
   const t = await target(ctx, source, id);
   const member = await findDirect(ctx, t, userId);
-  if (!member) throw notFound("Member");
+  if (!member) throw recordNotFound();
   requireManage(ctx, t, [input.access_level, member.accessLevel]);
-  if (member.accessLevel === AccessLevel.owner && input.access_level < AccessLevel.owner) await keepAnOwner(ctx, t);
-  const data = { accessLevel: input.access_level, expiresAt: input.expires_at === undefined ? undefined : input.expires_at };
+  await requireChangeable(ctx, t, member);
+  await memberErrors(ctx, t, userId, input.access_level, input.expires_at);
+  const data = { accessLevel: input.access_level, expiresAt: input.expires_at };
   return t.source === "group"
     ? ctx.db.groupMember.update({ where: { groupId_userId: { groupId: t.id, userId } }, data, include: { user: true } })
     : ctx.db.projectMember.update({ where: { projectId_userId: { projectId: t.id, userId } }, data, include: { user: true } });
 }
 
-export async function removeMember(ctx: DomainContext, source: MemberSource, id: string, userId: number): Promise<boolean> {
+/**
+ * A member may leave on their own; otherwise the managing level is needed. Removing a group
+ * member also removes their direct memberships below it unless `skip_subresources`.
+ */
+export async function removeMember(ctx: DomainContext, source: MemberSource, id: string, userId: number, skipSubresources = false): Promise<boolean> {
   const t = await target(ctx, source, id);
   const member = await findDirect(ctx, t, userId);
-  if (!member) throw notFound("Member");
-  const leavingThemselves = ctx.actor?.user.id === userId;
-  if (!leavingThemselves) requireManage(ctx, t, [member.accessLevel]);
-  if (member.accessLevel === AccessLevel.owner) await keepAnOwner(ctx, t);
-  if (t.source === "group") await ctx.db.groupMember.delete({ where: { groupId_userId: { groupId: t.id, userId } } });
-  else await ctx.db.projectMember.delete({ where: { projectId_userId: { projectId: t.id, userId } } });
+  if (!member) throw recordNotFound();
+  if (ctx.actor!.user.id !== userId) requireManage(ctx, t, [member.accessLevel]);
+  await requireChangeable(ctx, t, member);
+  if (t.source === "project") {
+    await ctx.db.projectMember.delete({ where: { projectId_userId: { projectId: t.id, userId } } });
+    return true;
+  }
+  await ctx.db.$transaction(async (tx) => {
+    await tx.groupMember.delete({ where: { groupId_userId: { groupId: t.id, userId } } });
+    if (!skipSubresources) await removeBelow(tx, t.id, userId);
+  });
   return true;
 }
 
-/** A top-level group always keeps at least one Owner. */
-async function keepAnOwner(ctx: DomainContext, t: Target): Promise<void> {
-  if (t.source !== "group" || t.inheritedFrom.length > 1) return;
-  const owners = await ctx.db.groupMember.count({ where: { groupId: t.id, accessLevel: AccessLevel.owner } });
-  if (owners <= 1) throw forbidden();
+async function removeBelow(tx: Prisma.TransactionClient, groupId: number, userId: number): Promise<void> {
+  const group = await tx.namespace.findUniqueOrThrow({ where: { id: groupId }, select: { traversalIds: true } });
+  const below = { traversalIds: { startsWith: group.traversalIds } };
+  await tx.groupMember.deleteMany({ where: { userId, group: below } });
+  await tx.projectMember.deleteMany({ where: { userId, project: { namespace: below } } });
 }
-
-export type { Namespace };

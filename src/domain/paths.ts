@@ -1,25 +1,82 @@
-// Path rules shared by groups, personal namespaces and projects.
-export const PATH_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
-export const PATH_FORMAT_MESSAGE =
-  "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
+// Path and name rules shared by groups, personal namespaces and projects (GitLab's
+// Gitlab::PathRegex and Gitlab::Regex), plus GitLab's fuzzy search on names and paths.
 export const VISIBILITIES = ["private", "internal", "public"] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 
-export function pathProblems(path: string): string[] {
+const NO_SUFFIX = /\.(git|atom)$/i;
+/** Project paths: no leading '-', no '.git' / '.atom' suffix. */
+export const PATH_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
+/** Namespace (group) paths additionally may not end in '.'. */
+const NAMESPACE_PATTERN = /^(?:[a-zA-Z0-9_.][a-zA-Z0-9_.-]*[a-zA-Z0-9_-]|[a-zA-Z0-9_])$/;
+
+export const PATH_FORMAT_MESSAGE =
+  "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
+export const NAMESPACE_FORMAT_MESSAGE =
+  "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.";
+
+// Letters, digits and the emoji range GitLab allows (U+00A9..U+1F9FF).
+const PROJECT_NAME = /^[\p{L}\p{N}\u{00A9}-\u{1F9FF}_][\p{L}\p{N}\p{Pd}+\u{00A9}-\u{1F9FF}_. ]*$/u;
+const GROUP_NAME = /^[\p{L}\p{N}\u{00A9}-\u{1F9FF}_][\p{L}\p{N}\p{Pd}\u{00A9}-\u{1F9FF}_(). ]*$/u;
+const PROJECT_NAME_MESSAGE =
+  "can contain only letters, digits, emoji, '_', '.', '+', dashes, or spaces. It must start with a letter, digit, emoji, or '_'.";
+const GROUP_NAME_MESSAGE =
+  "can contain only letters, digits, emoji, '_', '.', dash, space, parenthesis. It must start with letter, digit, emoji or '_'.";
+
+export type PathKind = "project" | "namespace";
+
+export function pathProblems(path: string, kind: PathKind = "project"): string[] {
   const problems: string[] = [];
+  const pattern = kind === "project" ? PATH_PATTERN : NAMESPACE_PATTERN;
   if (!path) problems.push("can't be blank");
-  else if (!PATH_PATTERN.test(path) || /\.(git|atom)$/i.test(path)) problems.push(PATH_FORMAT_MESSAGE);
+  else if (!pattern.test(path) || NO_SUFFIX.test(path)) {
+    problems.push(kind === "project" ? PATH_FORMAT_MESSAGE : NAMESPACE_FORMAT_MESSAGE);
+  }
   if (path.length > 255) problems.push("is too long (maximum is 255 characters)");
   return problems;
 }
 
-/** GitLab derives a path from a name: lower-case, non-path characters become dashes. */
+export function nameProblems(name: string, kind: PathKind = "project"): string[] {
+  if (!name.trim()) return ["can't be blank"];
+  const problems: string[] = [];
+  if (!(kind === "project" ? PROJECT_NAME : GROUP_NAME).test(name)) {
+    problems.push(kind === "project" ? PROJECT_NAME_MESSAGE : GROUP_NAME_MESSAGE);
+  }
+  if (name.length > 255) problems.push("is too long (maximum is 255 characters)");
+  return problems;
+}
+
+/**
+ * The path GitLab derives from a project name: the name itself when it is a valid path,
+ * otherwise Rails' `parameterize` (ASCII, lower case, other characters become one '-').
+ */
 export function pathFromName(name: string): string {
-  return name.trim().toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "") || "project";
+  if (PATH_PATTERN.test(name) && !NO_SUFFIX.test(name)) return name;
+  return name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^a-zA-Z0-9_-]+/g, "-")
+    .replace(/-{2,}/g, "-")
+    .replace(/^-|-$/g, "")
+    .toLowerCase();
 }
 
 /** Ruby's Hash#inspect of model errors, as GitLab embeds it in "Failed to save group ..." texts. */
 export function rubyErrorHash(errors: Record<string, string[]>): string {
   const entries = Object.entries(errors).map(([key, messages]) => `:${key}=>${JSON.stringify(messages)}`);
   return `{${entries.join(", ")}}`;
+}
+
+/** Below this length GitLab's fuzzy search only matches whole values (Gitlab::SQL::Pattern). */
+export const MIN_CHARS_FOR_PARTIAL_MATCHING = 3;
+
+/**
+ * Prisma filter for GitLab's `fuzzy_search` over some text columns: a case-insensitive
+ * substring match, or a whole-value match for short terms.
+ */
+export function fuzzySearch<W>(columns: string[], term: string): { OR: W[] } {
+  const match =
+    term.length >= MIN_CHARS_FOR_PARTIAL_MATCHING
+      ? { contains: term }
+      : { startsWith: term, endsWith: term }; // LIKE 'ab%' AND LIKE '%ab': the whole value for short terms
+  return { OR: columns.map((column) => ({ [column]: match }) as W) };
 }

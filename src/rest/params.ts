@@ -7,6 +7,9 @@ import {
   getNullableType, isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, isScalarType,
   type GraphQLArgument, type GraphQLInputField, type GraphQLInputType,
 } from "graphql";
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import { Upload } from "graphql-upload-minimal";
 import { paramError } from "../errors.js";
 
 /** A repeated plain key keeps its last value, as Rack does; `a[]=` keys build arrays. */
@@ -52,6 +55,10 @@ export function coerceArgs(args: readonly GraphQLArgument[], raw: Record<string,
   const problems: string[] = [];
   for (const arg of args) {
     const input = raw[arg.name];
+    if (input === null && isUpload(arg.type)) {
+      values[arg.name] = null; // `"avatar": null` removes the file
+      continue;
+    }
     if (input === undefined || input === null) {
       if (isNonNullType(arg.type) && arg.defaultValue === undefined) problems.push(`${arg.name} is missing`);
       continue;
@@ -63,6 +70,11 @@ export function coerceArgs(args: readonly GraphQLArgument[], raw: Record<string,
   if (problems.length) throw paramError(problems.join(", "));
   return values;
 }
+
+const isUpload = (type: GraphQLInputType) => {
+  const inner = getNullableType(type);
+  return isScalarType(inner) && inner.name === "Upload";
+};
 
 function coerceValue(type: GraphQLInputType, input: unknown): Coerced {
   const inner = getNullableType(type) as GraphQLInputType;
@@ -106,6 +118,21 @@ function coerceObject(fields: readonly GraphQLInputField[], input: unknown): Coe
   return { value: out };
 }
 
+/** A multipart file part becomes an Upload; an empty part or value means "remove" (null). */
+function uploadOf(input: unknown): Coerced {
+  if (input === "" || (input instanceof File && input.size === 0)) return { value: null };
+  if (!(input instanceof File)) return { error: "invalid" };
+  const upload = new Upload() as Upload & { resolve(file: unknown): void };
+  upload.resolve({
+    filename: input.name,
+    fieldName: "",
+    mimetype: input.type || "application/octet-stream",
+    encoding: "7bit",
+    createReadStream: () => Readable.fromWeb(input.stream() as unknown as NodeReadableStream),
+  });
+  return { value: upload };
+}
+
 function coerceScalar(name: string, scalar: { parseValue: (v: unknown) => unknown }, input: unknown): Coerced {
   switch (name) {
     case "Int": {
@@ -122,6 +149,8 @@ function coerceScalar(name: string, scalar: { parseValue: (v: unknown) => unknow
       if (input === true || input === "true") return { value: true };
       if (input === false || input === "false") return { value: false };
       return { error: "invalid" };
+    case "Upload":
+      return uploadOf(input);
     case "String":
     case "ID":
       return typeof input === "string" || typeof input === "number" ? { value: String(input) } : { error: "invalid" };

@@ -4,6 +4,7 @@ import PrismaPlugin from "@pothos/plugin-prisma";
 import type PrismaTypes from "../generated/pothos-types.js";
 import { getDatamodel } from "../generated/pothos-types.js";
 import type { Context } from "../context.js";
+import type { FileUpload } from "../domain/avatars.js";
 
 export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
@@ -13,6 +14,7 @@ export const builder = new SchemaBuilder<{
     DateTime: { Input: Date; Output: Date | string };
     Date: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
+    Upload: { Input: Promise<FileUpload>; Output: never };
   };
 }>({
   plugins: [PrismaPlugin],

@@ -1,10 +1,32 @@
+// Groups and subgroups: lists, GitLab's GroupDetail (with the visible projects), create, update.
+import type { Namespace } from "../generated/prisma/client.js";
 import { createGroup, getGroup, GROUP_ORDER_COLUMNS, listGroups, listGroupsKeyset, listSubgroups, updateGroup } from "../domain/groups.js";
-import { VISIBILITIES } from "../domain/paths.js";
+import { listProjects } from "../domain/projects.js";
 import { builder } from "./builder.js";
-import { GroupEntity } from "./namespaces.js";
+import { GroupEntity, groupFields, VisibilityEnum } from "./namespaces.js";
 import { keysetArgs, pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
+import { ProjectEntity } from "./projects.js";
 
-export const VisibilityEnum = builder.enumType("Visibility", { values: VISIBILITIES });
+/** GitLab lists at most this many projects in a group's detail (GroupProjectsFinder's limit). */
+const DETAIL_PROJECTS_LIMIT = 100;
+/** `with_projects=false` on GET /groups/:id: the detail leaves the projects out. */
+const withoutProjects = new WeakSet<Namespace>();
+
+/** GitLab's GroupDetail: the Group fields plus the projects the caller can see in it. */
+const GroupDetail = builder.prismaObject("Namespace", {
+  variant: "GroupDetail",
+  fields: (t) => ({
+    ...groupFields(t as Parameters<typeof groupFields>[0]),
+    projects: t.field({
+      type: [ProjectEntity],
+      nullable: true,
+      resolve: async (g, _a, ctx) =>
+        withoutProjects.has(g) ? null : (await listProjects(ctx, { per_page: DETAIL_PROJECTS_LIMIT }, undefined, { namespaceId: g.id })).rows,
+    }),
+    shared_projects: t.field({ type: [ProjectEntity], nullable: true, resolve: (g) => (withoutProjects.has(g) ? null : []) }),
+  }),
+});
+
 const GroupOrderBy = builder.enumType("GroupOrderBy", { values: GROUP_ORDER_COLUMNS });
 
 const groupFilterArgs = builder.args((t) => ({
@@ -33,9 +55,13 @@ builder.queryFields((t) => ({
       rowsOf(ctx, args.pagination === "keyset" ? await listGroupsKeyset(ctx, args, query) : await listGroups(ctx, args, query)),
   }),
   group: t.prismaField({
-    type: GroupEntity,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_q, _r, args, ctx) => getGroup(ctx, String(args.id)),
+    type: GroupDetail,
+    args: { id: t.arg.id({ required: true }), with_projects: t.arg.boolean({ required: false }) },
+    resolve: async (_q, _r, args, ctx) => {
+      const group = await getGroup(ctx, String(args.id));
+      if (args.with_projects === false) withoutProjects.add(group);
+      return group;
+    },
   }),
   groupSubgroups: t.prismaField({
     type: [GroupEntity],
@@ -46,7 +72,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createGroup: t.prismaField({
-    type: GroupEntity,
+    type: GroupDetail,
     extensions: { access: "authenticated" },
     args: {
       name: t.arg.string({ required: true }),
@@ -57,7 +83,7 @@ builder.mutationFields((t) => ({
     resolve: (_q, _r, args, ctx) => createGroup(ctx, args),
   }),
   updateGroup: t.prismaField({
-    type: GroupEntity,
+    type: GroupDetail,
     extensions: { access: "authenticated" },
     args: {
       id: t.arg.id({ required: true }),

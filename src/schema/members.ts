@@ -1,5 +1,7 @@
 // Group and project members (GitLab's Member entity) for both sources, one set of fields.
-import { addMember, getMember, listAllMembers, listMembers, removeMember, updateMember, type Member, type MemberSource } from "../domain/members.js";
+import {
+  addMember, getAnyMember, getMember, listAllMembers, listMembers, removeMember, updateMember, type Member, type MemberSource,
+} from "../domain/members.js";
 import { avatarUrlOfUser, webUrlOfUser } from "../domain/users.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
@@ -37,25 +39,41 @@ function memberFields(source: MemberSource, noun: "Group" | "Project") {
   builder.queryFields((t) => ({
     [`${lower}Members`]: t.field({
       type: [MemberEntity],
+      extensions: { access: "authenticated" },
       args: { ...listArgs, ...pageArgs },
       resolve: async (_r, args, ctx) => rowsOf(ctx, await listMembers(ctx, source, String(args.id), args)),
     }),
     [`${lower}MembersAll`]: t.field({
       type: [MemberEntity],
+      extensions: { access: "authenticated" },
       args: { ...listArgs, ...pageArgs },
       resolve: async (_r, args, ctx) => rowsOf(ctx, await listAllMembers(ctx, source, String(args.id), args)),
     }),
     [`${lower}Member`]: t.field({
       type: MemberEntity,
+      extensions: { access: "authenticated" },
       args: memberArgs,
       resolve: (_r, args, ctx) => getMember(ctx, source, String(args.id), args.user_id),
+    }),
+    // direct or inherited, with the highest level
+    [`${lower}MemberAll`]: t.field({
+      type: MemberEntity,
+      extensions: { access: "authenticated" },
+      args: memberArgs,
+      resolve: (_r, args, ctx) => getAnyMember(ctx, source, String(args.id), args.user_id),
     }),
   }));
   builder.mutationFields((t) => ({
     [`add${noun}Member`]: t.field({
       type: MemberEntity,
       extensions: { access: "authenticated" },
-      args: { ...memberArgs, access_level: t.arg.int({ required: true }), expires_at: t.arg({ type: "Date", required: false }) },
+      args: {
+        id: t.arg.id({ required: true }),
+        user_id: t.arg.int({ required: false }),
+        username: t.arg.string({ required: false }),
+        access_level: t.arg.int({ required: true }),
+        expires_at: t.arg({ type: "Date", required: false }),
+      },
       resolve: (_r, args, ctx) => addMember(ctx, source, String(args.id), args),
     }),
     [`update${noun}Member`]: t.field({
@@ -66,8 +84,8 @@ function memberFields(source: MemberSource, noun: "Group" | "Project") {
     }),
     [`remove${noun}Member`]: t.boolean({
       extensions: { access: "authenticated" },
-      args: memberArgs,
-      resolve: (_r, args, ctx) => removeMember(ctx, source, String(args.id), args.user_id),
+      args: { ...memberArgs, skip_subresources: t.arg.boolean({ required: false }) },
+      resolve: (_r, args, ctx) => removeMember(ctx, source, String(args.id), args.user_id, args.skip_subresources ?? false),
     }),
   }));
 }

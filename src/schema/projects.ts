@@ -5,8 +5,7 @@ import {
   projectFullPath, transferProject, updateProject, type ProjectWithNamespace,
 } from "../domain/projects.js";
 import { builder } from "./builder.js";
-import { VisibilityEnum } from "./groups.js";
-import { NamespaceBasic } from "./namespaces.js";
+import { namespaceFullName, NamespaceBasic, VisibilityEnum } from "./namespaces.js";
 import { keysetArgs, pageArgs, rowsOf } from "./pagination.js";
 import { UserBasic } from "./users.js";
 
@@ -21,7 +20,10 @@ const projectFields = (t: Fields) => ({
   id: t.exposeInt("id"),
   description: t.exposeString("description", { nullable: true }),
   name: t.exposeString("name"),
-  name_with_namespace: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace) => `${p.namespace.name} / ${p.name}` }),
+  name_with_namespace: t.string({
+    select: { namespace: true },
+    resolve: async (p: ProjectWithNamespace, _a: unknown, ctx: Context) => `${await namespaceFullName(ctx, p.namespace)} / ${p.name}`,
+  }),
   path: t.exposeString("path"),
   path_with_namespace: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace) => projectFullPath(p) }),
   created_at: t.expose("createdAt", { type: "DateTime" }),
@@ -49,7 +51,9 @@ const projectFields = (t: Fields) => ({
     type: UserBasic,
     nullable: true,
     select: { namespace: { include: { owner: true } } },
-    resolve: (p: any) => p.namespace.owner ?? null,
+    // lists load the owner with the page; single projects come from the domain without it
+    resolve: (p: any, _a: unknown, ctx: Context) =>
+      p.namespace.owner !== undefined ? p.namespace.owner : p.namespace.ownerId ? ctx.loaders.user.load(p.namespace.ownerId) : null,
   }),
 });
 
@@ -100,7 +104,9 @@ const projectFilterArgs = builder.args((t) => ({
   membership: t.boolean({ required: false }),
   owned: t.boolean({ required: false }),
   archived: t.boolean({ required: false }),
-  topic: t.string({ required: false }),
+  min_access_level: t.int({ required: false }),
+  topic: t.stringList({ required: false }),
+  topic_id: t.int({ required: false }),
   order_by: t.field({ type: ProjectOrderBy, required: false }),
   id_after: t.int({ required: false }),
   id_before: t.int({ required: false }),

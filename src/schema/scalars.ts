@@ -1,4 +1,5 @@
 import { GraphQLError, Kind } from "graphql";
+import { Upload } from "graphql-upload-minimal";
 import { builder } from "./builder.js";
 
 /** ISO 8601 with milliseconds and Z, as GitLab renders timestamps. */
@@ -31,5 +32,20 @@ builder.scalarType("Date", {
       throw new GraphQLError("Date is invalid");
     }
     return new Date(`${value}T00:00:00.000Z`);
+  },
+});
+
+/**
+ * A file from a multipart request: GraphQL multipart requests (graphql-upload-minimal) and REST
+ * multipart bodies both arrive as graphql-upload-minimal `Upload`s; resolvers get its promise.
+ */
+builder.scalarType("Upload", {
+  description: "A file upload (multipart request).",
+  serialize: () => {
+    throw new GraphQLError("Upload is an input-only type");
+  },
+  parseValue: (value) => {
+    if (value instanceof Upload) return value.promise;
+    throw new GraphQLError("Upload value invalid.");
   },
 });

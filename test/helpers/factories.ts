@@ -28,3 +28,29 @@ export async function createUser(t: TestApp, overrides: Record<string, unknown> 
   expect(token.status, token.text).toBe(201);
   return { id: created.body.id, username, token: token.body.token, api: t.client(token.body.token) };
 }
+
+/** A fresh, unique path segment ("g-lx2a3b1"). */
+export const uniq = (prefix = "x") => `${prefix}-${next()}`;
+
+/** A group created through POST /groups by `by` (who becomes its Owner); private unless overridden. */
+export async function createGroup(by: ApiClient, overrides: Record<string, unknown> = {}): Promise<any> {
+  const path = (overrides.path as string) ?? uniq("g");
+  const res = await by.post("/groups", { name: `Group ${path}`, path, visibility: "private", ...overrides });
+  expect(res.status, res.text).toBe(201);
+  return res.body;
+}
+
+/** A project created through POST /projects by `by`; private, in `by`'s namespace unless overridden. */
+export async function createProject(by: ApiClient, overrides: Record<string, unknown> = {}): Promise<any> {
+  const path = (overrides.path as string) ?? uniq("p");
+  const res = await by.post("/projects", { name: `Project ${path}`, path, visibility: "private", ...overrides });
+  expect(res.status, res.text).toBe(201);
+  return res.body;
+}
+
+/** Adds `userId` to a group or project (`kind` "groups" | "projects") through the members API. */
+export async function addMember(by: ApiClient, kind: "groups" | "projects", id: number | string, userId: number, accessLevel: number): Promise<any> {
+  const res = await by.post(`/${kind}/${encodeURIComponent(String(id))}/members`, { user_id: userId, access_level: accessLevel });
+  expect(res.status, res.text).toBe(201);
+  return res.body;
+}
