@@ -1,12 +1,12 @@
 // `npm run bench`: request latency and memory of the REST facade on a fresh SQLite database.
 // Runs the real app in process (no socket) so that the numbers are the server's own cost.
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { createApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
-import { createDb } from "../src/db/client.js";
+import { createServices } from "../src/services.js";
 import { applyMigrations } from "../src/db/migrate.js";
 import { bootstrap } from "../src/domain/bootstrap.js";
 
@@ -18,7 +18,7 @@ async function main() {
   const dbFile = path.join(dir, "bench.db");
   await applyMigrations(`file:${dbFile}`);
   const config = loadConfig({ DATA_DIR: dir, DATABASE_URL: `file:${dbFile}`, INITIAL_ROOT_TOKEN: TOKEN, PUBLIC_URL: "http://bench.test" });
-  const services = { db: createDb(config.databaseUrl), config, now: () => new Date() };
+  const services = createServices(config);
   await bootstrap(services);
   const app = createApp(services);
   const call = async (method: string, url: string, body?: unknown) => {

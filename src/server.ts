@@ -8,25 +8,25 @@ import type { Services } from "./domain/context.js";
 
 /** The application modules, loaded after the settings are validated (a bad setting fails fast). */
 async function loadApplication() {
-  const [{ createServerAdapter }, { createApp }, { createDb }, { bootstrap }] = await Promise.all([
+  const [{ createServerAdapter }, { createApp }, { createServices }, { bootstrap }] = await Promise.all([
     import("@whatwg-node/server"),
     import("./app.js"),
-    import("./db/client.js"),
+    import("./services.js"),
     import("./domain/bootstrap.js"),
   ]);
-  return { createServerAdapter, createApp, createDb, bootstrap };
+  return { createServerAdapter, createApp, createServices, bootstrap };
 }
 
 async function main() {
   const config = readConfig();
   mkdirSync(config.dataDir, { recursive: true });
   // The migration runs in a child process (Prisma CLI) while this one loads the application.
-  const [{ createServerAdapter, createApp, createDb, bootstrap }] = await Promise.all([
+  const [{ createServerAdapter, createApp, createServices, bootstrap }] = await Promise.all([
     loadApplication(),
     applyMigrations(config.databaseUrl),
   ]);
-  const db = createDb(config.databaseUrl);
-  const services: Services = { db, config, now: () => new Date() };
+  const services: Services = createServices(config);
+  const db = services.db;
   await announceRoot(services, bootstrap);
   const app = createApp(services);
   const server = createServer(createServerAdapter((request: Request) => app.fetch(request)));

@@ -1,9 +1,10 @@
 // Who is calling: token lookup (by SHA-256 digest), expiry and revocation, the scopes a request
 // admits, sudo, and last-use tracking. Errors are GitLab's (lib/api/api_guard.rb, helpers.rb).
-import type { AccessToken, User } from "../generated/prisma/client.js";
+import type { User } from "../generated/prisma/client.js";
 import { AppError, forbidden, notFound, unauthorized } from "../errors.js";
 import type { Actor, Services } from "./context.js";
 import { digest } from "./secrets.js";
+import { findTokenByDigest, markTokenUsed, type TokenWithUser } from "./token-store.js";
 
 export interface Credentials {
   token?: string;
@@ -56,8 +57,8 @@ export async function authenticate(services: Services, credentials: Credentials,
   return credentials.sudo ? sudo(services, actor, credentials.sudo) : actor;
 }
 
-async function usableToken(services: Services, secret: string): Promise<AccessToken & { user: User }> {
-  const token = await services.db.accessToken.findUnique({ where: { digest: digest(secret) }, include: { user: true } });
+async function usableToken(services: Services, secret: string): Promise<TokenWithUser> {
+  const token = await findTokenByDigest(services, digest(secret));
   if (!token) throw unauthorized();
   if (token.expiresAt && token.expiresAt <= services.now()) {
     throw invalidToken("Token is expired. You can either do re-authorization or token refresh.");
@@ -75,10 +76,10 @@ function assertAdmitted(scopes: ReadonlySet<string>, admitting: readonly string[
   if (!admitting.some((scope) => scopes.has(scope))) throw insufficientScope(admitting);
 }
 
-async function recordUse(services: Services, token: AccessToken): Promise<void> {
+async function recordUse(services: Services, token: TokenWithUser): Promise<void> {
   const now = services.now();
   if (token.lastUsedAt && now.getTime() - token.lastUsedAt.getTime() < LAST_USED_INTERVAL_MS) return;
-  await services.db.accessToken.update({ where: { id: token.id }, data: { lastUsedAt: now } });
+  await markTokenUsed(services, token, now);
 }
 
 async function sudo(services: Services, actor: Actor, identifier: string): Promise<Actor> {

@@ -2,6 +2,7 @@
 import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
 import type { User } from "../generated/prisma/client.js";
+import type { TokenCache } from "./token-store.js";
 
 export interface Actor {
   user: User;
@@ -14,6 +15,7 @@ export interface Services {
   db: Db;
   config: Config;
   now: () => Date;
+  tokenCache: TokenCache;
 }
 
 export interface DomainContext extends Services {

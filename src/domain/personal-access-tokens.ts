@@ -1,5 +1,6 @@
 // Personal access tokens: created by administrators for a user (secret shown once), listed, read
 // and revoked by their owner or an administrator (lib/api/personal_access_tokens.rb, users.rb).
+import { revokeToken } from "./token-store.js";
 import type { AccessToken, Prisma } from "../generated/prisma/client.js";
 import { AppError, badRequest, notFound, paramError, recordNotFound, unauthorized } from "../errors.js";
 import { requireAdmin, requireAuthenticated } from "./access.js";
@@ -155,7 +156,7 @@ export async function revokeCurrentPersonalAccessToken(ctx: DomainContext): Prom
 }
 
 async function revoke(ctx: DomainContext, token: AccessToken): Promise<boolean> {
-  await ctx.db.accessToken.update({ where: { id: token.id }, data: { revoked: true } });
+  await revokeToken(ctx, token);
   return true;
 }
 

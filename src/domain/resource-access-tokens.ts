@@ -2,6 +2,7 @@
 // bot user (userType "project_bot") that is a direct member of the project or group with the
 // token's access level. Rules and error texts follow lib/api/resource_access_tokens.rb and
 // app/services/resource_access_tokens/{create,revoke}_service.rb.
+import { revokeToken } from "./token-store.js";
 import { randomBytes } from "node:crypto";
 import type { AccessToken, Prisma, User } from "../generated/prisma/client.js";
 import { badRequest, notFound, paramError, unauthorized } from "../errors.js";
@@ -204,6 +205,6 @@ export async function revokeResourceAccessToken(ctx: DomainContext, type: Resour
   if (!mayManage(r)) throw badRequest(`${actor.user.name} cannot delete ${token.user.name}`);
   const [withLevel] = await withLevels(ctx, r, [token]);
   if (withLevel!.accessLevel === null) throw badRequest("Failed to find bot user");
-  await ctx.db.accessToken.update({ where: { id: token.id }, data: { revoked: true } });
+  await revokeToken(ctx, token);
   return true;
 }

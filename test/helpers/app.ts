@@ -6,7 +6,7 @@ import path from "node:path";
 import { inject } from "vitest";
 import { createApp, type App } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
-import { createDb } from "../../src/db/client.js";
+import { createServices } from "../../src/services.js";
 import { bootstrap } from "../../src/domain/bootstrap.js";
 import type { Services } from "../../src/domain/context.js";
 import { ApiClient } from "./api.js";
@@ -23,6 +23,8 @@ export interface TestApp {
   anon: ApiClient;
   client(token?: string): ApiClient;
   dataDir: string;
+  /** After changing rows directly in the database: drop what the app caches (token lookups). */
+  forgetCaches(): void;
 }
 
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
@@ -36,9 +38,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     INITIAL_ROOT_TOKEN: ROOT_TOKEN,
     ...env,
   });
-  const services: Services = { db: createDb(config.databaseUrl), config, now: () => new Date() };
+  const services: Services = createServices(config);
   await bootstrap(services);
   const app = createApp(services, (e) => { if (process.env.DEBUG_TEST_ERRORS) console.error(e); });
   const client = (token?: string) => new ApiClient(app, token);
-  return { app, services, root: client(ROOT_TOKEN), anon: client(), client, dataDir };
+  return { app, services, root: client(ROOT_TOKEN), anon: client(), client, dataDir, forgetCaches: () => services.tokenCache.clear() };
 }

@@ -119,6 +119,7 @@ describe("bad tokens", () => {
     const token = await tokenFor(user, ["api"]);
     expect((await t.client(token.token).get("/user")).status).toBe(200);
     await t.services.db.accessToken.update({ where: { id: token.id }, data: { expiresAt: new Date(Date.now() - 1000), revoked: true } });
+    t.forgetCaches();
     const res = await t.client(token.token).get("/user");
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: "invalid_token", error_description: EXPIRED });
@@ -133,6 +134,7 @@ describe("bad tokens", () => {
     const now = new Date();
     const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
     await t.services.db.accessToken.update({ where: { id: token.id }, data: { expiresAt: today } });
+    t.forgetCaches();
     const res = await t.client(token.token).get("/user");
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: "invalid_token", error_description: EXPIRED });
@@ -141,6 +143,7 @@ describe("bad tokens", () => {
   it("answers 403 to a blocked user's token", async () => {
     const user = await createUser(t);
     await t.services.db.user.update({ where: { id: user.id }, data: { state: "blocked" } });
+    t.forgetCaches();
     const res = await user.api.get("/user");
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: "403 Forbidden - Your account has been blocked." });

@@ -131,6 +131,7 @@ describe("GET /users", () => {
   it("hides blocked users from non-administrators; blocked=true filters for administrators", async () => {
     const carol = await createUser(t);
     await t.services.db.user.update({ where: { id: carol.id }, data: { state: "blocked" } });
+    t.forgetCaches();
     expect((await alice.api.get("/users", { query: { username: carol.username } })).body).toEqual([]);
     const admin = await t.root.get("/users", { query: { blocked: true } });
     expect(ids(admin.body)).toEqual([carol.id]);
