@@ -33,13 +33,45 @@ export async function groupAccessLevel(ctx: DomainContext, ns: Namespace): Promi
 }
 
 export async function projectAccessLevel(ctx: DomainContext, project: Project & { namespace: Namespace }): Promise<number> {
+  const { direct, inherited } = await projectMemberships(ctx, project);
+  return Math.max(direct, inherited);
+}
+
+export interface ProjectMemberships {
+  /** level of the caller's own project membership (0: none) */
+  direct: number;
+  /** highest level through the namespace (groups up the tree, or owning the personal namespace) */
+  inherited: number;
+}
+
+/** The caller's memberships on a project, looked up once per request. */
+export function projectMemberships(ctx: DomainContext, project: Project & { namespace: Namespace }): Promise<ProjectMemberships> {
+  const cache = membershipCache.get(ctx) ?? new Map<number, Promise<ProjectMemberships>>();
+  membershipCache.set(ctx, cache);
+  let found = cache.get(project.id);
+  if (!found) {
+    found = loadProjectMemberships(ctx, project);
+    cache.set(project.id, found);
+  }
+  return found;
+}
+
+/** GitLab's `permissions` of a project: the caller's project membership and group membership levels. */
+export async function projectPermissions(ctx: DomainContext, project: Project & { namespace: Namespace }) {
+  const { direct, inherited } = await projectMemberships(ctx, project);
+  return { project: direct, group: project.namespace.kind === "group" ? inherited : 0 };
+}
+
+const membershipCache = new WeakMap<DomainContext, Map<number, Promise<ProjectMemberships>>>();
+
+async function loadProjectMemberships(ctx: DomainContext, project: Project & { namespace: Namespace }): Promise<ProjectMemberships> {
   const user = ctx.actor?.user;
-  if (!user) return 0;
+  if (!user) return { direct: 0, inherited: 0 };
   const [direct, inherited] = await Promise.all([
     ctx.db.projectMember.findFirst({ where: { userId: user.id, projectId: project.id, ...notExpired(ctx) } }),
     groupAccessLevel(ctx, project.namespace),
   ]);
-  return Math.max(direct?.accessLevel ?? 0, inherited);
+  return { direct: direct?.accessLevel ?? 0, inherited };
 }
 
 /** Memberships past their `expires_at` no longer count. */

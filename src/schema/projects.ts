@@ -1,5 +1,5 @@
 import type { Context } from "../context.js";
-import { projectAccessLevel } from "../domain/access.js";
+import { projectPermissions } from "../domain/access.js";
 import {
   createProject, getProject, listGroupProjects, listProjects, listProjectsKeyset, PROJECT_ORDER_COLUMNS,
   projectFullPath, transferProject, updateProject, type ProjectWithNamespace,
@@ -83,15 +83,7 @@ export const ProjectDetail = builder.prismaObject("Project", {
     permissions: t.field({
       type: Permissions,
       select: { namespace: true },
-      resolve: async (p, _a, ctx) => {
-        const user = ctx.actor?.user;
-        if (!user) return { project: 0, group: 0 };
-        const [direct, all] = await Promise.all([
-          ctx.db.projectMember.findUnique({ where: { projectId_userId: { projectId: p.id, userId: user.id } } }),
-          projectAccessLevel(ctx, p as ProjectWithNamespace),
-        ]);
-        return { project: direct?.accessLevel ?? 0, group: direct && direct.accessLevel >= all ? 0 : all };
-      },
+      resolve: (p, _a, ctx) => projectPermissions(ctx, p as ProjectWithNamespace),
     }),
   }),
 });
