@@ -60,6 +60,7 @@ function serverEnv(port: number, dataDir: string, options: ServerOptions): NodeJ
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir };
   for (const inherited of ["DATABASE_URL", "PUBLIC_URL", "INITIAL_ROOT_TOKEN", "NODE_OPTIONS"]) delete env[inherited];
   if (options.rootToken !== null) env.INITIAL_ROOT_TOKEN = options.rootToken ?? E2E_ROOT_TOKEN;
+  env.PUBLIC_URL = `http://127.0.0.1:${port}`; // the address the clients use, so links match their base URL
   return { ...env, ...options.env };
 }
 
