@@ -214,3 +214,8 @@ export function hashPassword(password: string): string {
   const salt = randomBytes(16);
   return `scrypt$${salt.toString("hex")}$${scryptSync(password, salt, 32).toString("hex")}`;
 }
+
+/** E-mail, admin flag and account settings are shown to the user themselves and to admins. */
+export function mayReadPrivateFields(ctx: DomainContext, user: Pick<User, "id">): boolean {
+  return !!ctx.actor && (ctx.actor.user.isAdmin || ctx.actor.user.id === user.id);
+}

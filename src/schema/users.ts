@@ -1,35 +1,36 @@
 import { createUser, currentUser, getUser, listUsers, listUsersKeyset, USER_ORDER_COLUMNS, avatarUrlOfUser, webUrlOfUser } from "../domain/users.js";
+import type { Context } from "../context.js";
+import type { User } from "../generated/prisma/client.js";
+import { mayReadPrivateFields } from "../domain/users.js";
 import { builder } from "./builder.js";
 import { keysetArgs, pageArgs, rowsOf } from "./pagination.js";
+
+type UserFields = PothosSchemaTypes.PrismaObjectFieldBuilder<any, any, User>;
+
+/** The fields of GitLab's UserBasic, shared by every user entity. */
+const userBasicFields = (t: UserFields) => ({
+  id: t.exposeInt("id"),
+  username: t.exposeString("username"),
+  name: t.exposeString("name"),
+  state: t.exposeString("state"),
+  locked: t.boolean({ resolve: () => false }),
+  avatar_url: t.string({ resolve: (user: User) => avatarUrlOfUser(user) }),
+  web_url: t.string({ resolve: (user: User, _args: unknown, ctx: Context) => webUrlOfUser(ctx, user) }),
+});
 
 /** GitLab's UserBasic: the user summary embedded in other entities. */
 export const UserBasic = builder.prismaObject("User", {
   variant: "UserBasic",
-  fields: (t) => ({
-    id: t.exposeInt("id"),
-    username: t.exposeString("username"),
-    name: t.exposeString("name"),
-    state: t.exposeString("state"),
-    locked: t.boolean({ resolve: () => false }),
-    avatar_url: t.string({ resolve: (user) => avatarUrlOfUser(user) }),
-    web_url: t.string({ resolve: (user, _args, ctx) => webUrlOfUser(ctx, user) }),
-  }),
+  fields: (t) => userBasicFields(t as UserFields),
 });
 
-const selfOrAdmin = (user: { id: number }, ctx: { actor: { user: { id: number; isAdmin: boolean } } | null }) =>
-  !!ctx.actor && (ctx.actor.user.isAdmin || ctx.actor.user.id === user.id);
+const selfOrAdmin = (user: User, ctx: Context) => mayReadPrivateFields(ctx, user);
 
 /** GitLab's User entity; private fields are null unless the caller is the user or an admin. */
 export const UserEntity = builder.prismaObject("User", {
   name: "User",
   fields: (t) => ({
-    id: t.exposeInt("id"),
-    username: t.exposeString("username"),
-    name: t.exposeString("name"),
-    state: t.exposeString("state"),
-    locked: t.boolean({ resolve: () => false }),
-    avatar_url: t.string({ resolve: (user) => avatarUrlOfUser(user) }),
-    web_url: t.string({ resolve: (user, _args, ctx) => webUrlOfUser(ctx, user) }),
+    ...userBasicFields(t as UserFields),
     created_at: t.expose("createdAt", { type: "DateTime" }),
     bio: t.exposeString("bio"),
     bot: t.boolean({ resolve: (user) => user.userType !== "human" }),
