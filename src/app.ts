@@ -40,11 +40,21 @@ const UPLOADS_PREFIX = "/uploads/-/system/";
 
 /** Stored avatars (public, as GitLab serves avatars). */
 async function serveUpload(services: Services, relative: string): Promise<Response> {
-  const file = await readStoredAvatar(services, decodeURIComponent(relative));
+  const decoded = decodePath(relative);
+  const file = decoded === null ? null : await readStoredAvatar(services, decoded);
   if (!file) return jsonResponse(404, { message: "404 Not Found" });
   return new Response(new Uint8Array(file.bytes), {
     headers: { "Content-Type": file.type, "Content-Length": String(file.bytes.length), "X-Content-Type-Options": "nosniff" },
   });
+}
+
+/** A percent-decoded path; null when the encoding is malformed. */
+function decodePath(encoded: string): string | null {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return null;
+  }
 }
 
 /** Unauthenticated health probes. */

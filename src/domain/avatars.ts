@@ -1,5 +1,6 @@
 // Avatar images (groups, topics, users): checked by content, size-limited as GitLab (200 KiB),
 // stored under the uploads directory and served at /uploads/-/system/<owner>/avatar/<id>/<file>.
+import { randomUUID } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
@@ -27,34 +28,63 @@ export interface CheckedAvatar {
   filename: string;
 }
 
-/** Reads and checks an uploaded avatar before anything is changed: 400 {"message":{"avatar":[...]}}. */
-export async function checkAvatar(upload: FileUpload | Promise<FileUpload>): Promise<CheckedAvatar> {
+export type AvatarCheck = { avatar: CheckedAvatar } | { errors: { avatar: string[] } };
+
+/** Reads an uploaded avatar and checks it by content: the model errors GitLab would report, if any. */
+export async function inspectAvatar(upload: FileUpload | Promise<FileUpload>): Promise<AvatarCheck> {
   const file = await upload;
-  const bytes = await readLimited(file.createReadStream(), AVATAR_MAX_BYTES);
-  if (!bytes) throw validationError({ avatar: ["is too big (should be at most 200 KiB)"] });
+  const bytes = await readUpload(file, AVATAR_MAX_BYTES);
+  if (!bytes) return { errors: { avatar: ["is too big (should be at most 200 KiB)"] } };
   const type = await fileTypeFromBuffer(bytes);
-  if (!type || !IMAGE_EXTENSIONS[type.ext]) throw validationError({ avatar: [FORMAT_MESSAGE] });
-  return { bytes, filename: safeFilename(file.filename, type.ext) };
+  if (!type || !IMAGE_EXTENSIONS[type.ext]) return { errors: { avatar: [FORMAT_MESSAGE] } };
+  return { avatar: { bytes, filename: safeFilename(file.filename, type.ext) } };
 }
 
-/** The whole stream, or null as soon as it exceeds `limit` bytes. */
+/** Reads and checks an uploaded avatar before anything is changed: 400 {"message":{"avatar":[...]}}. */
+export async function checkAvatar(upload: FileUpload | Promise<FileUpload>): Promise<CheckedAvatar> {
+  const checked = await inspectAvatar(upload);
+  if ("errors" in checked) throw validationError(checked.errors);
+  return checked.avatar;
+}
+
+/**
+ * The file's bytes, or null when it exceeds `limit` bytes, also when the multipart parser already
+ * cut it at its own size limit (graphql-upload-minimal then throws an HTTP 413 error).
+ */
+async function readUpload(file: FileUpload, limit: number): Promise<Buffer | null> {
+  try {
+    return await readLimited(file.createReadStream(), limit);
+  } catch (error) {
+    if ((error as { status?: number }).status === 413) return null;
+    throw error;
+  }
+}
+
+/**
+ * The whole stream, or null when it exceeds `limit` bytes. Past the limit the rest is still read
+ * (and dropped) so that a multipart parser feeding the stream is never left waiting.
+ */
 async function readLimited(stream: Readable, limit: number): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
     size += chunk.length;
-    if (size > limit) {
-      stream.destroy();
-      return null;
-    }
-    chunks.push(Buffer.from(chunk));
+    if (size <= limit) chunks.push(Buffer.from(chunk));
   }
-  return Buffer.concat(chunks);
+  return size > limit ? null : Buffer.concat(chunks);
 }
 
+const EXTENSION_SPELLINGS: Record<string, string[]> = { jpg: ["jpg", "jpeg"], tif: ["tif", "tiff"] };
+
+/**
+ * The caller's filename made safe, with an extension that matches the content (python-gitlab calls
+ * every avatar avatar.png): the file is served with the type of its extension.
+ */
 function safeFilename(name: string, ext: string): string {
   const base = path.basename(name || "avatar").replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "") || "avatar";
-  return path.extname(base) ? base : `${base}.${ext}`;
+  const current = path.extname(base);
+  if ((EXTENSION_SPELLINGS[ext] ?? [ext]).includes(current.slice(1).toLowerCase())) return base;
+  return `${base.slice(0, base.length - current.length) || "avatar"}.${ext}`;
 }
 
 /** Writes the avatar (atomically) and returns its path relative to the uploads directory. */
@@ -62,7 +92,7 @@ export async function storeAvatar(services: Services, owner: AvatarOwner, id: nu
   const relative = path.posix.join(owner, "avatar", String(id), avatar.filename);
   const target = path.join(services.config.uploadsDir, relative);
   await mkdir(path.dirname(target), { recursive: true });
-  const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
+  const temporary = `${target}.${randomUUID()}.tmp`;
   await writeFile(temporary, avatar.bytes);
   await rename(temporary, target);
   return relative;
@@ -71,6 +101,40 @@ export async function storeAvatar(services: Services, owner: AvatarOwner, id: nu
 /** Removes a stored avatar file; a missing file is not an error. */
 export async function removeAvatarFile(services: Services, relative: string | null | undefined): Promise<void> {
   if (relative) await rm(path.join(services.config.uploadsDir, relative), { force: true });
+}
+
+/** Stores the new avatar of owner `id`: its relative path, null to remove it, undefined to keep it. */
+export type StoreAvatar = (id: number) => Promise<string | null | undefined>;
+
+/**
+ * Changes an owner's avatar around the database write `save`, which calls the given StoreAvatar
+ * once it knows the owner's id and saves the returned path. `next` is the checked new avatar, null
+ * to remove it, undefined to keep it. A file written for a failed save is removed again; the
+ * previous file is removed only once the save has succeeded.
+ */
+export async function changeAvatar<T>(
+  services: Services,
+  owner: AvatarOwner,
+  previous: string | null,
+  next: CheckedAvatar | null | undefined,
+  save: (store: StoreAvatar) => Promise<T>,
+): Promise<T> {
+  const written: { path: string | null } = { path: null };
+  const store: StoreAvatar = async (id) => {
+    if (next === undefined) return undefined;
+    written.path = next ? await storeAvatar(services, owner, id, next) : null;
+    return written.path;
+  };
+  let result: T;
+  try {
+    result = await save(store);
+  } catch (error) {
+    // the same filename overwrote the previous file in place: that path stays referenced
+    if (written.path !== previous) await removeAvatarFile(services, written.path);
+    throw error;
+  }
+  if (next !== undefined && written.path !== previous) await removeAvatarFile(services, previous);
+  return result;
 }
 
 export function avatarUrl(services: Services, relative: string | null | undefined): string | null {
@@ -89,4 +153,17 @@ export async function readStoredAvatar(services: Services, relative: string): Pr
   } catch {
     return null;
   }
+}
+
+/** An `avatar` argument as a change: undefined keeps, null removes, an upload is read and checked. */
+export interface AvatarArg {
+  next: CheckedAvatar | null | undefined;
+  /** model errors to report with the owner's other validation errors */
+  errors: { avatar?: string[] };
+}
+
+export async function readAvatarArg(upload: FileUpload | Promise<FileUpload> | null | undefined): Promise<AvatarArg> {
+  if (upload == null) return { next: upload, errors: {} };
+  const checked = await inspectAvatar(upload);
+  return "errors" in checked ? { next: undefined, errors: checked.errors } : { next: checked.avatar, errors: {} };
 }

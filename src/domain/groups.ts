@@ -5,6 +5,7 @@ import {
   AccessLevel, ancestorIds, findGroup, hierarchyGroupsWhere, memberGroupTraversals, notExpired, openVisibilities,
   requireAuthenticated, requireLevel, traversalOf, VISIBILITY_LEVELS, type GroupAccess,
 } from "./access.js";
+import { changeAvatar, readAvatarArg, type FileUpload } from "./avatars.js";
 import { isAdmin, type DomainContext } from "./context.js";
 import { afterCursor, decodeCursor, encodeCursor, paginate, pageWindow, type KeysetPage, type Page, type PageArgs, type SortDirection } from "./pagination.js";
 import { fuzzySearch, nameProblems, pathProblems, rubyErrorHash, type Visibility } from "./paths.js";
@@ -20,6 +21,8 @@ export interface GroupInput {
   description?: string | null;
   visibility?: Visibility | null;
   request_access_enabled?: boolean | null;
+  /** an upload sets the avatar, null removes it */
+  avatar?: Promise<FileUpload> | null;
 }
 
 type Errors = Record<string, string[]>;
@@ -32,9 +35,12 @@ export async function createGroup(ctx: DomainContext, input: GroupInput & { name
   const parent = input.parent_id != null ? await parentForSubgroup(ctx, input.parent_id) : null;
   const visibility = input.visibility ?? "private";
   const fullPath = parent ? `${parent.fullPath}/${input.path}` : input.path;
-  const errors = { ...attributeErrors(input), ...(await pathTaken(ctx, fullPath)), ...visibilityErrors(visibility, parent) };
+  const avatar = await readAvatarArg(input.avatar);
+  const errors = {
+    ...attributeErrors(input), ...(await pathTaken(ctx, fullPath)), ...visibilityErrors(visibility, parent), ...avatar.errors,
+  };
   if (Object.keys(errors).length) throw saveFailed(errors);
-  return ctx.db.$transaction(async (tx) => {
+  return changeAvatar(ctx, "group", null, avatar.next, (storeAvatar) => ctx.db.$transaction(async (tx) => {
     const created = await tx.namespace.create({
       data: {
         kind: "group", name: input.name, path: input.path, fullPath, fullPathLower: fullPath.toLowerCase(),
@@ -43,8 +49,9 @@ export async function createGroup(ctx: DomainContext, input: GroupInput & { name
       },
     });
     await tx.groupMember.create({ data: { groupId: created.id, userId: actor.user.id, accessLevel: AccessLevel.owner, createdById: actor.user.id } });
-    return tx.namespace.update({ where: { id: created.id }, data: { traversalIds: traversalOf(parent, created.id) } });
-  });
+    const avatarPath = await storeAvatar(created.id);
+    return tx.namespace.update({ where: { id: created.id }, data: { traversalIds: traversalOf(parent, created.id), avatarPath } });
+  }));
 }
 
 /** Creating a subgroup needs Maintainer on the parent (GitLab's default subgroup_creation_level). */
@@ -186,6 +193,7 @@ export async function listGroupsKeyset(ctx: DomainContext, filters: GroupFilters
 
 /** Owner (admin_group) may change a group; a new path moves the whole subtree. */
 export async function updateGroup(ctx: DomainContext, id: string, input: GroupInput): Promise<Namespace> {
+  requireAuthenticated(ctx);
   const access = await findGroup(ctx, id);
   requireLevel(ctx, access.level, AccessLevel.owner);
   const { group } = access;
@@ -194,20 +202,25 @@ export async function updateGroup(ctx: DomainContext, id: string, input: GroupIn
   const fullPath = parent ? `${parent.fullPath}/${path}` : path;
   const visibility = input.visibility ?? (group.visibility as Visibility);
   const changesVisibility = visibility !== group.visibility;
+  const avatar = await readAvatarArg(input.avatar);
   const errors = {
     ...attributeErrors(input),
     ...(await pathTaken(ctx, fullPath, group)),
     ...(changesVisibility ? { ...visibilityErrors(visibility, parent), ...(await contentVisibilityErrors(ctx, group, visibility)) } : {}),
+    ...avatar.errors,
   };
   if (Object.keys(errors).length) throw validationError(errors);
-  return ctx.db.$transaction(async (tx) => {
-    if (fullPath !== group.fullPath) await movePaths(tx, group, fullPath);
-    return tx.namespace.update({
-      where: { id: group.id },
-      data: {
-        name: input.name ?? undefined, path, description: input.description ?? undefined,
-        visibility, requestAccessEnabled: input.request_access_enabled ?? undefined,
-      },
+  return changeAvatar(ctx, "group", group.avatarPath, avatar.next, async (storeAvatar) => {
+    const avatarPath = await storeAvatar(group.id);
+    return ctx.db.$transaction(async (tx) => {
+      if (fullPath !== group.fullPath) await movePaths(tx, group, fullPath);
+      return tx.namespace.update({
+        where: { id: group.id },
+        data: {
+          name: input.name ?? undefined, path, description: input.description ?? undefined,
+          visibility, requestAccessEnabled: input.request_access_enabled ?? undefined, avatarPath,
+        },
+      });
     });
   });
 }

@@ -9,7 +9,7 @@ import { ProjectMovedError, requireCoarseAccess, type CoarseAccess } from "../do
 import type { Services } from "../domain/context.js";
 import { AppError, appErrorOf, internalError, paramError, routeNotFound } from "../errors.js";
 import { collapseSlashes, createMatcher, type RouteMatch } from "./match.js";
-import { coerceArgs, parseBody, parseQuery } from "./params.js";
+import { coerceArgs, isUpload, parseBody, parseQuery, withFileAlias } from "./params.js";
 import { errorResponse, jsonResponse, noContent, paginationHeaders, textResponse } from "./render.js";
 import { routes, successStatus, type Route } from "./routes.js";
 
@@ -21,6 +21,7 @@ interface RestServerContext {
 
 export function createRestHandler(schema: GraphQLSchema, services: Services, log: (error: unknown) => void) {
   const match = createMatcher(routes);
+  for (const route of routes) checkFileParams(schema, route);
   const sofa = createSofaRouter(schema, log);
 
   return async function handle(request: Request): Promise<Response> {
@@ -44,7 +45,7 @@ export function createRestHandler(schema: GraphQLSchema, services: Services, log
 
   async function run(request: Request, { route, params }: RouteMatch, url: URL): Promise<Response> {
     const query = parseQuery(url.search);
-    const body = await parseBody(request);
+    const body = withFileAlias(await parseBody(request), route.files);
     const raw = { ...query, ...body, ...params }; // path params win over body and query
     const field = rootField(schema, route);
     const ctx = await createContext(services, request, raw, routeScopes(route, field));
@@ -94,6 +95,15 @@ function variableError(errors: readonly any[]): AppError | undefined {
 /** Token scopes admitted by a route: the verb's defaults plus the field's `extensions.tokenScopes`. */
 function routeScopes(route: Route, field: GraphQLField<unknown, unknown>): string[] {
   return admittingScopes(route.method === "GET" ? "read" : "write", field.extensions?.tokenScopes as readonly string[] | undefined);
+}
+
+/** A route's `files` must name exactly the Upload args of its root field. */
+function checkFileParams(schema: GraphQLSchema, route: Route): void {
+  const uploads = rootField(schema, route).args.filter((arg) => isUpload(arg.type)).map((arg) => arg.name);
+  const declared = route.files ?? [];
+  if (uploads.length !== declared.length || !declared.every((name) => uploads.includes(name))) {
+    throw new Error(`route ${route.method} ${route.path}: files [${declared}] must be the Upload args [${uploads}] of ${route.field}`);
+  }
 }
 
 export function rootField(schema: GraphQLSchema, route: Route): GraphQLField<unknown, unknown> {

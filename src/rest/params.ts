@@ -44,6 +44,21 @@ function formFields(form: FormData): Record<string, unknown> {
   return qs.parse(flat as any, { ...QS_OPTIONS, decoder: (s: string) => s }) as Record<string, unknown>;
 }
 
+/**
+ * GitLab clients' part names for a route's file: python sends the file under the param's own name
+ * (and always adds an empty `file` part, ignored); gitbeaker's Topics and uploadAvatar methods send
+ * it as `file`. A non-empty `file` part fills the route's first file param when that param has no
+ * non-empty file of its own.
+ */
+export function withFileAlias(body: Record<string, unknown>, files: readonly string[] = []): Record<string, unknown> {
+  const target = files[0];
+  if (!target || !isNonEmptyFile(body.file) || isNonEmptyFile(body[target])) return body;
+  const { file, ...rest } = body;
+  return { ...rest, [target]: file };
+}
+
+const isNonEmptyFile = (value: unknown): value is File => value instanceof File && value.size > 0;
+
 type Coerced = { value: unknown } | { error: "invalid" | "values" };
 
 /**
@@ -71,7 +86,7 @@ export function coerceArgs(args: readonly GraphQLArgument[], raw: Record<string,
   return values;
 }
 
-const isUpload = (type: GraphQLInputType) => {
+export const isUpload = (type: GraphQLInputType) => {
   const inner = getNullableType(type);
   return isScalarType(inner) && inner.name === "Upload";
 };

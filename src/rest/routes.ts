@@ -1,5 +1,6 @@
 // THE route table of /api/v4: each row maps a GitLab method + path to one root field of the
 // GraphQL schema. Success status defaults by verb (GET/PUT 200, POST 201, DELETE 204).
+// `files` names the route's file params (Upload args), in order: see the adapter's `file` part.
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 
 export interface Route {
@@ -7,11 +8,15 @@ export interface Route {
   path: string;
   field: `Query.${string}` | `Mutation.${string}`;
   status?: number;
+  /** params that take a multipart file part (Upload args) */
+  files?: readonly string[];
 }
 
+type RouteOptions = Pick<Route, "status" | "files">;
+
 const get = (path: string, field: string): Route => ({ method: "GET", path, field: `Query.${field}` });
-const post = (path: string, field: string, status?: number): Route => ({ method: "POST", path, field: `Mutation.${field}`, status });
-const put = (path: string, field: string, status?: number): Route => ({ method: "PUT", path, field: `Mutation.${field}`, status });
+const post = (path: string, field: string, options: RouteOptions = {}): Route => ({ method: "POST", path, field: `Mutation.${field}`, ...options });
+const put = (path: string, field: string, options: RouteOptions = {}): Route => ({ method: "PUT", path, field: `Mutation.${field}`, ...options });
 const del = (path: string, field: string): Route => ({ method: "DELETE", path, field: `Mutation.${field}` });
 
 export const routes: Route[] = [
@@ -36,9 +41,9 @@ export const routes: Route[] = [
   get("/version", "metadata"),
   // groups
   get("/groups", "groups"),
-  post("/groups", "createGroup"),
+  post("/groups", "createGroup", { files: ["avatar"] }),
   get("/groups/:id", "group"),
-  put("/groups/:id", "updateGroup"),
+  put("/groups/:id", "updateGroup", { files: ["avatar"] }),
   get("/groups/:id/subgroups", "groupSubgroups"),
   get("/groups/:id/projects", "groupProjects"),
   get("/groups/:id/members", "groupMembers"),

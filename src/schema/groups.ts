@@ -45,6 +45,7 @@ const groupInputArgs = builder.args((t) => ({
   description: t.string({ required: false }),
   visibility: t.field({ type: VisibilityEnum, required: false }),
   request_access_enabled: t.boolean({ required: false }),
+  avatar: t.field({ type: "Upload", required: false }),
 }));
 
 builder.queryFields((t) => ({

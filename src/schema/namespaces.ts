@@ -2,6 +2,7 @@
 import type { Namespace } from "../generated/prisma/client.js";
 import type { Context } from "../context.js";
 import { ancestorIds } from "../domain/access.js";
+import { avatarUrl } from "../domain/avatars.js";
 import { groupWebUrl } from "../domain/groups.js";
 import { VISIBILITIES } from "../domain/paths.js";
 import { builder } from "./builder.js";
@@ -40,7 +41,7 @@ export const groupFields = (t: GroupFieldBuilder) => ({
   emails_enabled: t.boolean({ resolve: () => true }),
   lfs_enabled: t.boolean({ resolve: () => true }),
   default_branch_protection: t.int({ resolve: () => 2 }),
-  avatar_url: t.string({ nullable: true, resolve: () => null }),
+  avatar_url: t.string({ nullable: true, resolve: (g: Namespace, _a: unknown, ctx: Context) => avatarUrl(ctx, g.avatarPath) }),
   request_access_enabled: t.exposeBoolean("requestAccessEnabled"),
   full_name: t.string({ resolve: (g: Namespace, _a: unknown, ctx: Context) => namespaceFullName(ctx, g) }),
   full_path: t.exposeString("fullPath"),
@@ -64,7 +65,7 @@ export const NamespaceBasic = builder.prismaObject("Namespace", {
     kind: t.exposeString("kind"),
     full_path: t.exposeString("fullPath"),
     parent_id: t.exposeInt("parentId", { nullable: true }),
-    avatar_url: t.string({ nullable: true, resolve: () => null }),
+    avatar_url: t.string({ nullable: true, resolve: (ns, _a, ctx) => avatarUrl(ctx, ns.avatarPath) }),
     web_url: t.string({ resolve: (ns, _a, ctx) => namespaceWebUrl(ctx, ns) }),
   }),
 });

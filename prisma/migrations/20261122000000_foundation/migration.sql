@@ -26,6 +26,7 @@ CREATE TABLE "Namespace" (
     "description" TEXT NOT NULL DEFAULT '',
     "visibility" TEXT NOT NULL DEFAULT 'private',
     "requestAccessEnabled" BOOLEAN NOT NULL DEFAULT true,
+    "avatarPath" TEXT,
     "parentId" INTEGER,
     "ownerId" INTEGER,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
