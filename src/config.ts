@@ -12,6 +12,8 @@ export interface Config {
   initialRootToken: string | undefined;
   /** Longest accepted query string (bytes) before answering 414. */
   maxQueryStringLength: number;
+  /** Largest accepted request body (bytes, by Content-Length) before answering 413. */
+  maxBodyBytes: number;
   version: string;
 }
 
@@ -75,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadsDir: path.resolve(env.UPLOADS_DIR || path.join(dataDir, "uploads")),
     initialRootToken: rootToken(env),
     maxQueryStringLength: integer(env, "MAX_QUERY_STRING_LENGTH", 16384, 256, 1048576),
+    maxBodyBytes: integer(env, "MAX_BODY_BYTES", 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     version: "17.1.0",
   };
 }

@@ -45,7 +45,7 @@ export function createRestHandler(schema: GraphQLSchema, services: Services, log
 
   async function run(request: Request, { route, params }: RouteMatch, url: URL): Promise<Response> {
     const query = parseQuery(url.search);
-    const body = withFileAlias(await parseBody(request), route.files);
+    const body = withFileAlias(await parseBody(request, services.config.maxBodyBytes), route.files);
     const raw = { ...query, ...body, ...params }; // path params win over body and query
     const field = rootField(schema, route);
     const ctx = await createContext(services, request, raw, routeScopes(route, field));

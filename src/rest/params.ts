@@ -10,7 +10,7 @@ import {
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { Upload } from "graphql-upload-minimal";
-import { paramError } from "../errors.js";
+import { AppError, paramError } from "../errors.js";
 
 /** A repeated plain key keeps its last value, as Rack does; `a[]=` keys build arrays. */
 const QS_OPTIONS = { arrayLimit: 1000, parameterLimit: 10_000, depth: 5, allowDots: false, duplicates: "last" } as const;
@@ -19,11 +19,16 @@ export function parseQuery(search: string): Record<string, unknown> {
   return qs.parse(search.replace(/^\?/, ""), QS_OPTIONS) as Record<string, unknown>;
 }
 
-export async function parseBody(request: Request): Promise<Record<string, unknown>> {
+/** The body's params; a body over `maxBytes` is refused with 413 before it is parsed. */
+export async function parseBody(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
   if (request.method === "GET" || request.method === "HEAD" || !request.body) return {};
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type === "multipart/form-data") return formFields(await request.formData());
-  const text = await request.text();
+  const contentType = request.headers.get("content-type") ?? "";
+  const bytes = await readBody(request, maxBytes);
+  const type = contentType.split(";")[0]!.trim().toLowerCase();
+  if (type === "multipart/form-data") {
+    return formFields(await new Response(new Uint8Array(bytes), { headers: { "content-type": contentType } }).formData());
+  }
+  const text = new TextDecoder().decode(bytes);
   if (!text.trim()) return {};
   if (type === "application/x-www-form-urlencoded") return parseQuery(text);
   try {
@@ -32,6 +37,20 @@ export async function parseBody(request: Request): Promise<Record<string, unknow
   } catch {
     throw paramError("The request body is not valid JSON");
   }
+}
+
+const bodyTooLarge = () => new AppError(413, { message: "413 Request Entity Too Large" });
+
+async function readBody(request: Request, maxBytes: number): Promise<Buffer> {
+  if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw bodyTooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    if (size > maxBytes) throw bodyTooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
 }
 
 /** Multipart fields (files kept as File objects) expanded with the same bracket rules as a query. */

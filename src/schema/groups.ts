@@ -17,11 +17,11 @@ const GroupDetail = builder.prismaObject("Namespace", {
   variant: "GroupDetail",
   fields: (t) => ({
     ...groupFields(t as Parameters<typeof groupFields>[0]),
-    projects: t.field({
+    projects: t.prismaField({
       type: [ProjectEntity],
       nullable: true,
-      resolve: async (g, _a, ctx) =>
-        withoutProjects.has(g) ? null : (await listProjects(ctx, { per_page: DETAIL_PROJECTS_LIMIT }, undefined, { namespaceId: g.id })).rows,
+      resolve: async (query, g, _a, ctx) =>
+        withoutProjects.has(g) ? null : (await listProjects(ctx, { per_page: DETAIL_PROJECTS_LIMIT }, query, { namespaceId: g.id })).rows,
     }),
     shared_projects: t.field({ type: [ProjectEntity], nullable: true, resolve: (g) => (withoutProjects.has(g) ? null : []) }),
   }),

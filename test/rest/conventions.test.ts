@@ -6,13 +6,14 @@ import { ROOT_TOKEN, startTestApp, type TestApp } from "../helpers/app.js";
 import { createUser } from "../helpers/factories.js";
 
 const QUERY_LIMIT = 256;
+const BODY_LIMIT = 4096;
 let t: TestApp;
 let seq = 0;
 const uniq = (prefix: string) => `${prefix}${Date.now().toString(36)}${++seq}`;
 const asRoot = (extra: Record<string, string> = {}) => ({ "PRIVATE-TOKEN": ROOT_TOKEN, ...extra });
 
 beforeAll(async () => {
-  t = await startTestApp({ MAX_QUERY_STRING_LENGTH: String(QUERY_LIMIT) });
+  t = await startTestApp({ MAX_QUERY_STRING_LENGTH: String(QUERY_LIMIT), MAX_BODY_BYTES: String(BODY_LIMIT) });
 });
 
 function newUserParams(prefix = "conv") {
@@ -330,6 +331,23 @@ describe("request bodies clients send", () => {
     expect(res.status).toBe(400);
     expect(res.headers.get("content-type")).toBe("application/json");
     expect(res.body).toEqual({ error: "The request body is not valid JSON" });
+  });
+});
+
+describe("request body size limit", () => {
+  it("answers 413 for a body over MAX_BODY_BYTES and changes nothing", async () => {
+    const username = `big_${Date.now()}`;
+    const params = { username, name: "Big", email: `${username}@example.com`, password: "password-123456", bio: "b".repeat(BODY_LIMIT) };
+    const res = await t.root.post("/users", params);
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ message: "413 Request Entity Too Large" });
+    expect((await t.root.get("/users", { query: { username } })).body).toEqual([]);
+  });
+
+  it("accepts a body just under the limit", async () => {
+    const username = `fits_${Date.now()}`;
+    const res = await t.root.post("/users", { username, name: "Fits", email: `${username}@example.com`, password: "password-123456", bio: "b".repeat(BODY_LIMIT - 200) });
+    expect(res.status).toBe(201);
   });
 });
 
