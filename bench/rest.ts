@@ -18,7 +18,7 @@ async function main() {
   const dbFile = path.join(dir, "bench.db");
   await applyMigrations(`file:${dbFile}`);
   const config = loadConfig({ DATA_DIR: dir, DATABASE_URL: `file:${dbFile}`, INITIAL_ROOT_TOKEN: TOKEN, PUBLIC_URL: "http://bench.test" });
-  const services = createServices(config);
+  const services = await createServices(config);
   await bootstrap(services);
   const app = createApp(services);
   const call = async (method: string, url: string, body?: unknown) => {
@@ -35,12 +35,14 @@ async function main() {
   const group = await call("POST", "/groups", { name: "Bench", path: "bench", visibility: "public" });
   for (let i = 0; i < 60; i++) await call("POST", "/projects", { name: `p${i}`, namespace_id: group.id, topics: ["bench"] });
 
+  let created = 0;
   const cases: Array<[string, () => Promise<unknown>]> = [
     ["GET /user", () => call("GET", "/user")],
     ["GET /projects/:id (path)", () => call("GET", "/projects/bench%2Fp1")],
     ["GET /projects?per_page=20", () => call("GET", "/projects?per_page=20")],
     ["GET /groups/:id/members", () => call("GET", `/groups/${group.id}/members`)],
     ["GET /users?per_page=20", () => call("GET", "/users?per_page=20")],
+    ["POST /projects", () => call("POST", "/projects", { name: `n${++created}`, namespace_id: group.id })],
   ];
   console.log(`rounds per case: ${ROUNDS}`);
   for (const [name, run] of cases) {

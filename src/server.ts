@@ -25,7 +25,7 @@ async function main() {
     loadApplication(),
     applyMigrations(config.databaseUrl),
   ]);
-  const services: Services = createServices(config);
+  const services: Services = await createServices(config);
   const db = services.db;
   await announceRoot(services, bootstrap);
   const app = createApp(services);

@@ -64,14 +64,26 @@ export async function projectPermissions(ctx: DomainContext, project: Project & 
 
 const membershipCache = new WeakMap<DomainContext, Map<number, Promise<ProjectMemberships>>>();
 
-async function loadProjectMemberships(ctx: DomainContext, project: Project & { namespace: Namespace }): Promise<ProjectMemberships> {
+/** A project loaded by `loadProject` carries the caller's own membership row (`members`). */
+type LoadedProject = Project & { namespace: Namespace; members?: { accessLevel: number }[] };
+
+async function loadProjectMemberships(ctx: DomainContext, project: LoadedProject): Promise<ProjectMemberships> {
   const user = ctx.actor?.user;
   if (!user) return { direct: 0, inherited: 0 };
   const [direct, inherited] = await Promise.all([
-    ctx.db.projectMember.findFirst({ where: { userId: user.id, projectId: project.id, ...notExpired(ctx) } }),
+    project.members ?? ctx.db.projectMember.findMany({ where: { userId: user.id, projectId: project.id, ...notExpired(ctx) }, take: 1 }),
     groupAccessLevel(ctx, project.namespace),
   ]);
-  return { direct: direct?.accessLevel ?? 0, inherited };
+  return { direct: direct[0]?.accessLevel ?? 0, inherited };
+}
+
+/** The project with its namespace and the caller's own membership, in one query. */
+function projectInclude(ctx: DomainContext) {
+  const user = ctx.actor?.user;
+  return {
+    namespace: true,
+    members: { where: { userId: user?.id ?? -1, ...notExpired(ctx) }, take: 1, select: { accessLevel: true } },
+  } as const;
 }
 
 /** Memberships past their `expires_at` no longer count. */
@@ -98,7 +110,7 @@ export async function findProject(ctx: DomainContext, id: string | number): Prom
 }
 
 async function loadProject(ctx: DomainContext, id: string) {
-  const include = { namespace: true } as const;
+  const include = projectInclude(ctx);
   if (/^\d+$/.test(id)) return ctx.db.project.findUnique({ where: { id: Number(id) }, include });
   const lower = id.toLowerCase();
   const slash = lower.lastIndexOf("/");

@@ -38,7 +38,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     INITIAL_ROOT_TOKEN: ROOT_TOKEN,
     ...env,
   });
-  const services: Services = createServices(config);
+  const services: Services = await createServices(config);
   await bootstrap(services);
   const app = createApp(services, (e) => { if (process.env.DEBUG_TEST_ERRORS) console.error(e); });
   const client = (token?: string) => new ApiClient(app, token);
