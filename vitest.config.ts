@@ -7,6 +7,7 @@ export default defineConfig({
   test: {
     globalSetup: ["./test/helpers/global-setup.ts"],
     include: ["test/**/*.test.ts"],
+    reporters: ["default", "./test/helpers/summary-reporter.ts"],
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 60_000,
