@@ -108,6 +108,8 @@ function createGraphqlServer(services: Services, log: (error: unknown) => void) 
     // Yoga logs every error it masks, domain 4xx included; unexpected ones are logged in maskError.
     logging: { debug: () => {}, info: () => {}, warn: (...args: unknown[]) => log(args), error: () => {} },
     graphiql: true,
+    // GraphiQL with its assets bundled (no CDN), loaded on first use: it is a large module.
+    renderGraphiQL: async (options) => (await import("@graphql-yoga/render-graphiql")).renderGraphiQL(options),
     context: async ({ request }) => {
       try {
         return { ...(await createContext(services, request)), followProjectRedirects: true };
