@@ -37,6 +37,7 @@ async function main() {
   });
   const stop = () => {
     server.close(() => void db.$disconnect().finally(() => process.exit(0)));
+    server.closeIdleConnections(); // keep-alive sockets would otherwise hold `close` open
     setTimeout(() => process.exit(0), 5000).unref();
   };
   process.on("SIGTERM", stop);

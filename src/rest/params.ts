@@ -180,8 +180,9 @@ function coerceScalar(name: string, scalar: { parseValue: (v: unknown) => unknow
         ? { value: Number(input) }
         : { error: "invalid" };
     case "Boolean":
-      if (input === true || input === "true") return { value: true };
-      if (input === false || input === "false") return { value: false };
+      // true/false only; "True"/"False" is how python-gitlab writes Python booleans in a query
+      if (input === true || input === "true" || input === "True") return { value: true };
+      if (input === false || input === "false" || input === "False") return { value: false };
       return { error: "invalid" };
     case "Upload":
       return uploadOf(input);

@@ -74,7 +74,7 @@ describe("first start on an empty data directory, without INITIAL_ROOT_TOKEN", (
       fileBefore = { text: readFileSync(file, "utf8"), mtimeMs: statSync(file).mtimeMs };
       expect(await server.stop()).toBe(0);
       restarted = await startServer({ dataDir: server.dataDir, rootToken: otherToken });
-    });
+    }, 120_000); // a stop and a full start, slow when the whole suite loads both cores
     afterAll(() => restarted?.stop());
 
     it("creates no administrator and no token", async () => {
