@@ -1,4 +1,4 @@
-// Starts the real Forgeline server (`tsx src/server.ts`) as a child process on a free loopback
+// Starts the real Forgeline server (`node --import tsx src/server.ts`, as `npm start`) as a child process on a free loopback
 // port with its own data directory, waits for /-/readiness, and stops it again.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -8,7 +8,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const TSX = path.join(REPO_ROOT, "node_modules", ".bin", "tsx");
 const READY_TIMEOUT_MS = 45_000;
 const STOP_TIMEOUT_MS = 10_000;
 
@@ -72,7 +71,8 @@ interface Spawned {
 
 /** Own process group, so stopping it also stops the node process tsx starts. */
 function spawnServer(env: NodeJS.ProcessEnv): Spawned {
-  const child = spawn(TSX, ["src/server.ts"], { cwd: REPO_ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  // `npm start`'s command: one node process (tsx as a loader, no wrapper process in between)
+  const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], { cwd: REPO_ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let text = "";
   child.stdout!.on("data", (chunk) => (text += chunk));
   child.stderr!.on("data", (chunk) => (text += chunk));
