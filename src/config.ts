@@ -15,6 +15,30 @@ export interface Config {
   /** Largest accepted request body (bytes, by Content-Length) before answering 413. */
   maxBodyBytes: number;
   version: string;
+  /** ALLOW_LOCAL_WEBHOOKS: hooks may target loopback and local-network addresses (never cloud metadata). */
+  allowLocalWebhooks: boolean;
+  /** WEBHOOK_ENCRYPTION_KEY (32 bytes); absent: a key generated into `<dataDir>/encryption.key`. */
+  webhookEncryptionKey: SecretKey | undefined;
+}
+
+/** Key bytes that never print: `String()`, JSON and `util.inspect` show "[REDACTED]". */
+export class SecretKey {
+  readonly #bytes: Buffer;
+  constructor(bytes: Buffer) {
+    this.#bytes = bytes;
+  }
+  bytes(): Buffer {
+    return this.#bytes;
+  }
+  toString() {
+    return "[REDACTED]";
+  }
+  toJSON() {
+    return "[REDACTED]";
+  }
+  [Symbol.for("nodejs.util.inspect.custom")]() {
+    return "SecretKey [REDACTED]";
+  }
 }
 
 export class ConfigError extends Error {}
@@ -65,6 +89,26 @@ function rootToken(env: NodeJS.ProcessEnv): string | undefined {
   return token;
 }
 
+function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (raw === "true") return true;
+  if (raw === "false") return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+/** 32 bytes as 64 hex digits or base64; the value itself is never echoed in the error. */
+function encryptionKey(env: NodeJS.ProcessEnv): SecretKey | undefined {
+  const raw = env.WEBHOOK_ENCRYPTION_KEY?.trim();
+  if (!raw) return undefined;
+  if (/^[0-9a-fA-F]{64}$/.test(raw)) return new SecretKey(Buffer.from(raw, "hex"));
+  if (/^[A-Za-z0-9+/_-]{43}={0,1}$/.test(raw)) {
+    const bytes = Buffer.from(raw.replace(/-/g, "+").replace(/_/g, "/"), "base64");
+    if (bytes.length === 32) return new SecretKey(bytes);
+  }
+  throw new ConfigError("WEBHOOK_ENCRYPTION_KEY must be 32 bytes written as 64 hex digits or as base64");
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, "PORT", 8080, 0, 65535);
   const dataDir = env.DATA_DIR || DEFAULT_DATA_DIR;
@@ -79,5 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxQueryStringLength: integer(env, "MAX_QUERY_STRING_LENGTH", 16384, 256, 1048576),
     maxBodyBytes: integer(env, "MAX_BODY_BYTES", 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     version: "17.1.0",
+    allowLocalWebhooks: boolean(env, "ALLOW_LOCAL_WEBHOOKS", false),
+    webhookEncryptionKey: encryptionKey(env),
   };
 }

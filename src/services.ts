@@ -3,9 +3,15 @@ import type { Config } from "./config.js";
 import { configureDatabase, createDb } from "./db/client.js";
 import type { Services } from "./domain/context.js";
 import { createTokenCache } from "./domain/token-store.js";
+import { createEncryption, loadEncryptionKey } from "./domain/encryption.js";
+import { createUrlGuard } from "./webhooks/url-guard.js";
 
 export async function createServices(config: Config, now: () => Date = () => new Date()): Promise<Services> {
   const db = createDb(config.databaseUrl);
   await configureDatabase(db);
-  return { db, config, now, tokenCache: createTokenCache() };
+  return {
+    db, config, now, tokenCache: createTokenCache(),
+    encryption: createEncryption(loadEncryptionKey(config)),
+    urlGuard: createUrlGuard({ allowLocal: config.allowLocalWebhooks }),
+  };
 }

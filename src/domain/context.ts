@@ -3,6 +3,8 @@ import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
 import type { User } from "../generated/prisma/client.js";
 import type { TokenCache } from "./token-store.js";
+import type { Encryption } from "./encryption.js";
+import type { UrlGuard } from "../webhooks/url-guard.js";
 
 export interface Actor {
   user: User;
@@ -16,6 +18,10 @@ export interface Services {
   config: Config;
   now: () => Date;
   tokenCache: TokenCache;
+  /** secrets at rest (webhook url, token, URL variable and custom header values) */
+  encryption: Encryption;
+  /** SSRF guard for webhook URLs (ALLOW_LOCAL_WEBHOOKS) */
+  urlGuard: UrlGuard;
 }
 
 export interface DomainContext extends Services {

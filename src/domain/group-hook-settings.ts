@@ -1,0 +1,38 @@
+// A group hook's URL variables and custom headers, one key at a time (lib/api/hooks/url_variables.rb
+// and custom_headers.rb): PUT sets a value, DELETE removes a key; both save the whole hook, so the
+// hook's rules apply (a URL variable whose value changes the URL drops the other stored secrets).
+import { notFound } from "../errors.js";
+import type { DomainContext } from "./context.js";
+import { applyEdit, type HookState } from "./group-hooks-validation.js";
+import { findHookRow, hookGroup, saveHook, stateOf, unprocessable } from "./group-hooks.js";
+
+export type HookSetting = "url_variables" | "custom_headers";
+
+const TEXTS = {
+  url_variables: { notFound: "URL variable", unset: "Could not unset variable" },
+  custom_headers: { notFound: "Custom header", unset: "Could not unset custom header" },
+} as const;
+
+const mapOf = (state: HookState, setting: HookSetting) => (setting === "url_variables" ? state.urlVariables : state.customHeaders);
+
+export async function setHookSetting(
+  ctx: DomainContext, groupId: string, hookId: number, setting: HookSetting, key: string, value: string,
+): Promise<true> {
+  const group = await hookGroup(ctx, groupId);
+  await saveHook(ctx, group, hookId, (current) => applyEdit(current, { [setting]: [{ key, value }] }), () => unprocessable("Illegal key or value"));
+  return true;
+}
+
+export async function deleteHookSetting(ctx: DomainContext, groupId: string, hookId: number, setting: HookSetting, key: string): Promise<true> {
+  const group = await hookGroup(ctx, groupId);
+  const row = await findHookRow(ctx, group, hookId);
+  if (!Object.hasOwn(mapOf(stateOf(ctx, row), setting), key)) throw notFound(TEXTS[setting].notFound);
+  await saveHook(ctx, group, hookId, (current) => withoutKey(current, setting, key), () => unprocessable(TEXTS[setting].unset));
+  return true;
+}
+
+function withoutKey(current: HookState, setting: HookSetting, key: string): HookState {
+  const map = { ...mapOf(current, setting) };
+  delete map[key];
+  return setting === "url_variables" ? { ...current, urlVariables: map } : { ...current, customHeaders: map };
+}
