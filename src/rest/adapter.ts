@@ -56,7 +56,7 @@ export function createRestHandler(schema: GraphQLSchema, services: Services, log
     const sofaRequest = new Request(new URL(API_PREFIX + sofaPath, url.origin), { method: route.method });
     const answer = await sofa.fetch(sofaRequest, { forgeline: { ...ctx, variables } } satisfies RestServerContext);
     if (answer.status >= 400) return movedOrError(answer, request);
-    if (route.method === "DELETE" && successStatus(route) === 204) return noContent();
+    if (successStatus(route) === 204) return noContent();
     const data = await answer.json();
     return jsonResponse(successStatus(route), data, paginationHeaders(request, query, ctx.rest));
   }

@@ -39,6 +39,11 @@ export const routes: Route[] = [
   del("/features/:name", "deleteFeature"),
   // instance metadata
   get("/version", "metadata"),
+  // instance-wide OAuth applications (administrators); create and renew-secret answer 200 as the spec says
+  post("/applications", "createApplication", { status: 200 }),
+  get("/applications", "applications"),
+  del("/applications/:id", "deleteApplication"),
+  post("/applications/:id/renew-secret", "renewApplicationSecret", { status: 200 }),
   // groups
   get("/groups", "groups"),
   post("/groups", "createGroup", { files: ["avatar"] }),
@@ -75,6 +80,23 @@ export const routes: Route[] = [
   post("/groups/:id/access_tokens", "createGroupAccessToken"),
   get("/groups/:id/access_tokens/:token_id", "groupAccessToken"),
   del("/groups/:id/access_tokens/:token_id", "revokeGroupAccessToken"),
+  // group webhooks (administrators and group Owners); the key/value sub-resources answer 204
+  get("/groups/:id/hooks", "groupHooks"),
+  post("/groups/:id/hooks", "createGroupHook"),
+  get("/groups/:id/hooks/:hook_id", "groupHook"),
+  put("/groups/:id/hooks/:hook_id", "updateGroupHook"),
+  del("/groups/:id/hooks/:hook_id", "deleteGroupHook"),
+  put("/groups/:id/hooks/:hook_id/url_variables/:key", "setGroupHookUrlVariable", { status: 204 }),
+  del("/groups/:id/hooks/:hook_id/url_variables/:key", "deleteGroupHookUrlVariable"),
+  put("/groups/:id/hooks/:hook_id/custom_headers/:key", "setGroupHookCustomHeader", { status: 204 }),
+  del("/groups/:id/hooks/:hook_id/custom_headers/:key", "deleteGroupHookCustomHeader"),
+  // project topics (reads public, writes administrators)
+  get("/topics", "topics"),
+  get("/topics/:id", "topic"),
+  post("/topics", "createTopic", { files: ["avatar"] }),
+  put("/topics/:id", "updateTopic", { files: ["avatar"] }),
+  del("/topics/:id", "deleteTopic"),
+  post("/topics/merge", "mergeTopics"),
 ];
 
 export function successStatus(route: Route): number {

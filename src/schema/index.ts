@@ -9,6 +9,9 @@ import "./projects.js";
 import "./features.js";
 import "./metadata.js";
 import "./resource-access-tokens.js";
+import "./group-hooks.js";
+import "./applications.js";
+import "./topics.js";
 
 // Not sorted: REST reports bad params in declaration order (schema.graphql is printed sorted).
 export const schema = builder.toSchema({ sortSchema: false });

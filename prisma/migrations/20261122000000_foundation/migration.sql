@@ -114,6 +114,20 @@ CREATE TABLE "FeatureFlag" (
 );
 
 -- CreateTable
+CREATE TABLE "Application" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "name" TEXT NOT NULL,
+    "uid" TEXT NOT NULL,
+    "secretDigest" TEXT NOT NULL,
+    "redirectUri" TEXT NOT NULL,
+    "scopes" TEXT NOT NULL,
+    "confidential" BOOLEAN NOT NULL DEFAULT true,
+    "ownerId" INTEGER,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
+);
+
+-- CreateTable
 CREATE TABLE "Topic" (
     "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
     "organizationId" INTEGER NOT NULL DEFAULT 1,
@@ -137,6 +151,51 @@ CREATE TABLE "ProjectTopic" (
     PRIMARY KEY ("projectId", "topicId"),
     CONSTRAINT "ProjectTopic_projectId_fkey" FOREIGN KEY ("projectId") REFERENCES "Project" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
     CONSTRAINT "ProjectTopic_topicId_fkey" FOREIGN KEY ("topicId") REFERENCES "Topic" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "GroupHook" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "uuid" TEXT NOT NULL,
+    "groupId" INTEGER NOT NULL,
+    "encryptedUrl" TEXT NOT NULL,
+    "encryptedToken" TEXT,
+    "encryptedUrlVariables" TEXT,
+    "encryptedCustomHeaders" TEXT,
+    "name" TEXT,
+    "description" TEXT,
+    "pushEvents" BOOLEAN NOT NULL DEFAULT true,
+    "tagPushEvents" BOOLEAN NOT NULL DEFAULT false,
+    "mergeRequestsEvents" BOOLEAN NOT NULL DEFAULT false,
+    "repositoryUpdateEvents" BOOLEAN NOT NULL DEFAULT false,
+    "issuesEvents" BOOLEAN NOT NULL DEFAULT false,
+    "confidentialIssuesEvents" BOOLEAN NOT NULL DEFAULT false,
+    "noteEvents" BOOLEAN NOT NULL DEFAULT false,
+    "confidentialNoteEvents" BOOLEAN NOT NULL DEFAULT false,
+    "pipelineEvents" BOOLEAN NOT NULL DEFAULT false,
+    "wikiPageEvents" BOOLEAN NOT NULL DEFAULT false,
+    "jobEvents" BOOLEAN NOT NULL DEFAULT false,
+    "deploymentEvents" BOOLEAN NOT NULL DEFAULT false,
+    "featureFlagEvents" BOOLEAN NOT NULL DEFAULT false,
+    "releasesEvents" BOOLEAN NOT NULL DEFAULT false,
+    "milestoneEvents" BOOLEAN NOT NULL DEFAULT false,
+    "subgroupEvents" BOOLEAN NOT NULL DEFAULT false,
+    "emojiEvents" BOOLEAN NOT NULL DEFAULT false,
+    "resourceAccessTokenEvents" BOOLEAN NOT NULL DEFAULT false,
+    "memberEvents" BOOLEAN NOT NULL DEFAULT false,
+    "vulnerabilityEvents" BOOLEAN NOT NULL DEFAULT false,
+    "projectEvents" BOOLEAN NOT NULL DEFAULT false,
+    "pushEventsBranchFilter" TEXT,
+    "branchFilterStrategy" TEXT NOT NULL DEFAULT 'wildcard',
+    "enableSslVerification" BOOLEAN NOT NULL DEFAULT true,
+    "customWebhookTemplate" TEXT,
+    "serviceAccessTokensExpirationEnforced" BOOLEAN NOT NULL DEFAULT true,
+    "recentFailures" INTEGER NOT NULL DEFAULT 0,
+    "disabledUntil" DATETIME,
+    "lockVersion" INTEGER NOT NULL DEFAULT 0,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "GroupHook_groupId_fkey" FOREIGN KEY ("groupId") REFERENCES "Namespace" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateIndex
@@ -185,8 +244,20 @@ CREATE INDEX "AccessToken_userId_idx" ON "AccessToken"("userId");
 CREATE INDEX "AccessToken_kind_resourceId_idx" ON "AccessToken"("kind", "resourceId");
 
 -- CreateIndex
+CREATE UNIQUE INDEX "Application_uid_key" ON "Application"("uid");
+
+-- CreateIndex
+CREATE INDEX "Application_ownerId_idx" ON "Application"("ownerId");
+
+-- CreateIndex
 CREATE UNIQUE INDEX "Topic_organizationId_nameLower_key" ON "Topic"("organizationId", "nameLower");
 
 -- CreateIndex
 CREATE INDEX "ProjectTopic_topicId_idx" ON "ProjectTopic"("topicId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "GroupHook_uuid_key" ON "GroupHook"("uuid");
+
+-- CreateIndex
+CREATE INDEX "GroupHook_groupId_idx" ON "GroupHook"("groupId");
 
