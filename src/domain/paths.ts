@@ -77,6 +77,16 @@ export function fuzzySearch<W>(columns: string[], term: string): { OR: W[] } {
   const match =
     term.length >= MIN_CHARS_FOR_PARTIAL_MATCHING
       ? { contains: term }
-      : { startsWith: term, endsWith: term }; // LIKE 'ab%' AND LIKE '%ab': the whole value for short terms
+      : { in: caseVariants(term) }; // the whole value, any case: a short term has at most 4 casings
   return { OR: columns.map((column) => ({ [column]: match }) as W) };
+}
+
+/** Every upper/lower-case spelling of a (short) term: "ab" → ab, aB, Ab, AB. */
+function caseVariants(term: string): string[] {
+  let variants = [""];
+  for (const char of term) {
+    const spellings = [...new Set([char.toLowerCase(), char.toUpperCase()])];
+    variants = variants.flatMap((prefix) => spellings.map((s) => prefix + s));
+  }
+  return variants;
 }

@@ -236,6 +236,7 @@ describe("GET /groups", () => {
   it("treats a search shorter than 3 characters as a whole-value match", async () => {
     const tiny = await createGroup(stranger.api, { name: "ab", path: uniq("ab") });
     await createGroup(stranger.api, { name: "abc", path: uniq("abc") });
+    await createGroup(stranger.api, { name: "abab", path: uniq("abab") }); // starts and ends with "ab"
     const res = await stranger.api.get("/groups", { query: { search: "AB" } });
     expect(ids(res.body)).toEqual([tiny.id]);
   });
