@@ -1,7 +1,8 @@
 // Instance-wide OAuth applications against the real server process: @gitbeaker/rest 43.8
 // (Applications.create/all/remove; renew-secret through the raw requester, gitbeaker has no method
 // for it) and python-gitlab 3.12 (gl.applications; renew-secret with gl.http_post).
-import { GitbeakerRequestError, Gitlab } from "@gitbeaker/rest";
+import { Gitlab } from "@gitbeaker/rest";
+import { failure } from "./helpers/gitbeaker.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createUser, uniqueName, type E2eUser } from "./helpers/fixtures.js";
 import { pythonGitlabUnavailable, runPython } from "./helpers/python.js";
@@ -17,16 +18,6 @@ let alice: E2eUser;
 beforeAll(async () => {
   alice = await createUser(suite.server);
 });
-
-async function failure(call: Promise<unknown>): Promise<{ status: number; message: string }> {
-  const error = await call.then(
-    () => { throw new Error("the call succeeded"); },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(GitbeakerRequestError);
-  const requestError = error as GitbeakerRequestError;
-  return { status: requestError.cause!.response.status, message: requestError.message };
-}
 
 describe("@gitbeaker/rest", () => {
   it("creates, lists, renews the secret of and removes an application", async () => {

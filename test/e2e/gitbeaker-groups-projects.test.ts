@@ -1,6 +1,7 @@
 // @gitbeaker/rest 43.8 driving groups, projects, members and project/group access tokens against
 // the real server process.
-import { GitbeakerRequestError, Gitlab } from "@gitbeaker/rest";
+import { Gitlab } from "@gitbeaker/rest";
+import { failure } from "./helpers/gitbeaker.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createUser, uniqueName, type E2eUser } from "./helpers/fixtures.js";
 import { useServer } from "./helpers/suite.js";
@@ -13,16 +14,6 @@ const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOS
 const uniquePath = (prefix: string) => uniqueName(prefix).toLowerCase();
 
 /** The HTTP status and error text of a rejected gitbeaker call. */
-async function failure(call: Promise<unknown>): Promise<{ status: number; message: string }> {
-  const error = await call.then(
-    () => { throw new Error("the call succeeded"); },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(GitbeakerRequestError);
-  const requestError = error as GitbeakerRequestError;
-  return { status: requestError.cause!.response.status, message: requestError.message };
-}
-
 const ids = (rows: Array<{ id: unknown }>) => rows.map((r) => r.id as number);
 
 describe("groups", () => {

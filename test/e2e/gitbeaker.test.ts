@@ -1,5 +1,6 @@
 // @gitbeaker/rest 43.8 against the real server process.
-import { GitbeakerRequestError, Gitlab } from "@gitbeaker/rest";
+import { Gitlab } from "@gitbeaker/rest";
+import { failure } from "./helpers/gitbeaker.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createUser, uniqueName, type E2eUser } from "./helpers/fixtures.js";
 import { useServer } from "./helpers/suite.js";
@@ -11,16 +12,6 @@ const gitlab = (token: string | undefined = suite.server.rootToken, extra: { sud
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 /** The HTTP status and error text of a rejected gitbeaker call. */
-async function failure(call: Promise<unknown>): Promise<{ status: number; message: string }> {
-  const error = await call.then(
-    () => { throw new Error("the call succeeded"); },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(GitbeakerRequestError);
-  const requestError = error as GitbeakerRequestError;
-  return { status: requestError.cause!.response.status, message: requestError.message };
-}
-
 describe("users and personal access tokens", () => {
   it("creates a user as admin and a token that acts as that user", async () => {
     const api = gitlab();

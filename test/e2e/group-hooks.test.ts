@@ -7,7 +7,8 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { GitbeakerRequestError, Gitlab } from "@gitbeaker/rest";
+import { Gitlab } from "@gitbeaker/rest";
+import { failure } from "./helpers/gitbeaker.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEncryption, loadEncryptionKey } from "../../src/domain/encryption.js";
 import { createUser, uniqueName } from "./helpers/fixtures.js";
@@ -20,13 +21,6 @@ const LOCAL_ENV = { ALLOW_LOCAL_WEBHOOKS: "true" };
 const suite = useServer({ env: LOCAL_ENV });
 const gitlab = (token: string | undefined = suite.server.rootToken) => new Gitlab({ host: suite.server.url, token: token! });
 const uniquePath = (prefix: string) => uniqueName(prefix).toLowerCase().replace(/_/g, "-");
-
-async function failure(call: Promise<unknown>): Promise<{ status: number; message: string }> {
-  const error = await call.then(() => { throw new Error("the call succeeded"); }, (e: unknown) => e);
-  expect(error).toBeInstanceOf(GitbeakerRequestError);
-  const requestError = error as GitbeakerRequestError;
-  return { status: requestError.cause!.response.status, message: requestError.message };
-}
 
 /** A hook's stored secrets, read from the server's database and decrypted with its key file. */
 function storedSecrets(server: RunningServer, hookId: number) {

@@ -1,7 +1,8 @@
 // Project topics against the real server process, driven by @gitbeaker/rest 43.8 (Topics.create
 // with an avatar goes out as multipart part `file`; all, show, edit, merge, remove) and by
 // python-gitlab 3.12 (test/e2e/python/topics.py: part `avatar` plus its empty `file` part).
-import { GitbeakerRequestError, Gitlab } from "@gitbeaker/rest";
+import { Gitlab } from "@gitbeaker/rest";
+import { failure } from "./helpers/gitbeaker.js";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -22,16 +23,6 @@ interface TopicBody { id: number; name: string; avatar_url: string }
 /** Topics.create's type lacks `title` (required by GitLab 15.0+); gitbeaker passes it through. */
 async function createTopic(api: InstanceType<typeof Gitlab>, name: string, options: Record<string, unknown>): Promise<TopicBody> {
   return (await api.Topics.create(name, options as { description?: string })) as unknown as TopicBody;
-}
-
-async function failure(call: Promise<unknown>): Promise<{ status: number; message: string }> {
-  const error = await call.then(
-    () => { throw new Error("the call succeeded"); },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(GitbeakerRequestError);
-  const requestError = error as GitbeakerRequestError;
-  return { status: requestError.cause!.response.status, message: requestError.message };
 }
 
 async function served(url: string): Promise<{ type: string | null; bytes: Buffer }> {
