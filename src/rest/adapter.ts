@@ -51,8 +51,9 @@ export function createRestHandler(schema: GraphQLSchema, services: Services, log
     const ctx = await createContext(services, request, raw, routeScopes(route, field));
     requireCoarseAccess(ctx, field.extensions?.access as CoarseAccess | undefined); // before params, as Grape's before-filters
     const variables = coerceArgs(field.args, raw);
-    // SOFA only picks the route here; the variables it would parse are replaced in `execute`.
-    const sofaPath = route.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(String(variables[name] ?? params[name])));
+    // SOFA only picks the root field here (by the field's first route: later rows with the same
+    // field are GitLab's aliases); the variables it would parse are replaced in `execute`.
+    const sofaPath = sofaRoutes.get(route.field)!.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(String(variables[name] ?? params[name])));
     const sofaRequest = new Request(new URL(API_PREFIX + sofaPath, url.origin), { method: route.method });
     const answer = await sofa.fetch(sofaRequest, { forgeline: { ...ctx, variables } } satisfies RestServerContext);
     if (answer.status >= 400) return movedOrError(answer, request);
@@ -62,13 +63,17 @@ export function createRestHandler(schema: GraphQLSchema, services: Services, log
   }
 }
 
+/** The route SOFA knows each root field by: its first row in the table. */
+const sofaRoutes = new Map<string, Route>();
+for (const route of routes) if (!sofaRoutes.has(route.field)) sofaRoutes.set(route.field, route);
+
 function createSofaRouter(schema: GraphQLSchema, log: (error: unknown) => void) {
   return useSofa({
     schema,
     basePath: API_PREFIX,
     depthLimit: 2,
     routes: Object.fromEntries(
-      routes.map((route) => [route.field, { method: route.method, path: route.path, responseStatus: successStatus(route) as any }]),
+      [...sofaRoutes.values()].map((route) => [route.field, { method: route.method, path: route.path, responseStatus: successStatus(route) as any }]),
     ),
     context: ({ forgeline }: any) => forgeline,
     // Variables were decoded and checked by the adapter (GitLab's rules), not by SOFA.

@@ -39,6 +39,7 @@ export const routes: Route[] = [
   del("/features/:name", "deleteFeature"),
   // instance metadata
   get("/version", "metadata"),
+  get("/metadata", "metadata"), // GitLab's newer name for the same answer
   // instance-wide OAuth applications (administrators); create and renew-secret answer 200 as the spec says
   post("/applications", "createApplication", { status: 200 }),
   get("/applications", "applications"),

@@ -124,4 +124,9 @@ describe("version", () => {
     const answer = await gitlab().requester.get("version");
     expect(answer.body).toMatchObject({ version: "17.1.0", enterprise: true, kas: { enabled: false } });
   });
+
+  it("Metadata.show (GET /metadata) gives the same answer", async () => {
+    const metadata = await gitlab().Metadata.show();
+    expect(metadata).toEqual((await gitlab().requester.get("version")).body);
+  });
 });

@@ -67,3 +67,13 @@ describe("GraphQL metadata", () => {
     expect(res.body.errors?.[0]?.extensions).toMatchObject({ code: "UNAUTHENTICATED" });
   });
 });
+
+describe("GET /metadata", () => {
+  it("is GitLab's newer name for /version: the same answer, the same 401", async () => {
+    const version = await t.root.get("/version");
+    const metadata = await t.root.get("/metadata");
+    expect(metadata.status).toBe(200);
+    expect(metadata.body).toEqual(version.body);
+    expect((await t.anon.get("/metadata")).status).toBe(401);
+  });
+});

@@ -18,6 +18,16 @@ describe("route table", () => {
     expect(route.field.startsWith(route.method === "GET" ? "Query." : "Mutation.")).toBe(true);
   });
 
+  it("gives aliases (routes of one root field) the same path params", () => {
+    const params = (path: string) => (path.match(/:\w+/g) ?? []).sort().join(",");
+    const byField = new Map<string, string>();
+    for (const route of routes) {
+      const seen = byField.get(route.field);
+      if (seen === undefined) byField.set(route.field, params(route.path));
+      else expect(params(route.path), `${route.method} ${route.path}`).toBe(seen);
+    }
+  });
+
   it("has no two routes that match the same requests", () => {
     const shapes = routes.map((r) => `${r.method} ${r.path.replace(/:\w+/g, ":")}`);
     expect(shapes.length).toBe(new Set(shapes).size);
