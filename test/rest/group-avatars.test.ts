@@ -9,6 +9,7 @@ import { changeAvatar, type CheckedAvatar } from "../../src/domain/avatars.js";
 import { rawRequest, type ApiClient } from "../helpers/api.js";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
 import { addMember, createGroup, createProject, createUser, uniq, type TestUser } from "../helpers/factories.js";
+import { expectServed, gitbeakerForm, pythonMultipart } from "../helpers/multipart.js";
 import { bluePng, GIF, JPEG, NOT_AN_IMAGE, pngOfSize, redPng } from "../helpers/images.js";
 
 let t: TestApp;
@@ -23,32 +24,8 @@ const UPLOADS = `${BASE_URL}/uploads/-/system/`;
 /** The stored file behind an avatar_url. */
 const fileOf = (url: string) => path.join(t.services.config.uploadsDir, url.slice(UPLOADS.length));
 
-/** A multipart body byte for byte as python-gitlab 3.12 (requests-toolbelt) sends an avatar. */
-function pythonMultipart(token: string, fields: Record<string, string>, avatar: Buffer | null) {
-  const boundary = "6c29d8476b604a28b31cfa968dec7692";
-  const part = (headers: string, content: Buffer | string) =>
-    Buffer.concat([Buffer.from(`--${boundary}\r\n${headers}\r\n\r\n`), Buffer.from(content), Buffer.from("\r\n")]);
-  const parts = [
-    ...Object.entries(fields).map(([name, value]) => part(`Content-Disposition: form-data; name="${name}"`, value)),
-    part('Content-Disposition: form-data; name="file"', ""),
-    ...(avatar ? [part('Content-Disposition: form-data; name="avatar"; filename="avatar.png"', avatar)] : []),
-  ];
-  return {
-    headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "PRIVATE-TOKEN": token },
-    body: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
-  };
-}
-
 function python(user: TestUser, method: "POST" | "PUT", url: string, fields: Record<string, string>, avatar: Buffer | null) {
   return rawRequest(t.app, method, `/api/v4${url}`, pythonMultipart(user.token, fields, avatar));
-}
-
-/** gitbeaker's FormData: the image (Blob type, caller's filename) in a part named `file` unless told. */
-function gitbeakerForm(fields: Record<string, string>, image: Buffer, filename: string, type = "application/octet-stream", part = "file") {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  form.append(part, new Blob([new Uint8Array(image)], { type }), filename);
-  return form;
 }
 
 async function groupWithAvatar(by: ApiClient, image = redPng(), filename = "start.png") {
@@ -56,13 +33,6 @@ async function groupWithAvatar(by: ApiClient, image = redPng(), filename = "star
   const res = await by.post("/groups", undefined, { form: gitbeakerForm({ name: `Avatar ${path}`, path }, image, filename) });
   expect(res.status, res.text).toBe(201);
   return res.body;
-}
-
-async function expectServed(url: string, bytes: Buffer, type: string) {
-  const res = await t.app.fetch(new Request(url));
-  expect(res.status).toBe(200);
-  expect(res.headers.get("content-type")).toBe(type);
-  expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
 }
 
 beforeAll(async () => {
@@ -78,7 +48,7 @@ describe("uploading a group avatar", () => {
     expect(res.status, res.text).toBe(201);
     expect(res.body.avatar_url).toBe(`${UPLOADS}group/avatar/${res.body.id}/avatar.png`);
     expect(readFileSync(fileOf(res.body.avatar_url)).equals(image)).toBe(true);
-    await expectServed(res.body.avatar_url, image, "image/png");
+    await expectServed(t.app, res.body.avatar_url, image, "image/png");
   });
 
   it("takes gitbeaker's `file` part as the avatar, keeping the caller's filename", async () => {
@@ -86,7 +56,7 @@ describe("uploading a group avatar", () => {
     const res = await owner.api.post("/groups", undefined, { form: gitbeakerForm({ name: "Gb Group", path }, GIF, "logo.gif", "image/gif") });
     expect(res.status, res.text).toBe(201);
     expect(res.body.avatar_url).toBe(`${UPLOADS}group/avatar/${res.body.id}/logo.gif`);
-    await expectServed(res.body.avatar_url, GIF, "image/gif");
+    await expectServed(t.app, res.body.avatar_url, GIF, "image/gif");
   });
 
   it("takes gitbeaker's Groups.create form (`avatar` part with the caller's filename)", async () => {
@@ -95,17 +65,17 @@ describe("uploading a group avatar", () => {
     const res = await owner.api.post("/groups", undefined, { form });
     expect(res.status, res.text).toBe(201);
     expect(res.body.avatar_url).toBe(`${UPLOADS}group/avatar/${res.body.id}/team.jpeg`);
-    await expectServed(res.body.avatar_url, JPEG, "image/jpeg");
+    await expectServed(t.app, res.body.avatar_url, JPEG, "image/jpeg");
   });
 
   it("names the stored file after its content (python calls every avatar avatar.png)", async () => {
     const group = await createGroup(owner.api);
     const jpeg = await python(owner, "PUT", `/groups/${group.id}`, {}, JPEG);
     expect(jpeg.body.avatar_url).toBe(`${UPLOADS}group/avatar/${group.id}/avatar.jpg`);
-    await expectServed(jpeg.body.avatar_url, JPEG, "image/jpeg");
+    await expectServed(t.app, jpeg.body.avatar_url, JPEG, "image/jpeg");
     const gif = await owner.api.put(`/groups/${group.id}`, undefined, { form: gitbeakerForm({}, GIF, "wrong.png") });
     expect(gif.body.avatar_url).toBe(`${UPLOADS}group/avatar/${group.id}/wrong.gif`);
-    await expectServed(gif.body.avatar_url, GIF, "image/gif");
+    await expectServed(t.app, gif.body.avatar_url, GIF, "image/gif");
   });
 
   it("shows the avatar on reads, lists and a project's namespace", async () => {
@@ -122,7 +92,7 @@ describe("uploading a group avatar", () => {
     const res = await owner.api.put(`/groups/${group.id}`, undefined, { form: gitbeakerForm({}, JPEG, "photo.jpg", "image/jpeg") });
     expect(res.status, res.text).toBe(200);
     expect(res.body.avatar_url).toBe(`${UPLOADS}group/avatar/${group.id}/photo.jpg`);
-    await expectServed(res.body.avatar_url, JPEG, "image/jpeg");
+    await expectServed(t.app, res.body.avatar_url, JPEG, "image/jpeg");
     expect(existsSync(fileOf(group.avatar_url))).toBe(false);
     expect((await t.app.fetch(new Request(group.avatar_url))).status).toBe(404);
   });
@@ -132,7 +102,7 @@ describe("uploading a group avatar", () => {
     const res = await python(owner, "PUT", `/groups/${group.id}`, {}, bluePng());
     expect(res.status, res.text).toBe(200);
     expect(res.body.avatar_url).toBe(group.avatar_url);
-    await expectServed(group.avatar_url, bluePng(), "image/png");
+    await expectServed(t.app, group.avatar_url, bluePng(), "image/png");
   });
 
   it("keeps the avatar when python's only file part is the empty `file`", async () => {

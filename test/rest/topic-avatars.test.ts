@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { rawRequest, type ApiClient } from "../helpers/api.js";
 import { BASE_URL, ROOT_TOKEN, startTestApp, type TestApp } from "../helpers/app.js";
 import { createUser, uniq, type TestUser } from "../helpers/factories.js";
+import { expectServed, gitbeakerForm, pythonMultipart } from "../helpers/multipart.js";
 import { bluePng, GIF, JPEG, NOT_AN_IMAGE, pngOfSize, redPng } from "../helpers/images.js";
 
 let t: TestApp;
@@ -19,31 +20,8 @@ const UPLOADS = `${BASE_URL}/uploads/-/system/`;
 
 const fileOf = (url: string) => path.join(t.services.config.uploadsDir, url.slice(UPLOADS.length));
 
-/** A multipart body byte for byte as python-gitlab 3.12 (requests-toolbelt) sends a topic avatar. */
-function pythonMultipart(token: string | null, fields: Record<string, string>, avatar: Buffer | null) {
-  const boundary = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
-  const part = (headers: string, content: Buffer | string) =>
-    Buffer.concat([Buffer.from(`--${boundary}\r\n${headers}\r\n\r\n`), Buffer.from(content), Buffer.from("\r\n")]);
-  const parts = [
-    ...Object.entries(fields).map(([name, value]) => part(`Content-Disposition: form-data; name="${name}"`, value)),
-    part('Content-Disposition: form-data; name="file"', ""),
-    ...(avatar ? [part('Content-Disposition: form-data; name="avatar"; filename="avatar.png"', avatar)] : []),
-  ];
-  const headers: Record<string, string> = { "Content-Type": `multipart/form-data; boundary=${boundary}` };
-  if (token) headers["PRIVATE-TOKEN"] = token;
-  return { headers, body: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]) };
-}
-
 function python(method: "POST" | "PUT", url: string, fields: Record<string, string>, avatar: Buffer | null, token: string | null = ROOT_TOKEN) {
   return rawRequest(t.app, method, `/api/v4${url}`, pythonMultipart(token, fields, avatar));
-}
-
-/** gitbeaker's Topics.create/edit FormData: the fields, then the image in a part named `file`. */
-function gitbeakerForm(fields: Record<string, string>, image: Buffer, filename: string, type = "application/octet-stream") {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  form.append("file", new Blob([new Uint8Array(image)], { type }), filename);
-  return form;
 }
 
 async function pictured(by: ApiClient = t.root, image = redPng(), filename = "start.png"): Promise<any> {
@@ -51,13 +29,6 @@ async function pictured(by: ApiClient = t.root, image = redPng(), filename = "st
   const res = await by.post("/topics", undefined, { form: gitbeakerForm({ name, title: `Pictured ${name}` }, image, filename) });
   expect(res.status, res.text).toBe(201);
   return res.body;
-}
-
-async function expectServed(url: string, bytes: Buffer, type: string) {
-  const res = await t.app.fetch(new Request(url));
-  expect(res.status).toBe(200);
-  expect(res.headers.get("content-type")).toBe(type);
-  expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
 }
 
 const current = async (id: number) => (await t.anon.get(`/topics/${id}`)).body;
@@ -78,13 +49,13 @@ describe("uploading a topic avatar", () => {
       avatar_url: `${UPLOADS}topic/avatar/${res.body.id}/avatar.png`,
     });
     expect(readFileSync(fileOf(res.body.avatar_url)).equals(image)).toBe(true);
-    await expectServed(res.body.avatar_url, image, "image/png");
+    await expectServed(t.app, res.body.avatar_url, image, "image/png");
   });
 
   it("takes gitbeaker's `file` part as the avatar, keeping the caller's filename", async () => {
     const topic = await pictured(t.root, GIF, "logo.gif");
     expect(topic.avatar_url).toBe(`${UPLOADS}topic/avatar/${topic.id}/logo.gif`);
-    await expectServed(topic.avatar_url, GIF, "image/gif");
+    await expectServed(t.app, topic.avatar_url, GIF, "image/gif");
   });
 
   it("shows the avatar on GET /topics/:id and in lists, to anyone", async () => {
@@ -99,7 +70,7 @@ describe("uploading a topic avatar", () => {
     const res = await python("PUT", `/topics/${created.body.id}`, {}, JPEG);
     expect(res.status, res.text).toBe(200);
     expect(res.body.avatar_url).toBe(`${UPLOADS}topic/avatar/${created.body.id}/avatar.jpg`);
-    await expectServed(res.body.avatar_url, JPEG, "image/jpeg");
+    await expectServed(t.app, res.body.avatar_url, JPEG, "image/jpeg");
   });
 
   it("replaces the avatar and deletes the previous file", async () => {
@@ -107,7 +78,7 @@ describe("uploading a topic avatar", () => {
     const res = await t.root.put(`/topics/${topic.id}`, undefined, { form: gitbeakerForm({ description: "new face" }, JPEG, "photo.jpg", "image/jpeg") });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ description: "new face", avatar_url: `${UPLOADS}topic/avatar/${topic.id}/photo.jpg` });
-    await expectServed(res.body.avatar_url, JPEG, "image/jpeg");
+    await expectServed(t.app, res.body.avatar_url, JPEG, "image/jpeg");
     expect(existsSync(fileOf(topic.avatar_url))).toBe(false);
     expect((await t.app.fetch(new Request(topic.avatar_url))).status).toBe(404);
   });
@@ -117,7 +88,7 @@ describe("uploading a topic avatar", () => {
     const res = await python("PUT", `/topics/${topic.id}`, {}, bluePng());
     expect(res.status, res.text).toBe(200);
     expect(res.body.avatar_url).toBe(topic.avatar_url);
-    await expectServed(topic.avatar_url, bluePng(), "image/png");
+    await expectServed(t.app, topic.avatar_url, bluePng(), "image/png");
   });
 
   it("keeps the avatar when python's only file part is the empty `file`", async () => {
@@ -248,7 +219,7 @@ describe("avatar files of deleted and merged topics", () => {
     expect(res.status).toBe(201);
     expect(res.body.avatar_url).toBe(target.avatar_url);
     expect(existsSync(fileOf(source.avatar_url))).toBe(false);
-    await expectServed(target.avatar_url, JPEG, "image/jpeg");
+    await expectServed(t.app, target.avatar_url, JPEG, "image/jpeg");
   });
 });
 
