@@ -2,6 +2,7 @@
 // list, read, create, edit, delete. Administrators and group Owners only. The url, token, URL
 // variables and custom headers are stored encrypted (encryption.ts); the entity shows the url and
 // the variable and header keys, never the token or a value.
+import { assertUnmodifiedSince } from "./preconditions.js";
 import { randomUUID } from "node:crypto";
 import type { GroupHook, Namespace } from "../generated/prisma/client.js";
 import { AppError, recordNotFound } from "../errors.js";
@@ -107,11 +108,11 @@ export async function updateGroupHook(ctx: DomainContext, groupId: string, hookI
 }
 
 /** The spec's idempotent DELETE: a hook that is not (or no longer) there answers 204 too. */
-export async function deleteGroupHook(ctx: DomainContext, groupId: string, hookId: number, unmodifiedSince?: Date | null): Promise<true> {
+export async function deleteGroupHook(ctx: DomainContext, groupId: string, hookId: number, unmodifiedSince?: string | null): Promise<true> {
   const group = await hookGroup(ctx, groupId);
   const row = await ctx.db.groupHook.findFirst({ where: { id: hookId, groupId: group.id }, select: { updatedAt: true } });
   if (!row) return true;
-  if (unmodifiedSince && row.updatedAt > unmodifiedSince) throw new AppError(412, { message: "412 Precondition Failed" });
+  assertUnmodifiedSince(row.updatedAt, unmodifiedSince);
   await ctx.db.groupHook.deleteMany({ where: { id: hookId, groupId: group.id } });
   return true;
 }

@@ -1,8 +1,9 @@
 // Project topics (GitLab's Projects::Topic and lib/api/topics.rb): read by anyone, created,
 // changed and deleted by administrators. Names are unique case-insensitively per organization;
 // avatars work exactly as group avatars. Lists and search: topic-list.ts; merging: topic-merge.ts.
+import { assertUnmodifiedSince } from "./preconditions.js";
 import type { Topic } from "../generated/prisma/client.js";
-import { AppError, notFound, recordNotFound, validationError } from "../errors.js";
+import { notFound, recordNotFound, validationError } from "../errors.js";
 import { requireAdmin } from "./access.js";
 import { changeAvatar, readAvatarArg, removeAvatarFile, type FileUpload } from "./avatars.js";
 import type { DomainContext } from "./context.js";
@@ -152,16 +153,11 @@ export async function updateTopic(ctx: DomainContext, id: number, input: TopicIn
 export async function deleteTopic(ctx: DomainContext, id: number, unmodifiedSince?: string | null): Promise<boolean> {
   requireAdmin(ctx);
   const topic = await findTopic(ctx, id);
-  checkUnmodifiedSince(topic.updatedAt, unmodifiedSince);
+  assertUnmodifiedSince(topic.updatedAt, unmodifiedSince);
   await ctx.db.$transaction([
     ctx.db.projectTopic.deleteMany({ where: { topicId: topic.id } }),
     ctx.db.topic.delete({ where: { id: topic.id } }),
   ]);
   await removeAvatarFile(ctx, topic.avatarPath);
   return true;
-}
-
-function checkUnmodifiedSince(updatedAt: Date, header: string | null | undefined): void {
-  const since = header ? Date.parse(header) : NaN;
-  if (!Number.isNaN(since) && updatedAt.getTime() > since) throw new AppError(412, { message: "412 Precondition Failed" });
 }

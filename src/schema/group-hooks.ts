@@ -112,7 +112,7 @@ builder.mutationFields((t) => ({
   deleteGroupHook: t.boolean({
     extensions: { access: "authenticated" },
     args: hookArgs,
-    resolve: (_r, args, ctx) => deleteGroupHook(ctx, String(args.id), args.hook_id, unmodifiedSince(ctx.request)),
+    resolve: (_r, args, ctx) => deleteGroupHook(ctx, String(args.id), args.hook_id, ctx.request.headers.get("if-unmodified-since")),
   }),
   setGroupHookUrlVariable: t.boolean({
     extensions: { access: "authenticated" },
@@ -135,9 +135,3 @@ builder.mutationFields((t) => ({
     resolve: (_r, a, ctx) => deleteHookSetting(ctx, String(a.id), a.hook_id, "custom_headers", a.key),
   }),
 }));
-
-function unmodifiedSince(request: Request): Date | null {
-  const header = request.headers.get("if-unmodified-since");
-  const date = header ? new Date(header) : null;
-  return date && !Number.isNaN(date.getTime()) ? date : null;
-}

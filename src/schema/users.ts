@@ -24,7 +24,6 @@ export const UserBasic = builder.prismaObject("User", {
   fields: (t) => userBasicFields(t as UserFields),
 });
 
-const selfOrAdmin = (user: User, ctx: Context) => mayReadPrivateFields(ctx, user);
 
 /** GitLab's User entity; private fields are null unless the caller is the user or an admin. */
 export const UserEntity = builder.prismaObject("User", {
@@ -35,11 +34,11 @@ export const UserEntity = builder.prismaObject("User", {
     bio: t.exposeString("bio"),
     bot: t.boolean({ resolve: (user) => user.userType !== "human" }),
     public_email: t.string({ nullable: true, resolve: () => null }),
-    email: t.string({ nullable: true, resolve: (user, _a, ctx) => (selfOrAdmin(user, ctx) ? user.email : null) }),
-    is_admin: t.boolean({ nullable: true, resolve: (user, _a, ctx) => (selfOrAdmin(user, ctx) ? user.isAdmin : null) }),
-    can_create_group: t.boolean({ nullable: true, resolve: (user, _a, ctx) => (selfOrAdmin(user, ctx) ? true : null) }),
-    can_create_project: t.boolean({ nullable: true, resolve: (user, _a, ctx) => (selfOrAdmin(user, ctx) ? true : null) }),
-    two_factor_enabled: t.boolean({ nullable: true, resolve: (user, _a, ctx) => (selfOrAdmin(user, ctx) ? false : null) }),
+    email: t.string({ nullable: true, resolve: (user, _a, ctx) => (mayReadPrivateFields(ctx, user) ? user.email : null) }),
+    is_admin: t.boolean({ nullable: true, resolve: (user, _a, ctx) => (mayReadPrivateFields(ctx, user) ? user.isAdmin : null) }),
+    can_create_group: t.boolean({ nullable: true, resolve: (user, _a, ctx) => (mayReadPrivateFields(ctx, user) ? true : null) }),
+    can_create_project: t.boolean({ nullable: true, resolve: (user, _a, ctx) => (mayReadPrivateFields(ctx, user) ? true : null) }),
+    two_factor_enabled: t.boolean({ nullable: true, resolve: (user, _a, ctx) => (mayReadPrivateFields(ctx, user) ? false : null) }),
     external: t.boolean({ resolve: () => false }),
     private_profile: t.boolean({ resolve: () => false }),
   }),
