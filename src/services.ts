@@ -5,6 +5,7 @@ import type { Services } from "./domain/context.js";
 import { createTokenCache } from "./domain/token-store.js";
 import { createEncryption, loadEncryptionKey } from "./domain/encryption.js";
 import { createUrlGuard } from "./webhooks/url-guard.js";
+import "./domain/subscribers.js";
 
 export async function createServices(config: Config, now: () => Date = () => new Date()): Promise<Services> {
   const db = createDb(config.databaseUrl);

@@ -11,6 +11,7 @@ import { insertMember } from "./members.js";
 import type { ProjectWithNamespace } from "./project-lists.js";
 import { nameProblems, pathFromName, pathProblems, rubyErrorHash, type Visibility } from "./paths.js";
 import { assignTopics, recountTopics, topicIdsOf } from "./project-topics.js";
+import { featureSettingsData, type FeatureSettingsInput } from "./project-features.js";
 
 export * from "./project-lists.js";
 
@@ -18,7 +19,7 @@ export function projectFullPath(project: { path: string; namespace: { fullPath: 
   return `${project.namespace.fullPath}/${project.path}`;
 }
 
-export interface ProjectInput {
+export interface ProjectInput extends FeatureSettingsInput {
   name?: string | null;
   path?: string | null;
   description?: string | null;
@@ -87,7 +88,7 @@ export async function createProject(ctx: DomainContext, input: ProjectInput & { 
       data: {
         name, path, pathLower: path.toLowerCase(), description: input.description ?? null,
         visibility: input.visibility ?? "private", defaultBranch: input.default_branch || "main",
-        namespaceId: ns.id, creatorId: creator.id,
+        namespaceId: ns.id, creatorId: creator.id, ...featureSettingsData(input),
       },
       include: { namespace: true },
     });
@@ -131,7 +132,7 @@ export async function updateProject(ctx: DomainContext, id: string, input: Proje
       data: {
         name, path, pathLower: path.toLowerCase(), description: input.description ?? undefined,
         visibility: input.visibility ?? undefined, defaultBranch: input.default_branch ?? undefined,
-        archived: input.archived ?? undefined,
+        archived: input.archived ?? undefined, ...featureSettingsData(input),
       },
       include: { namespace: true },
     });

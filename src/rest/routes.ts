@@ -1,23 +1,13 @@
 // THE route table of /api/v4: each row maps a GitLab method + path to one root field of the
-// GraphQL schema. Success status defaults by verb (GET/PUT 200, POST 201, DELETE 204).
-// `files` names the route's file params (Upload args), in order: see the adapter's `file` part.
-export type Method = "GET" | "POST" | "PUT" | "DELETE";
+// GraphQL schema (row helpers and defaults: route-helpers.ts). Work item areas keep their rows in routes/.
+import { del, get, post, put, type Route } from "./route-helpers.js";
+import { repositoryRoutes } from "./routes/repository.js";
+import { issueRoutes } from "./routes/issues.js";
+import { mergeRequestRoutes } from "./routes/merge-requests.js";
+import { noteRoutes } from "./routes/notes.js";
+import { snippetRoutes } from "./routes/snippets.js";
 
-export interface Route {
-  method: Method;
-  path: string;
-  field: `Query.${string}` | `Mutation.${string}`;
-  status?: number;
-  /** params that take a multipart file part (Upload args) */
-  files?: readonly string[];
-}
-
-type RouteOptions = Pick<Route, "status" | "files">;
-
-const get = (path: string, field: string): Route => ({ method: "GET", path, field: `Query.${field}` });
-const post = (path: string, field: string, options: RouteOptions = {}): Route => ({ method: "POST", path, field: `Mutation.${field}`, ...options });
-const put = (path: string, field: string, options: RouteOptions = {}): Route => ({ method: "PUT", path, field: `Mutation.${field}`, ...options });
-const del = (path: string, field: string): Route => ({ method: "DELETE", path, field: `Mutation.${field}` });
+export type { Method, Route } from "./route-helpers.js";
 
 export const routes: Route[] = [
   // users
@@ -98,6 +88,12 @@ export const routes: Route[] = [
   put("/topics/:id", "updateTopic", { files: ["avatar"] }),
   del("/topics/:id", "deleteTopic"),
   post("/topics/merge", "mergeTopics"),
+  // work items, one file per area under routes/
+  ...repositoryRoutes,
+  ...issueRoutes,
+  ...mergeRequestRoutes,
+  ...noteRoutes,
+  ...snippetRoutes,
 ];
 
 export function successStatus(route: Route): number {

@@ -12,6 +12,11 @@ import "./resource-access-tokens.js";
 import "./group-hooks.js";
 import "./applications.js";
 import "./topics.js";
+import "./repository.js";
+import "./issues.js";
+import "./merge-requests.js";
+import "./notes.js";
+import "./snippets.js";
 
 // Not sorted: REST reports bad params in declaration order (schema.graphql is printed sorted).
 export const schema = builder.toSchema({ sortSchema: false });

@@ -1,4 +1,6 @@
 import type { Context } from "../context.js";
+import type { Project } from "../generated/prisma/client.js";
+import { FEATURE_ACCESS_LEVELS } from "../domain/project-features.js";
 import { projectPermissions } from "../domain/access.js";
 import {
   createProject, getProject, listGroupProjects, listProjects, listProjectsKeyset, PROJECT_ORDER_COLUMNS,
@@ -43,9 +45,13 @@ const projectFields = (t: Fields) => ({
   forks_count: t.int({ resolve: () => 0 }),
   star_count: t.int({ resolve: () => 0 }),
   empty_repo: t.boolean({ resolve: () => false }),
-  issues_enabled: t.boolean({ resolve: () => true }),
-  merge_requests_enabled: t.boolean({ resolve: () => true }),
-  snippets_enabled: t.boolean({ resolve: () => true }),
+  issues_enabled: t.boolean({ resolve: (p: Project) => p.issuesAccessLevel !== "disabled" }),
+  merge_requests_enabled: t.boolean({ resolve: (p: Project) => p.mergeRequestsAccessLevel !== "disabled" }),
+  snippets_enabled: t.boolean({ resolve: (p: Project) => p.snippetsAccessLevel !== "disabled" }),
+  issues_access_level: t.exposeString("issuesAccessLevel"),
+  merge_requests_access_level: t.exposeString("mergeRequestsAccessLevel"),
+  snippets_access_level: t.exposeString("snippetsAccessLevel"),
+  repository_access_level: t.exposeString("repositoryAccessLevel"),
   namespace: t.relation("namespace", { type: NamespaceBasic } as any),
   owner: t.field({
     type: UserBasic,
@@ -104,6 +110,8 @@ const projectFilterArgs = builder.args((t) => ({
   id_before: t.int({ required: false }),
 }));
 
+const FeatureAccessLevelEnum = builder.enumType("ProjectFeatureAccessLevel", { values: FEATURE_ACCESS_LEVELS });
+
 const projectInputArgs = builder.args((t) => ({
   name: t.string({ required: false }),
   path: t.string({ required: false }),
@@ -112,6 +120,14 @@ const projectInputArgs = builder.args((t) => ({
   default_branch: t.string({ required: false }),
   topics: t.stringList({ required: false }),
   tag_list: t.stringList({ required: false }),
+  // project features; the `<feature>_enabled` booleans are GitLab's deprecated forms
+  issues_access_level: t.field({ type: FeatureAccessLevelEnum, required: false }),
+  merge_requests_access_level: t.field({ type: FeatureAccessLevelEnum, required: false }),
+  snippets_access_level: t.field({ type: FeatureAccessLevelEnum, required: false }),
+  repository_access_level: t.field({ type: FeatureAccessLevelEnum, required: false }),
+  issues_enabled: t.boolean({ required: false }),
+  merge_requests_enabled: t.boolean({ required: false }),
+  snippets_enabled: t.boolean({ required: false }),
 }));
 
 builder.queryFields((t) => ({

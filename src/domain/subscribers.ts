@@ -1,0 +1,2 @@
+// Registers every domain event subscriber (see events.ts). Imported once by services.ts, so the
+// subscriptions exist before the first request.

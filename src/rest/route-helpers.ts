@@ -1,0 +1,21 @@
+// Route rows of the /api/v4 route table (routes.ts): each maps a GitLab method + path to one root
+// field of the GraphQL schema. Success status defaults by verb (GET/PUT 200, POST 201, DELETE 204).
+// `files` names the route's file params (Upload args), in order: see the adapter's `file` part.
+export type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+export interface Route {
+  method: Method;
+  path: string;
+  field: `Query.${string}` | `Mutation.${string}`;
+  status?: number;
+  /** params that take a multipart file part (Upload args) */
+  files?: readonly string[];
+}
+
+type RouteOptions = Pick<Route, "status" | "files">;
+
+export const get = (path: string, field: string): Route => ({ method: "GET", path, field: `Query.${field}` });
+export const post = (path: string, field: string, options: RouteOptions = {}): Route => ({ method: "POST", path, field: `Mutation.${field}`, ...options });
+export const put = (path: string, field: string, options: RouteOptions = {}): Route => ({ method: "PUT", path, field: `Mutation.${field}`, ...options });
+export const del = (path: string, field: string): Route => ({ method: "DELETE", path, field: `Mutation.${field}` });
+

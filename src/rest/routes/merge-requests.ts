@@ -1,0 +1,4 @@
+// merge requests rows of the /api/v4 route table
+import type { Route } from "../route-helpers.js";
+
+export const mergeRequestRoutes: Route[] = [];

@@ -1,0 +1,4 @@
+// GraphQL types and root fields: merge-requests
+import { builder } from "./builder.js";
+
+void builder;
