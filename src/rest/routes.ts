@@ -6,6 +6,8 @@ import { issueRoutes } from "./routes/issues.js";
 import { mergeRequestRoutes } from "./routes/merge-requests.js";
 import { noteRoutes } from "./routes/notes.js";
 import { snippetRoutes } from "./routes/snippets.js";
+import { awardEmojiRoutes } from "./routes/award-emoji.js";
+import { approvalRoutes } from "./routes/approvals.js";
 
 export type { Method, Route } from "./route-helpers.js";
 
@@ -94,6 +96,8 @@ export const routes: Route[] = [
   ...mergeRequestRoutes,
   ...noteRoutes,
   ...snippetRoutes,
+  ...awardEmojiRoutes,
+  ...approvalRoutes,
 ];
 
 export function successStatus(route: Route): number {

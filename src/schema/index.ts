@@ -17,6 +17,8 @@ import "./issues.js";
 import "./merge-requests.js";
 import "./notes.js";
 import "./snippets.js";
+import "./award-emoji.js";
+import "./approvals.js";
 
 // Not sorted: REST reports bad params in declaration order (schema.graphql is printed sorted).
 export const schema = builder.toSchema({ sortSchema: false });

@@ -1,0 +1,4 @@
+// award emoji rows of the /api/v4 route table
+import type { Route } from "../route-helpers.js";
+
+export const awardEmojiRoutes: Route[] = [];

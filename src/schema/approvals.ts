@@ -1,0 +1,4 @@
+// GraphQL types and root fields: approvals
+import { builder } from "./builder.js";
+
+void builder;
