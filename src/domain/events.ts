@@ -1,7 +1,7 @@
 // Domain events: what happened, published inside the transaction that made it happen, so that
 // what reacts to it (merge request head sha, approval resets, the webhook outbox) commits or
 // rolls back together with the change. Subscribers register once at start (src/domain/subscribers.ts).
-import type { Prisma } from "../generated/prisma/client.js";
+import type { Namespace, Prisma } from "../generated/prisma/client.js";
 import type { DomainContext } from "./context.js";
 
 export type Tx = Prisma.TransactionClient;
@@ -47,12 +47,72 @@ export interface NoteEvent {
   actorId: number;
 }
 
+/**
+ * An emoji reaction was added to (award) or removed from (revoke) an issue, MR, snippet or note;
+ * a revoke is published before the row is deleted.
+ */
+export interface EmojiEvent {
+  action: "award" | "revoke";
+  awardableType: "Issue" | "MergeRequest" | "Snippet" | "Note";
+  awardableId: number;
+  projectId: number;
+  awardEmojiId: number;
+  name: string;
+  /** who the reaction belongs to (an administrator may revoke someone else's) */
+  userId: number;
+  actorId: number;
+}
+
+/**
+ * A group or project membership was created, changed (level or expiry) or removed. The member's
+ * values travel with the event: after a removal the row is gone.
+ */
+export interface MemberEvent {
+  action: "create" | "update" | "destroy";
+  source: "group" | "project";
+  sourceId: number;
+  userId: number;
+  accessLevel: number;
+  expiresAt: Date | null;
+  createdAt: Date;
+  actorId: number | null;
+}
+
+/** A subgroup was created in (or removed from) its parent group; the rows travel with the event. */
+export interface SubgroupEvent {
+  action: "create" | "destroy";
+  subgroup: Namespace;
+  parent: Namespace;
+  actorId: number | null;
+}
+
+/**
+ * A merge request's approvals changed. GitLab's webhook actions: "approval" for one more approval,
+ * "approved" when that approval made the MR fully approved, "unapproval" for one removed,
+ * "unapproved" when the removal took away full approval; "reset" when all were cleared (the
+ * reset_approvals endpoint, or a push to the source branch).
+ */
+export interface ApprovalEvent {
+  action: "approved" | "approval" | "unapproved" | "unapproval" | "reset";
+  projectId: number;
+  mergeRequestId: number;
+  /** who acted (null: a push by nobody known) */
+  actorId: number | null;
+  /** the users whose approval was added or removed */
+  userIds: number[];
+  cause: "api" | "push";
+}
+
 /** Every event kind and its payload; later areas add theirs here. */
 export interface DomainEvents {
   push: PushEvent;
   issue: IssueEvent;
   merge_request: MergeRequestEvent;
   note: NoteEvent;
+  emoji: EmojiEvent;
+  member: MemberEvent;
+  subgroup: SubgroupEvent;
+  approval: ApprovalEvent;
 }
 
 export type DomainEventKind = keyof DomainEvents;

@@ -2,6 +2,7 @@
 // route's root field (SOFA builds the operation with the entity's full selection) and render the
 // answer the way GitLab clients expect.
 import { execute, type ExecutionArgs, type GraphQLField, type GraphQLSchema } from "graphql";
+import { filterSchema } from "@graphql-tools/utils";
 import { useSofa } from "sofa-api";
 import { createContext, type Context } from "../context.js";
 import { admittingScopes } from "../domain/auth.js";
@@ -67,9 +68,17 @@ export function createRestHandler(schema: GraphQLSchema, services: Services, log
 const sofaRoutes = new Map<string, Route>();
 for (const route of routes) if (!sofaRoutes.has(route.field)) sofaRoutes.set(route.field, route);
 
+/**
+ * The schema SOFA selects from: without the fields marked `extensions: { rest: false }`
+ * (GraphQL-only fields, such as `award_emoji` on issues, that GitLab's REST entities lack).
+ */
+function restView(schema: GraphQLSchema): GraphQLSchema {
+  return filterSchema({ schema, objectFieldFilter: (_type, _name, field) => field.extensions?.rest !== false });
+}
+
 function createSofaRouter(schema: GraphQLSchema, log: (error: unknown) => void) {
   return useSofa({
-    schema,
+    schema: restView(schema),
     basePath: API_PREFIX,
     depthLimit: 2,
     routes: Object.fromEntries(

@@ -8,6 +8,7 @@ import { noteRoutes } from "./routes/notes.js";
 import { snippetRoutes } from "./routes/snippets.js";
 import { awardEmojiRoutes } from "./routes/award-emoji.js";
 import { approvalRoutes } from "./routes/approvals.js";
+import { groupHookEventRoutes } from "./routes/group-hook-events.js";
 
 export type { Method, Route } from "./route-helpers.js";
 
@@ -98,6 +99,7 @@ export const routes: Route[] = [
   ...snippetRoutes,
   ...awardEmojiRoutes,
   ...approvalRoutes,
+  ...groupHookEventRoutes,
 ];
 
 export function successStatus(route: Route): number {

@@ -10,6 +10,7 @@ import "./features.js";
 import "./metadata.js";
 import "./resource-access-tokens.js";
 import "./group-hooks.js";
+import "./group-hook-events.js";
 import "./applications.js";
 import "./topics.js";
 import "./repository.js";

@@ -18,6 +18,10 @@ CREATE TABLE "Commit" (
     "authorName" TEXT NOT NULL,
     "authorEmail" TEXT NOT NULL,
     "authoredAt" DATETIME NOT NULL,
+    "committerName" TEXT NOT NULL,
+    "committerEmail" TEXT NOT NULL,
+    "additions" INTEGER NOT NULL DEFAULT 0,
+    "deletions" INTEGER NOT NULL DEFAULT 0,
     "addedPaths" TEXT NOT NULL DEFAULT '[]',
     "modifiedPaths" TEXT NOT NULL DEFAULT '[]',
     "removedPaths" TEXT NOT NULL DEFAULT '[]',
@@ -104,6 +108,9 @@ CREATE TABLE "MergeRequest" (
     "draft" BOOLEAN NOT NULL DEFAULT false,
     "discussionLocked" BOOLEAN,
     "labels" TEXT NOT NULL DEFAULT '[]',
+    "squash" BOOLEAN NOT NULL DEFAULT false,
+    "shouldRemoveSourceBranch" BOOLEAN,
+    "forceRemoveSourceBranch" BOOLEAN,
     "authorId" INTEGER NOT NULL,
     "closedById" INTEGER,
     "closedAt" DATETIME,
@@ -172,6 +179,137 @@ CREATE TABLE "SnippetFile" (
     CONSTRAINT "SnippetFile_snippetId_fkey" FOREIGN KEY ("snippetId") REFERENCES "Snippet" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
+-- CreateTable
+CREATE TABLE "AwardEmoji" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "name" TEXT NOT NULL,
+    "userId" INTEGER NOT NULL,
+    "awardableType" TEXT NOT NULL,
+    "awardableId" INTEGER NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "WebHookDelivery" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "hookId" INTEGER NOT NULL,
+    "trigger" TEXT NOT NULL,
+    "payload" TEXT NOT NULL,
+    "idempotencyKey" TEXT NOT NULL,
+    "eventUuid" TEXT NOT NULL,
+    "status" TEXT NOT NULL DEFAULT 'pending',
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "nextAttemptAt" DATETIME NOT NULL,
+    "leaseOwner" TEXT,
+    "leaseExpiresAt" DATETIME,
+    "lastError" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "WebHookDelivery_hookId_fkey" FOREIGN KEY ("hookId") REFERENCES "GroupHook" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "WebHookLog" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "hookId" INTEGER NOT NULL,
+    "trigger" TEXT NOT NULL,
+    "url" TEXT NOT NULL,
+    "urlHash" TEXT,
+    "requestHeaders" TEXT NOT NULL,
+    "requestData" TEXT NOT NULL,
+    "responseHeaders" TEXT NOT NULL,
+    "responseBody" TEXT NOT NULL,
+    "responseStatus" TEXT NOT NULL,
+    "responseCode" INTEGER,
+    "executionDuration" REAL NOT NULL,
+    "internalErrorMessage" TEXT,
+    "idempotencyKey" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    CONSTRAINT "WebHookLog_hookId_fkey" FOREIGN KEY ("hookId") REFERENCES "GroupHook" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "RateLimitCounter" (
+    "key" TEXT NOT NULL PRIMARY KEY,
+    "count" INTEGER NOT NULL DEFAULT 0,
+    "expiresAt" DATETIME NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "WebHookTokenNotice" (
+    "tokenId" INTEGER NOT NULL,
+    "interval" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    PRIMARY KEY ("tokenId", "interval")
+);
+
+-- CreateTable
+CREATE TABLE "ProjectApprovalSetting" (
+    "projectId" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "approvalsBeforeMerge" INTEGER NOT NULL DEFAULT 0,
+    "resetApprovalsOnPush" BOOLEAN NOT NULL DEFAULT true,
+    "selectiveCodeOwnerRemovals" BOOLEAN NOT NULL DEFAULT false,
+    "disableOverridingApproversPerMergeRequest" BOOLEAN NOT NULL DEFAULT false,
+    "mergeRequestsAuthorApproval" BOOLEAN NOT NULL DEFAULT false,
+    "mergeRequestsDisableCommittersApproval" BOOLEAN NOT NULL DEFAULT false,
+    "requireReauthenticationToApprove" BOOLEAN NOT NULL DEFAULT false,
+    "updatedAt" DATETIME NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "ApprovalRule" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "kind" TEXT NOT NULL,
+    "containerId" INTEGER NOT NULL,
+    "projectId" INTEGER,
+    "name" TEXT NOT NULL,
+    "ruleType" TEXT NOT NULL DEFAULT 'regular',
+    "reportType" TEXT,
+    "approvalsRequired" INTEGER NOT NULL DEFAULT 0,
+    "appliesToAllProtectedBranches" BOOLEAN NOT NULL DEFAULT false,
+    "sourceRuleId" INTEGER,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "ApprovalRule_sourceRuleId_fkey" FOREIGN KEY ("sourceRuleId") REFERENCES "ApprovalRule" ("id") ON DELETE SET NULL ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "ApprovalRuleUser" (
+    "ruleId" INTEGER NOT NULL,
+    "userId" INTEGER NOT NULL,
+
+    PRIMARY KEY ("ruleId", "userId"),
+    CONSTRAINT "ApprovalRuleUser_ruleId_fkey" FOREIGN KEY ("ruleId") REFERENCES "ApprovalRule" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "ApprovalRuleGroup" (
+    "ruleId" INTEGER NOT NULL,
+    "groupId" INTEGER NOT NULL,
+
+    PRIMARY KEY ("ruleId", "groupId"),
+    CONSTRAINT "ApprovalRuleGroup_ruleId_fkey" FOREIGN KEY ("ruleId") REFERENCES "ApprovalRule" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "ApprovalRuleProtectedBranch" (
+    "ruleId" INTEGER NOT NULL,
+    "protectedBranchId" INTEGER NOT NULL,
+
+    PRIMARY KEY ("ruleId", "protectedBranchId"),
+    CONSTRAINT "ApprovalRuleProtectedBranch_ruleId_fkey" FOREIGN KEY ("ruleId") REFERENCES "ApprovalRule" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "Approval" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "mergeRequestId" INTEGER NOT NULL,
+    "userId" INTEGER NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
+
 -- RedefineTables
 PRAGMA defer_foreign_keys=ON;
 PRAGMA foreign_keys=OFF;
@@ -228,6 +366,9 @@ CREATE INDEX "IssueAssignee_userId_idx" ON "IssueAssignee"("userId");
 CREATE INDEX "MergeRequest_projectId_sourceBranch_idx" ON "MergeRequest"("projectId", "sourceBranch");
 
 -- CreateIndex
+CREATE INDEX "MergeRequest_projectId_targetBranch_idx" ON "MergeRequest"("projectId", "targetBranch");
+
+-- CreateIndex
 CREATE INDEX "MergeRequest_authorId_idx" ON "MergeRequest"("authorId");
 
 -- CreateIndex
@@ -250,4 +391,46 @@ CREATE INDEX "Snippet_projectId_idx" ON "Snippet"("projectId");
 
 -- CreateIndex
 CREATE INDEX "SnippetFile_snippetId_idx" ON "SnippetFile"("snippetId");
+
+-- CreateIndex
+CREATE INDEX "AwardEmoji_awardableType_awardableId_idx" ON "AwardEmoji"("awardableType", "awardableId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "AwardEmoji_userId_awardableType_awardableId_name_key" ON "AwardEmoji"("userId", "awardableType", "awardableId", "name");
+
+-- CreateIndex
+CREATE INDEX "WebHookDelivery_status_nextAttemptAt_idx" ON "WebHookDelivery"("status", "nextAttemptAt");
+
+-- CreateIndex
+CREATE INDEX "WebHookDelivery_hookId_idx" ON "WebHookDelivery"("hookId");
+
+-- CreateIndex
+CREATE INDEX "WebHookLog_hookId_createdAt_idx" ON "WebHookLog"("hookId", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "RateLimitCounter_expiresAt_idx" ON "RateLimitCounter"("expiresAt");
+
+-- CreateIndex
+CREATE INDEX "ApprovalRule_projectId_idx" ON "ApprovalRule"("projectId");
+
+-- CreateIndex
+CREATE INDEX "ApprovalRule_sourceRuleId_idx" ON "ApprovalRule"("sourceRuleId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "ApprovalRule_kind_containerId_ruleType_name_key" ON "ApprovalRule"("kind", "containerId", "ruleType", "name");
+
+-- CreateIndex
+CREATE INDEX "ApprovalRuleUser_userId_idx" ON "ApprovalRuleUser"("userId");
+
+-- CreateIndex
+CREATE INDEX "ApprovalRuleGroup_groupId_idx" ON "ApprovalRuleGroup"("groupId");
+
+-- CreateIndex
+CREATE INDEX "ApprovalRuleProtectedBranch_protectedBranchId_idx" ON "ApprovalRuleProtectedBranch"("protectedBranchId");
+
+-- CreateIndex
+CREATE INDEX "Approval_userId_idx" ON "Approval"("userId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Approval_mergeRequestId_userId_key" ON "Approval"("mergeRequestId", "userId");
 
