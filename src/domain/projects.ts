@@ -12,6 +12,7 @@ import type { ProjectWithNamespace } from "./project-lists.js";
 import { nameProblems, pathFromName, pathProblems, rubyErrorHash, type Visibility } from "./paths.js";
 import { assignTopics, recountTopics, topicIdsOf } from "./project-topics.js";
 import { featureSettingsData, type FeatureSettingsInput } from "./project-features.js";
+import { initializeRepository } from "./repository/initialize.js";
 
 export * from "./project-lists.js";
 
@@ -97,6 +98,7 @@ export async function createProject(ctx: DomainContext, input: ProjectInput & { 
     if (ns.ownerId) await insertMember(tx, "project", project.id, ns.ownerId, AccessLevel.owner, null, creator.id);
     const topics = input.topics ?? input.tag_list;
     if (topics?.length) await assignTopics(tx, project.id, topics);
+    await initializeRepository(tx, project, creator, ctx);
     return project;
   });
 }

@@ -1,4 +1,16 @@
-// repository rows of the /api/v4 route table
-import type { Route } from "../route-helpers.js";
+// repository rows of the /api/v4 route table: branches, commits, protected branches
+import { del, get, post, type Route } from "../route-helpers.js";
 
-export const repositoryRoutes: Route[] = [];
+export const repositoryRoutes: Route[] = [
+  get("/projects/:id/repository/branches", "projectBranches"),
+  post("/projects/:id/repository/branches", "createBranch"),
+  get("/projects/:id/repository/branches/:branch", "projectBranch"),
+  del("/projects/:id/repository/branches/:branch", "deleteBranch"),
+  get("/projects/:id/repository/commits", "projectCommits"),
+  post("/projects/:id/repository/commits", "createCommit"),
+  get("/projects/:id/repository/commits/:sha", "projectCommit"),
+  get("/projects/:id/protected_branches", "projectProtectedBranches"),
+  post("/projects/:id/protected_branches", "protectBranch"),
+  get("/projects/:id/protected_branches/:name", "projectProtectedBranch"),
+  del("/projects/:id/protected_branches/:name", "unprotectBranch"),
+];

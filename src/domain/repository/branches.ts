@@ -1,0 +1,155 @@
+// Branches API (lib/api/branches.rb): list, show, create from a ref, delete.
+import type { Db } from "../../db/client.js";
+import type { Branch, Commit } from "../../generated/prisma/client.js";
+import { AppError, notFound, paramError } from "../../errors.js";
+import { requireAuthenticated, type ProjectAccess } from "../access.js";
+import type { DomainContext } from "../context.js";
+import { BLANK_SHA, type Tx } from "../events.js";
+import { pageWindow, type Page, type PageArgs } from "../pagination.js";
+import { assertUnmodifiedSince } from "../preconditions.js";
+import { canDeleteBranch, canMergeToBranch, canPushToBranch, findRepositoryProject, requirePushCode } from "./access.js";
+import { getCommitBySha, historyShas, resolveCommit } from "./commits.js";
+import { developersCan, projectProtections } from "./protection-rules.js";
+import { pushBranch } from "./push.js";
+import { isValidBranchName, looksLikeSha, refMatches } from "./refs.js";
+
+/** A branch as GitLab's Branch entity shows it to the caller. */
+export interface BranchView {
+  access: ProjectAccess;
+  branch: Branch;
+  commit: Commit;
+  merged: boolean;
+  protected: boolean;
+  developersCanPush: boolean;
+  developersCanMerge: boolean;
+  canPush: boolean;
+  isDefault: boolean;
+}
+
+export function findBranch(db: Db | Tx, projectId: number, name: string): Promise<Branch | null> {
+  return db.branch.findUnique({ where: { projectId_name: { projectId, name } } });
+}
+
+const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const failed = (message: string) => new AppError(400, { message });
+
+/** Grape's `allow_blank: false`: "x is empty" for each blank param, in declaration order. */
+export function blankParamErrors(params: Record<string, string>): string[] {
+  return Object.entries(params).filter(([, value]) => !value.trim()).map(([name]) => `${name} is empty`);
+}
+
+export function requireParams(problems: string[]): void {
+  if (problems.length) throw paramError(problems.join(", "));
+}
+
+/** Entity views of branches, sharing one protections query and one default-branch history walk. */
+async function branchViews(ctx: DomainContext, access: ProjectAccess, branches: Branch[]): Promise<BranchView[]> {
+  const { project } = access;
+  const defaultBranch = await findBranch(ctx.db, project.id, project.defaultBranch);
+  const [protections, merged, commits] = await Promise.all([
+    projectProtections(ctx.db, project.id),
+    defaultBranch ? historyShas(ctx.db, project.id, defaultBranch.headSha) : new Set<string>(),
+    ctx.db.commit.findMany({ where: { projectId: project.id, sha: { in: branches.map((b) => b.headSha) } } }),
+  ]);
+  const commitBySha = new Map(commits.map((commit) => [commit.sha, commit]));
+  return Promise.all(
+    branches.map(async (branch) => {
+      const matching = protections.filter((rule) => refMatches(rule.name, branch.name));
+      return {
+        access,
+        branch,
+        commit: commitBySha.get(branch.headSha)!,
+        merged: branch.headSha !== defaultBranch?.headSha && merged.has(branch.headSha),
+        protected: matching.length > 0,
+        developersCanPush: developersCan("push", matching),
+        developersCanMerge: developersCan("merge", matching),
+        canPush: await canPushToBranch(ctx, access, branch.name, matching),
+        isDefault: branch.name === project.defaultBranch,
+      };
+    }),
+  );
+}
+
+/** BranchesFinder's search: `^term` prefix, `term$` suffix, otherwise a substring; any case. */
+function searchFilter(search: string | null | undefined): (name: string) => boolean {
+  if (!search) return () => true;
+  const term = search.toLowerCase();
+  if (term.startsWith("^")) return (name) => name.toLowerCase().startsWith(term.slice(1));
+  if (term.endsWith("$")) return (name) => name.toLowerCase().endsWith(term.slice(0, -1));
+  return (name) => name.toLowerCase().includes(term);
+}
+
+/** A page of a list already in memory. */
+export function pageOf<T>(all: T[], args: PageArgs): Page<T> {
+  const { page, perPage, skip, take } = pageWindow(args);
+  const rows = all.slice(skip, skip + take);
+  return { rows, info: { page, perPage, total: all.length, hasNext: skip + take < all.length, hasPrev: page > 1 && rows.length > 0 } };
+}
+
+export async function listBranches(ctx: DomainContext, id: string, args: PageArgs & { search?: string | null }): Promise<Page<BranchView>> {
+  const access = await findRepositoryProject(ctx, id);
+  const matches = searchFilter(args.search);
+  const all = (await ctx.db.branch.findMany({ where: { projectId: access.project.id } }))
+    .filter((branch) => matches(branch.name))
+    .sort((a, b) => byteOrder(a.name, b.name));
+  const page = pageOf(all, args);
+  return { ...page, rows: await branchViews(ctx, access, page.rows) };
+}
+
+/** find_branch!: 400 for a name git would refuse, 404 for a missing branch. */
+async function findBranchOrFail(ctx: DomainContext, access: ProjectAccess, name: string): Promise<Branch> {
+  if (!isValidBranchName(name)) throw failed("The branch refname is invalid");
+  const branch = await findBranch(ctx.db, access.project.id, name);
+  if (!branch) throw notFound("Branch");
+  return branch;
+}
+
+export async function getBranch(ctx: DomainContext, id: string, name: string): Promise<BranchView> {
+  const access = await findRepositoryProject(ctx, id);
+  const branch = await findBranchOrFail(ctx, access, name);
+  return (await branchViews(ctx, access, [branch]))[0]!;
+}
+
+/** Branches::CreateService and the pre-receive checks of a branch creation. */
+export async function createBranch(ctx: DomainContext, id: string, name: string, ref: string): Promise<BranchView> {
+  requireAuthenticated(ctx);
+  requireParams(blankParamErrors({ branch: name, ref }));
+  const access = await findRepositoryProject(ctx, id);
+  requirePushCode(ctx, access);
+  const projectId = access.project.id;
+  if (!isValidBranchName(name)) throw failed("Branch name is invalid");
+  if (await findBranch(ctx.db, projectId, name)) throw failed("Branch already exists");
+  const start = await resolveCommit(ctx.db, projectId, ref);
+  if (!start) throw failed(`Failed to create branch '${name}': invalid reference name '${ref}'`);
+  if (looksLikeSha(name)) throw failed("You cannot create a branch with a 40-character hexadecimal branch name.");
+  await requireMayCreate(ctx, access, name);
+  const branch = await ctx.db.$transaction(async (tx) => {
+    await pushBranch(tx, ctx, { projectId, branch: name, before: BLANK_SHA, after: start.sha, commitShas: [] });
+    return (await findBranch(tx, projectId, name))!;
+  });
+  return (await branchViews(ctx, access, [branch]))[0]!;
+}
+
+/** A protected branch may be created by whoever may push or merge to it. */
+async function requireMayCreate(ctx: DomainContext, access: ProjectAccess, name: string): Promise<void> {
+  if (await canPushToBranch(ctx, access, name)) return;
+  if (await canMergeToBranch(ctx, access, name)) return;
+  throw failed("You are not allowed to create protected branches on this project.");
+}
+
+export async function deleteBranch(ctx: DomainContext, id: string, name: string, unmodifiedSince?: string | null): Promise<boolean> {
+  requireAuthenticated(ctx);
+  const access = await findRepositoryProject(ctx, id);
+  requirePushCode(ctx, access);
+  const branch = await findBranchOrFail(ctx, access, name);
+  const head = await getCommitBySha(ctx.db, access.project.id, branch.headSha);
+  if (head) assertUnmodifiedSince(head.authoredAt, unmodifiedSince);
+  if (name === access.project.defaultBranch) throw failed("The default branch of a project cannot be deleted.");
+  if (!(await canDeleteBranch(ctx, access, name))) {
+    throw failed("You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.");
+  }
+  await ctx.db.$transaction((tx) =>
+    pushBranch(tx, ctx, { projectId: access.project.id, branch: name, before: branch.headSha, after: BLANK_SHA, commitShas: [] }),
+  );
+  return true;
+}

@@ -1,0 +1,111 @@
+// Commits API (lib/api/commits.rb): history of a ref, one commit, and a commit of file actions
+// (Files::MultiService / Commits::CreateService) that advances or creates a branch.
+import type { Commit } from "../../generated/prisma/client.js";
+import { AppError, forbidden, notFound } from "../../errors.js";
+import { requireAuthenticated } from "../access.js";
+import type { DomainContext } from "../context.js";
+import { BLANK_SHA, type Tx } from "../events.js";
+import { pageWindow, type Page, type PageArgs } from "../pagination.js";
+import { canPushToBranch, findRepositoryProject } from "./access.js";
+import { blankParamErrors, requireParams } from "./branches.js";
+import { history, resolveCommit, treeOf, writeCommit } from "./commits.js";
+import { pushBranch } from "./push.js";
+import { isValidBranchName, looksLikeSha } from "./refs.js";
+import { applyActions, FILE_ACTIONS, type FileAction } from "./tree.js";
+
+/** A commit as GitLab's CommitDetail shows it: with stats unless the caller asked without. */
+export type CommitDetailView = Commit & { includeStats: boolean };
+
+/** A ref that names nothing lists no commits, as GitLab does. History pages carry no totals. */
+export async function listCommits(ctx: DomainContext, id: string, args: PageArgs & { ref_name?: string | null }): Promise<Page<Commit>> {
+  const { project } = await findRepositoryProject(ctx, id);
+  const head = await resolveCommit(ctx.db, project.id, args.ref_name || project.defaultBranch);
+  const all = head ? await history(ctx.db, project.id, head.sha) : [];
+  const { page, perPage, skip, take } = pageWindow(args);
+  const rows = all.slice(skip, skip + take);
+  return { rows, info: { page, perPage, total: null, hasNext: skip + take < all.length, hasPrev: page > 1 && rows.length > 0 } };
+}
+
+/** GET .../commits/:sha: a sha, an abbreviated sha or a branch name. */
+export async function getCommit(ctx: DomainContext, id: string, sha: string, includeStats: boolean): Promise<CommitDetailView> {
+  const { project } = await findRepositoryProject(ctx, id);
+  const commit = await resolveCommit(ctx.db, project.id, sha);
+  if (!commit) throw notFound("Commit");
+  return { ...commit, includeStats };
+}
+
+export interface CommitActionInput {
+  action?: string | null;
+  file_path?: string | null;
+  previous_path?: string | null;
+  content?: string | null;
+  encoding?: string | null;
+  execute_filemode?: boolean | null;
+}
+
+export interface CommitInput {
+  branch: string;
+  commit_message: string;
+  actions: CommitActionInput[];
+  start_branch?: string | null;
+  author_name?: string | null;
+  author_email?: string | null;
+  stats?: boolean | null;
+}
+
+/** Grape's checks of each action (values, and the params each action requires). */
+function actionParamErrors(actions: CommitActionInput[]): string[] {
+  return actions.flatMap((action, i) => {
+    const name = (field: string) => `actions[${i}][${field}]`;
+    const errors: string[] = [];
+    if (action.action == null) errors.push(`${name("action")} is missing`);
+    else if (!(FILE_ACTIONS as readonly string[]).includes(action.action)) errors.push(`${name("action")} does not have a valid value`);
+    if (action.file_path == null) errors.push(`${name("file_path")} is missing`);
+    if (action.action === "move" && action.previous_path == null) errors.push(`${name("previous_path")} is missing`);
+    if (action.action === "update" && action.content == null) errors.push(`${name("content")} is missing`);
+    if (action.action === "chmod" && action.execute_filemode == null) errors.push(`${name("execute_filemode")} is missing`);
+    if (action.encoding != null && !["text", "base64"].includes(action.encoding)) errors.push(`${name("encoding")} does not have a valid value`);
+    return errors;
+  });
+}
+
+const failed = (message: string) => new AppError(400, { message });
+
+/** Commits::CreateService#validate!: the start branch exists; a new target branch is free and valid. */
+async function startCommit(tx: Tx, projectId: number, branch: string, startBranch: string): Promise<{ start: Commit; before: string }> {
+  const target = await tx.branch.findUnique({ where: { projectId_name: { projectId, name: branch } } });
+  const start = await tx.branch.findUnique({ where: { projectId_name: { projectId, name: startBranch } } });
+  if (!start) throw failed("You can only create or edit files when you are on a branch");
+  if (startBranch !== branch) {
+    if (target) throw failed(`A branch called '${branch}' already exists. Switch to that branch in order to make changes`);
+    if (!isValidBranchName(branch)) throw failed(`Something went wrong when we tried to create '${branch}' for you: Branch name is invalid`);
+    if (looksLikeSha(branch)) throw failed("You cannot create a branch with a 40-character hexadecimal branch name.");
+  }
+  const commit = (await resolveCommit(tx, projectId, start.headSha))!;
+  return { start: commit, before: target?.headSha ?? BLANK_SHA };
+}
+
+export async function createCommit(ctx: DomainContext, id: string, input: CommitInput): Promise<CommitDetailView> {
+  const user = requireAuthenticated(ctx).user;
+  requireParams([...blankParamErrors({ branch: input.branch }), ...actionParamErrors(input.actions)]);
+  const access = await findRepositoryProject(ctx, id);
+  if (!(await canPushToBranch(ctx, access, input.branch))) throw forbidden("You are not allowed to push into this branch");
+  const committer = { name: user.name, email: user.email };
+  // read, check and write in one transaction, so that concurrent commits to a branch queue up
+  const commit = await ctx.db.$transaction(async (tx) => {
+    const { start, before } = await startCommit(tx, access.project.id, input.branch, input.start_branch || input.branch);
+    const change = applyActions(treeOf(start), input.actions as FileAction[]);
+    const created = await writeCommit(tx, {
+      projectId: access.project.id,
+      parentSha: start.sha,
+      message: input.commit_message,
+      author: { name: input.author_name || committer.name, email: input.author_email || committer.email },
+      committer,
+      at: ctx.now(),
+      change,
+    });
+    await pushBranch(tx, ctx, { projectId: access.project.id, branch: input.branch, before, after: created.sha, commitShas: [created.sha] });
+    return created;
+  });
+  return { ...commit, includeStats: input.stats ?? true };
+}

@@ -1,0 +1,110 @@
+// The commit graph of a project: storing a commit, finding one by sha, branch name or short sha,
+// and walking first parents (history, and the commits one head has that another lacks).
+import { createHash, randomUUID } from "node:crypto";
+import type { Db } from "../../db/client.js";
+import type { Commit } from "../../generated/prisma/client.js";
+import type { Tx } from "../events.js";
+import type { TreeChange } from "./tree.js";
+
+type Reader = Db | Tx;
+
+export interface NewCommit {
+  projectId: number;
+  parentSha: string | null;
+  message: string;
+  author: { name: string; email: string };
+  committer: { name: string; email: string };
+  at: Date;
+  change: TreeChange;
+}
+
+/** SHA-1 hex of the commit's content and a random nonce: unique, and shaped like git's. */
+function commitSha(input: NewCommit): string {
+  const { projectId, parentSha, message, author, at } = input;
+  return createHash("sha1").update(JSON.stringify([projectId, parentSha, message, author, at.toISOString(), randomUUID()])).digest("hex");
+}
+
+/** Commit#full_title: the first line of the message. */
+export function commitTitle(message: string): string {
+  return message.trim() ? message.split(/[\r\n]/, 1)[0]! : "No commit message";
+}
+
+export async function writeCommit(tx: Tx, input: NewCommit): Promise<Commit> {
+  const { change } = input;
+  return tx.commit.create({
+    data: {
+      projectId: input.projectId,
+      sha: commitSha(input),
+      parentSha: input.parentSha,
+      title: commitTitle(input.message),
+      message: input.message,
+      authorName: input.author.name,
+      authorEmail: input.author.email,
+      authoredAt: input.at,
+      committerName: input.committer.name,
+      committerEmail: input.committer.email,
+      additions: change.additions,
+      deletions: change.deletions,
+      addedPaths: JSON.stringify(change.added),
+      modifiedPaths: JSON.stringify(change.modified),
+      removedPaths: JSON.stringify(change.removed),
+      treePaths: JSON.stringify(change.tree),
+    },
+  });
+}
+
+/** The file paths of the tree after a commit (none before the first one). */
+export const treeOf = (commit: Commit | null): string[] => (commit ? (JSON.parse(commit.treePaths) as string[]) : []);
+
+export function getCommitBySha(db: Reader, projectId: number, sha: string): Promise<Commit | null> {
+  return db.commit.findUnique({ where: { projectId_sha: { projectId, sha: sha.toLowerCase() } } });
+}
+
+/**
+ * What git would take `ref` for, as GitLab's `project.commit(ref)` does: a branch name, a full
+ * sha, or an unambiguous abbreviated sha (4+ hex digits).
+ */
+export async function resolveCommit(db: Reader, projectId: number, ref: string): Promise<Commit | null> {
+  const branch = await db.branch.findUnique({ where: { projectId_name: { projectId, name: ref } } });
+  if (branch) return getCommitBySha(db, projectId, branch.headSha);
+  if (!/^[0-9a-f]{4,40}$/i.test(ref)) return null;
+  if (ref.length === 40) return getCommitBySha(db, projectId, ref);
+  const candidates = await db.commit.findMany({ where: { projectId, sha: { startsWith: ref.toLowerCase() } }, take: 2 });
+  return candidates.length === 1 ? candidates[0]! : null;
+}
+
+/** Every commit of the project by sha (histories are walked in memory: one query per request). */
+async function commitGraph(db: Reader, projectId: number): Promise<Map<string, Commit>> {
+  const rows = await db.commit.findMany({ where: { projectId } });
+  return new Map(rows.map((row) => [row.sha, row]));
+}
+
+function* walk(graph: Map<string, Commit>, headSha: string | null): Generator<Commit> {
+  let commit = headSha ? graph.get(headSha) : undefined;
+  while (commit) {
+    yield commit;
+    commit = commit.parentSha ? graph.get(commit.parentSha) : undefined;
+  }
+}
+
+/** The history of a commit, newest first (the commit itself included). */
+export async function history(db: Reader, projectId: number, headSha: string): Promise<Commit[]> {
+  return [...walk(await commitGraph(db, projectId), headSha)];
+}
+
+/** Commits reachable from `headSha` but not from `baseSha` (`git log base..head`), newest first. */
+export async function commitsBetween(db: Reader, projectId: number, baseSha: string | null, headSha: string): Promise<Commit[]> {
+  const graph = await commitGraph(db, projectId);
+  const inBase = new Set([...walk(graph, baseSha)].map((commit) => commit.sha));
+  const commits: Commit[] = [];
+  for (const commit of walk(graph, headSha)) {
+    if (inBase.has(commit.sha)) break;
+    commits.push(commit);
+  }
+  return commits;
+}
+
+/** The shas of a commit's history (the commit itself included). */
+export async function historyShas(db: Reader, projectId: number, headSha: string): Promise<Set<string>> {
+  return new Set([...walk(await commitGraph(db, projectId), headSha)].map((commit) => commit.sha));
+}

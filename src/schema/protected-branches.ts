@@ -1,0 +1,89 @@
+// Protected branches: GitLab's ProtectedBranch entity (EE fields included) with its access level
+// entries (ProtectedRefAccess), and the protected_branches root fields.
+import type { Context } from "../context.js";
+import type { ProtectedBranchAccessLevel } from "../generated/prisma/client.js";
+import {
+  getProtectedBranch, listProtectedBranches, protectBranch, unprotectBranch,
+} from "../domain/repository/protected-branches.js";
+import { roleDescription, type AccessKind, type ProtectedBranchWithLevels } from "../domain/repository/protection-rules.js";
+import { builder } from "./builder.js";
+import { pageArgs, rowsOf } from "./pagination.js";
+
+/** access_level_description: the role's words, or the name of the user or group. */
+async function describe(entry: ProtectedBranchAccessLevel, ctx: Context): Promise<string | null> {
+  if (entry.userId != null) return (await ctx.loaders.user.load(entry.userId))?.name ?? null;
+  if (entry.groupId != null) return (await ctx.loaders.namespace.load(entry.groupId))?.name ?? null;
+  return roleDescription(entry.accessLevel);
+}
+
+export const ProtectedRefAccess = builder.objectRef<ProtectedBranchAccessLevel>("ProtectedRefAccess").implement({
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    access_level: t.exposeInt("accessLevel", { nullable: true }),
+    access_level_description: t.string({ nullable: true, resolve: (entry, _a, ctx) => describe(entry, ctx) }),
+    deploy_key_id: t.int({ nullable: true, resolve: () => null }),
+    user_id: t.exposeInt("userId", { nullable: true }),
+    group_id: t.exposeInt("groupId", { nullable: true }),
+  }),
+});
+
+const levelsOf = (kind: AccessKind) => (rule: ProtectedBranchWithLevels) => rule.accessLevels.filter((entry) => entry.kind === kind);
+
+export const ProtectedBranchEntity = builder.objectRef<ProtectedBranchWithLevels>("ProtectedBranch").implement({
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    name: t.exposeString("name"),
+    push_access_levels: t.field({ type: [ProtectedRefAccess], resolve: levelsOf("push") }),
+    merge_access_levels: t.field({ type: [ProtectedRefAccess], resolve: levelsOf("merge") }),
+    allow_force_push: t.exposeBoolean("allowForcePush"),
+    unprotect_access_levels: t.field({ type: [ProtectedRefAccess], resolve: levelsOf("unprotect") }),
+    code_owner_approval_required: t.exposeBoolean("codeOwnerApprovalRequired"),
+    inherited: t.boolean({ resolve: () => false }),
+  }),
+});
+
+const AccessEntryInput = builder.inputType("ProtectedRefAccessInput", {
+  fields: (t) => ({
+    access_level: t.int({ required: false }),
+    user_id: t.int({ required: false }),
+    group_id: t.int({ required: false }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  projectProtectedBranches: t.field({
+    type: [ProtectedBranchEntity],
+    args: { id: t.arg.id({ required: true }), search: t.arg.string({ required: false }), ...pageArgs },
+    resolve: async (_r, args, ctx) => rowsOf(ctx, await listProtectedBranches(ctx, String(args.id), args)),
+  }),
+  projectProtectedBranch: t.field({
+    type: ProtectedBranchEntity,
+    args: { id: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
+    resolve: (_r, args, ctx) => getProtectedBranch(ctx, String(args.id), args.name),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  protectBranch: t.field({
+    type: ProtectedBranchEntity,
+    extensions: { access: "authenticated" },
+    args: {
+      id: t.arg.id({ required: true }),
+      name: t.arg.string({ required: true }),
+      push_access_level: t.arg.int({ required: false }),
+      merge_access_level: t.arg.int({ required: false }),
+      unprotect_access_level: t.arg.int({ required: false }),
+      allow_force_push: t.arg.boolean({ required: false }),
+      code_owner_approval_required: t.arg.boolean({ required: false }),
+      allowed_to_push: t.arg({ type: [AccessEntryInput], required: false }),
+      allowed_to_merge: t.arg({ type: [AccessEntryInput], required: false }),
+      allowed_to_unprotect: t.arg({ type: [AccessEntryInput], required: false }),
+    },
+    resolve: (_r, { id, ...input }, ctx) => protectBranch(ctx, String(id), input),
+  }),
+  unprotectBranch: t.boolean({
+    extensions: { access: "authenticated" },
+    args: { id: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
+    resolve: (_r, args, ctx) => unprotectBranch(ctx, String(args.id), args.name, ctx.request.headers.get("if-unmodified-since")),
+  }),
+}));
