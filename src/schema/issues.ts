@@ -1,4 +1,190 @@
-// GraphQL types and root fields: issues
+// Project issues: GitLab's Issue entity, the project and instance-wide lists, one issue, and
+// create / update (including state_event close and reopen), each through one domain function.
+// Emoji reactions add upvotes, downvotes and award_emoji to IssueEntity (award-emoji.ts).
+import type { Context } from "../context.js";
+import type { Issue, Namespace, Project } from "../generated/prisma/client.js";
+import { ISSUE_ORDER_COLUMNS, ISSUE_STATES, listIssues, listProjectIssues } from "../domain/issues/issue-lists.js";
+import { issueLinks, issueReferences, issueWebUrl, isSubscribed, userNotesCount } from "../domain/issues/issue-presenter.js";
+import { labelsOf, taskStatus, taskSummary } from "../domain/issues/issue-values.js";
+import { createIssue, updateIssue } from "../domain/issues/issue-writes.js";
+import { getIssue, type IssueWithAssignees } from "../domain/issues/issues.js";
 import { builder } from "./builder.js";
+import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
+import { UserBasic } from "./users.js";
 
-void builder;
+type WithProject = Issue & { project: Project & { namespace: Namespace } };
+const withProject = { project: { include: { namespace: true } } } as const;
+
+/** Rows of GET /issues: their `references.relative` is the full reference (no project context). */
+const instanceWideRows = new WeakSet<object>();
+
+const IssueLinks = builder.objectRef<ReturnType<typeof issueLinks>>("IssueLinks").implement({
+  fields: (t) => ({
+    self: t.exposeString("self"),
+    notes: t.exposeString("notes"),
+    award_emoji: t.exposeString("award_emoji"),
+    project: t.exposeString("project"),
+    closed_as_duplicate_of: t.string({ nullable: true, resolve: (links) => links.closed_as_duplicate_of }),
+  }),
+});
+
+const IssueReferences = builder.objectRef<ReturnType<typeof issueReferences>>("IssueReferences").implement({
+  fields: (t) => ({ short: t.exposeString("short"), relative: t.exposeString("relative"), full: t.exposeString("full") }),
+});
+
+const IssueTimeStats = builder.objectRef<Record<string, never>>("IssueTimeStats").implement({
+  fields: (t) => ({
+    time_estimate: t.int({ resolve: () => 0 }),
+    total_time_spent: t.int({ resolve: () => 0 }),
+    human_time_estimate: t.string({ nullable: true, resolve: () => null }),
+    human_total_time_spent: t.string({ nullable: true, resolve: () => null }),
+  }),
+});
+
+const IssueTaskCompletionStatus = builder.objectRef<ReturnType<typeof taskSummary>>("IssueTaskCompletionStatus").implement({
+  fields: (t) => ({ count: t.exposeInt("count"), completed_count: t.exposeInt("completed_count") }),
+});
+
+const users = (ctx: Context, ids: number[]) => Promise.all(ids.map((id) => ctx.loaders.user.load(id))).then((rows) => rows.filter((u) => u !== null));
+const assigneeIds = (issue: IssueWithAssignees) => issue.assignees.map((a) => a.userId).sort((a, b) => a - b);
+const none = () => null;
+
+export const IssueEntity = builder.prismaObject("Issue", {
+  name: "Issue",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    iid: t.exposeInt("iid"),
+    project_id: t.exposeInt("projectId"),
+    title: t.exposeString("title"),
+    description: t.exposeString("description", { nullable: true }),
+    state: t.exposeString("state"),
+    created_at: t.expose("createdAt", { type: "DateTime" }),
+    updated_at: t.expose("updatedAt", { type: "DateTime" }),
+    closed_at: t.expose("closedAt", { type: "DateTime", nullable: true }),
+    closed_by: t.field({ type: UserBasic, nullable: true, resolve: (i, _a, ctx) => (i.closedById ? ctx.loaders.user.load(i.closedById) : null) }),
+    labels: t.stringList({ resolve: (i) => labelsOf(i) }),
+    milestone: t.field({ type: "JSON", nullable: true, resolve: none }),
+    assignees: t.field({ type: [UserBasic], select: { assignees: true }, resolve: (i, _a, ctx) => users(ctx, assigneeIds(i)) }),
+    author: t.field({ type: UserBasic, resolve: async (i, _a, ctx) => (await ctx.loaders.user.load(i.authorId))! }),
+    type: t.string({ resolve: () => "ISSUE" }),
+    assignee: t.field({
+      type: UserBasic,
+      nullable: true,
+      select: { assignees: true },
+      resolve: async (i, _a, ctx) => (await users(ctx, assigneeIds(i)))[0] ?? null,
+    }),
+    user_notes_count: t.int({ resolve: (i, _a, ctx) => userNotesCount(ctx, i.id) }),
+    merge_requests_count: t.int({ resolve: () => 0 }),
+    due_date: t.exposeString("dueDate", { nullable: true }),
+    confidential: t.exposeBoolean("confidential"),
+    discussion_locked: t.exposeBoolean("discussionLocked", { nullable: true }),
+    issue_type: t.string({ resolve: () => "issue" }),
+    web_url: t.string({ select: withProject, resolve: (i, _a, ctx) => issueWebUrl(ctx, (i as WithProject).project, i.iid) }),
+    time_stats: t.field({ type: IssueTimeStats, resolve: () => ({}) }),
+    task_completion_status: t.field({ type: IssueTaskCompletionStatus, resolve: (i) => taskSummary(i.description) }),
+    weight: t.int({ nullable: true, resolve: none }),
+    blocking_issues_count: t.int({ resolve: () => 0 }),
+    // GitLab's has_tasks is true when the description has *no* task list items (and task_status
+    // is shown then); kept as GitLab answers it.
+    has_tasks: t.boolean({ resolve: (i) => taskSummary(i.description).count === 0 }),
+    task_status: t.string({ resolve: (i) => taskStatus(i.description) }),
+    _links: t.field({ type: IssueLinks, resolve: (i, _a, ctx) => issueLinks(ctx, i) }),
+    references: t.field({
+      type: IssueReferences,
+      select: withProject,
+      resolve: (i) => issueReferences((i as WithProject).project, i.iid, !instanceWideRows.has(i)),
+    }),
+    severity: t.string({ resolve: () => "UNKNOWN" }),
+    subscribed: t.boolean({ select: { assignees: true }, resolve: (i, _a, ctx) => isSubscribed(ctx, i) }),
+    moved_to_id: t.int({ nullable: true, resolve: none }),
+    imported: t.boolean({ resolve: () => false }),
+    imported_from: t.string({ resolve: () => "none" }),
+    service_desk_reply_to: t.string({ nullable: true, resolve: none }),
+    epic_iid: t.int({ nullable: true, resolve: none }),
+    epic: t.field({ type: "JSON", nullable: true, resolve: none }),
+    iteration: t.field({ type: "JSON", nullable: true, resolve: none }),
+  }),
+});
+
+const IssueStateFilter = builder.enumType("IssueStateFilter", { values: ISSUE_STATES });
+const IssueOrderBy = builder.enumType("IssueOrderBy", { values: ISSUE_ORDER_COLUMNS });
+const IssueStateEvent = builder.enumType("IssueStateEvent", { values: ["reopen", "close"] as const });
+
+// GitLab's declaration order (Grape reports bad params in this order)
+const issueFilterArgs = builder.args((t) => ({
+  state: t.field({ type: IssueStateFilter, required: false }),
+  order_by: t.field({ type: IssueOrderBy, required: false }),
+  sort: t.field({ type: SortDirectionEnum, required: false }),
+  labels: t.stringList({ required: false }),
+  milestone: t.string({ required: false }),
+  iids: t.intList({ required: false }),
+  search: t.string({ required: false }),
+  in: t.string({ required: false }),
+  author_id: t.int({ required: false }),
+  author_username: t.string({ required: false }),
+  assignee_id: t.string({ required: false }),
+  assignee_username: t.stringList({ required: false }),
+  created_after: t.field({ type: "DateTime", required: false }),
+  created_before: t.field({ type: "DateTime", required: false }),
+  updated_after: t.field({ type: "DateTime", required: false }),
+  updated_before: t.field({ type: "DateTime", required: false }),
+  scope: t.string({ required: false }),
+  confidential: t.boolean({ required: false }),
+  ...pageArgs,
+}));
+
+const issueInputArgs = builder.args((t) => ({
+  description: t.string({ required: false }),
+  assignee_ids: t.intList({ required: false }),
+  assignee_id: t.int({ required: false }),
+  milestone_id: t.int({ required: false }),
+  labels: t.stringList({ required: false }),
+  add_labels: t.stringList({ required: false }),
+  remove_labels: t.stringList({ required: false }),
+  due_date: t.string({ required: false }),
+  confidential: t.boolean({ required: false }),
+  discussion_locked: t.boolean({ required: false }),
+}));
+
+builder.queryFields((t) => ({
+  projectIssues: t.prismaField({
+    type: [IssueEntity],
+    args: { id: t.arg.id({ required: true }), ...issueFilterArgs },
+    resolve: async (query, _r, { id, ...filters }, ctx) => rowsOf(ctx, await listProjectIssues(ctx, String(id), filters, query)),
+  }),
+  issues: t.prismaField({
+    type: [IssueEntity],
+    args: { ...issueFilterArgs, non_archived: t.arg.boolean({ required: false }) },
+    resolve: async (query, _r, filters, ctx) => {
+      const rows = rowsOf(ctx, await listIssues(ctx, filters, query));
+      for (const row of rows) instanceWideRows.add(row);
+      return rows;
+    },
+  }),
+  projectIssue: t.prismaField({
+    type: IssueEntity,
+    args: { id: t.arg.id({ required: true }), issue_iid: t.arg.int({ required: true }) },
+    resolve: (query, _r, args, ctx) => getIssue(ctx, String(args.id), args.issue_iid, query),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createIssue: t.prismaField({
+    type: IssueEntity,
+    extensions: { access: "authenticated" },
+    args: { id: t.arg.id({ required: true }), title: t.arg.string({ required: true }), ...issueInputArgs },
+    resolve: (query, _r, { id, ...input }, ctx) => createIssue(ctx, String(id), input, query),
+  }),
+  updateIssue: t.prismaField({
+    type: IssueEntity,
+    extensions: { access: "authenticated" },
+    args: {
+      id: t.arg.id({ required: true }),
+      issue_iid: t.arg.int({ required: true }),
+      title: t.arg.string({ required: false }),
+      state_event: t.arg({ type: IssueStateEvent, required: false }),
+      ...issueInputArgs,
+    },
+    resolve: (query, _r, { id, issue_iid, ...input }, ctx) => updateIssue(ctx, String(id), issue_iid, input, query),
+  }),
+}));

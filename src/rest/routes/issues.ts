@@ -1,4 +1,10 @@
 // issues rows of the /api/v4 route table
-import type { Route } from "../route-helpers.js";
+import { get, post, put, type Route } from "../route-helpers.js";
 
-export const issueRoutes: Route[] = [];
+export const issueRoutes: Route[] = [
+  get("/issues", "issues"),
+  get("/projects/:id/issues", "projectIssues"),
+  post("/projects/:id/issues", "createIssue"),
+  get("/projects/:id/issues/:issue_iid", "projectIssue"),
+  put("/projects/:id/issues/:issue_iid", "updateIssue"),
+];

@@ -1,0 +1,163 @@
+// Issue lists (GitLab's IssuesFinder as lib/api/issues.rb drives it): a project's issues and the
+// instance-wide GET /issues, both limited to issues the caller may read (confidential ones only
+// for Planners and above, their author and their assignees) and filtered by GitLab's params.
+import type { Prisma } from "../../generated/prisma/client.js";
+import { paramError } from "../../errors.js";
+import { AccessLevel, authorizedProjectsWhere, findProject, openVisibilities, requireAuthenticated } from "../access.js";
+import { isAdmin, type DomainContext } from "../context.js";
+import { paginate, type Page, type PageArgs, type SortDirection } from "../pagination.js";
+import type { RelationQuery } from "../prisma-query.js";
+import { featureAvailable } from "../project-features.js";
+import { canReadAllConfidential, type IssueWithAssignees } from "./issues.js";
+
+export const ISSUE_ORDER_COLUMNS = ["created_at", "updated_at", "title", "due_date"] as const;
+export const ISSUE_STATES = ["opened", "closed", "all"] as const;
+
+export interface IssueFilters extends PageArgs {
+  state?: (typeof ISSUE_STATES)[number] | null;
+  labels?: string[] | null;
+  milestone?: string | null;
+  iids?: number[] | null;
+  search?: string | null;
+  in?: string | null;
+  author_id?: number | null;
+  author_username?: string | null;
+  /** an id, or "None" / "Any" */
+  assignee_id?: string | null;
+  assignee_username?: string[] | null;
+  confidential?: boolean | null;
+  created_after?: Date | null;
+  created_before?: Date | null;
+  updated_after?: Date | null;
+  updated_before?: Date | null;
+  order_by?: (typeof ISSUE_ORDER_COLUMNS)[number] | null;
+  sort?: SortDirection | null;
+  /** created_by_me, assigned_to_me (or the hyphenated forms) or all */
+  scope?: string | null;
+}
+
+const SCOPES = ["created_by_me", "assigned_to_me", "all"];
+
+/** GET /projects/:id/issues: every scope defaults to all; a project without readable issues lists none. */
+export async function listProjectIssues(ctx: DomainContext, projectRef: string, filters: IssueFilters, query?: RelationQuery): Promise<Page<IssueWithAssignees>> {
+  const scope = checkParams(filters, "all");
+  const access = await findProject(ctx, projectRef);
+  const readable: Prisma.IssueWhereInput = !featureAvailable(ctx, access, "issues")
+    ? { id: { in: [] } }
+    : canReadAllConfidential(ctx, access) ? {} : ownConfidentialOnly(ctx);
+  return pageOf(ctx, { AND: [{ projectId: access.project.id }, readable, ...(await filterWhere(ctx, filters, scope))] }, filters, query);
+}
+
+/** GET /issues: the caller's issues (`scope` defaults to created_by_me; only `all` works anonymously). */
+export async function listIssues(ctx: DomainContext, filters: IssueFilters & { non_archived?: boolean | null }, query?: RelationQuery): Promise<Page<IssueWithAssignees>> {
+  const scope = checkParams(filters, "created_by_me");
+  if (scope !== "all") requireAuthenticated(ctx);
+  const projects: Prisma.ProjectWhereInput = { AND: [await issueProjectsWhere(ctx), filters.non_archived === false ? {} : { archived: false }] };
+  const where = { AND: [{ project: projects }, await confidentialWhere(ctx), ...(await filterWhere(ctx, filters, scope))] };
+  return pageOf(ctx, where, filters, query);
+}
+
+/** Grape's checks of the params the schema types cannot express; returns the scope. */
+function checkParams(filters: IssueFilters, defaultScope: string): string {
+  const value = filters.assignee_id;
+  if (value != null && !/^\d+$/.test(value) && !["none", "any"].includes(value.toLowerCase())) {
+    throw paramError(`assignee_id should be an integer, none, or any, however got ${value}`);
+  }
+  if (filters.scope == null) return defaultScope;
+  const scope = filters.scope.replace(/-/g, "_");
+  if (!SCOPES.includes(scope)) throw paramError("scope does not have a valid value");
+  return scope;
+}
+
+function pageOf(ctx: DomainContext, where: Prisma.IssueWhereInput, filters: IssueFilters, query?: RelationQuery) {
+  const column = { created_at: "createdAt", updated_at: "updatedAt", title: "title", due_date: "dueDate" }[filters.order_by ?? "created_at"];
+  const sort = filters.sort ?? "desc";
+  return paginate(
+    filters,
+    (cap) => ctx.db.issue.count({ where, take: cap }),
+    (skip, take) =>
+      ctx.db.issue.findMany({
+        where, skip, take,
+        include: { ...(query?.include ?? {}), assignees: true },
+        orderBy: [{ [column]: sort }, { id: sort }],
+      }) as Promise<IssueWithAssignees[]>,
+  );
+}
+
+/** Projects whose issues the caller may read: visible projects with the issues feature open to them. */
+async function issueProjectsWhere(ctx: DomainContext): Promise<Prisma.ProjectWhereInput> {
+  if (isAdmin(ctx.actor)) return { issuesAccessLevel: { not: "disabled" } };
+  const open: Prisma.ProjectWhereInput = { visibility: { in: openVisibilities(ctx.actor) }, issuesAccessLevel: "enabled" };
+  if (!ctx.actor) return open;
+  const asMember = { AND: [await authorizedProjectsWhere(ctx, AccessLevel.guest), { issuesAccessLevel: { in: ["enabled", "private"] } }] };
+  return { OR: [open, asMember] };
+}
+
+/** Confidential issues across projects: those of projects where the caller is a Planner or above, or their own. */
+async function confidentialWhere(ctx: DomainContext): Promise<Prisma.IssueWhereInput> {
+  if (isAdmin(ctx.actor)) return {};
+  if (!ctx.actor) return { confidential: false };
+  return { OR: [...ownOrPublic(ctx.actor.user.id), { project: await authorizedProjectsWhere(ctx, AccessLevel.planner) }] };
+}
+
+/** Within one project where the caller may not read every confidential issue. */
+function ownConfidentialOnly(ctx: DomainContext): Prisma.IssueWhereInput {
+  const userId = ctx.actor?.user.id;
+  return userId == null ? { confidential: false } : { OR: ownOrPublic(userId) };
+}
+
+const ownOrPublic = (userId: number): Prisma.IssueWhereInput[] => [
+  { confidential: false }, { authorId: userId }, { assignees: { some: { userId } } },
+];
+
+/** The filter params as Prisma conditions. */
+async function filterWhere(ctx: DomainContext, f: IssueFilters, scope: string): Promise<Prisma.IssueWhereInput[]> {
+  const userId = ctx.actor?.user.id ?? -1;
+  const where: Prisma.IssueWhereInput[] = [];
+  if (scope === "created_by_me") where.push({ authorId: userId });
+  if (scope === "assigned_to_me") where.push({ assignees: { some: { userId } } });
+  if (f.state && f.state !== "all") where.push({ state: f.state });
+  if (f.labels?.length) where.push(labelsWhere(f.labels));
+  // Forgeline has no milestones: "None" matches every issue, any other milestone none.
+  if (f.milestone != null && f.milestone.toLowerCase() !== "none") where.push({ id: { in: [] } });
+  if (f.iids) where.push({ iid: { in: f.iids } });
+  if (f.search) where.push(searchWhere(f.search, f.in));
+  if (f.author_id != null) where.push({ authorId: f.author_id });
+  if (f.author_username != null) where.push({ authorId: await userIdByName(ctx, f.author_username) });
+  if (f.assignee_id != null) where.push(assigneeWhere(f.assignee_id));
+  for (const name of f.assignee_username ?? []) where.push({ assignees: { some: { userId: await userIdByName(ctx, name) } } });
+  if (f.confidential != null) where.push({ confidential: f.confidential });
+  if (f.created_after) where.push({ createdAt: { gte: f.created_after } });
+  if (f.created_before) where.push({ createdAt: { lte: f.created_before } });
+  if (f.updated_after) where.push({ updatedAt: { gte: f.updated_after } });
+  if (f.updated_before) where.push({ updatedAt: { lte: f.updated_before } });
+  return where;
+}
+
+/** Every named label must be on the issue; "None" and "Any" ask for no label or at least one. */
+function labelsWhere(labels: string[]): Prisma.IssueWhereInput {
+  if (labels.length === 1 && ["none", "no label"].includes(labels[0]!.toLowerCase())) return { labels: "[]" };
+  if (labels.length === 1 && labels[0]!.toLowerCase() === "any") return { NOT: { labels: "[]" } };
+  // An element of the stored JSON array is the JSON string of the name, quotes included.
+  return { AND: labels.map((name) => ({ labels: { contains: JSON.stringify(name) } })) };
+}
+
+function searchWhere(search: string, fieldsParam: string | null | undefined): Prisma.IssueWhereInput {
+  const fields = (fieldsParam ?? "title,description").split(",").map((f) => f.trim());
+  const where: Prisma.IssueWhereInput[] = [];
+  if (fields.includes("title")) where.push({ title: { contains: search } });
+  if (fields.includes("description")) where.push({ description: { contains: search } });
+  return where.length ? { OR: where } : { id: { in: [] } };
+}
+
+function assigneeWhere(value: string): Prisma.IssueWhereInput {
+  const lower = value.toLowerCase();
+  if (lower === "none") return { assignees: { none: {} } };
+  if (lower === "any") return { assignees: { some: {} } };
+  return { assignees: { some: { userId: Number(value) } } };
+}
+
+async function userIdByName(ctx: DomainContext, username: string): Promise<number> {
+  const user = await ctx.db.user.findUnique({ where: { usernameLower: username.toLowerCase() }, select: { id: true } });
+  return user?.id ?? -1;
+}
