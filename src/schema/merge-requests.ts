@@ -1,4 +1,254 @@
-// GraphQL types and root fields: merge-requests
+// Merge requests: GitLab's MergeRequestBasic (lists) and MergeRequest (one MR, create, update)
+// entities, the project, group and instance-wide lists, and create / update (state_event close
+// and reopen), each through one domain function. Emoji reactions add upvotes, downvotes and
+// award_emoji to both types (award-emoji.ts).
+import type { Context } from "../context.js";
+import { mergeRequestDiffOnce } from "../domain/merge-requests/commits.js";
+import { labelsOf, mergeRequestWebUrl, referencesOf, taskCompletionStatus } from "../domain/merge-requests/fields.js";
+import {
+  listAllMergeRequests, listGroupMergeRequests, listProjectMergeRequests, MERGE_REQUEST_ORDER, MERGE_REQUEST_STATES,
+} from "../domain/merge-requests/lists.js";
+import { getMergeRequest, type MergeRequestRow } from "../domain/merge-requests/merge-requests.js";
+import { canMerge, detailedMergeStatusOf, isSubscribed, userNotesCount } from "../domain/merge-requests/presenter.js";
+import { createMergeRequest, updateMergeRequest } from "../domain/merge-requests/writes.js";
 import { builder } from "./builder.js";
+import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
+import { UserBasic } from "./users.js";
 
-void builder;
+/** Rows of GET /groups/:id/merge_requests: their references are relative to that group. */
+const listedInGroup = new WeakMap<object, number>();
+
+/** to_reference(group or project): `!iid`, `path!iid` from the project's own group, else the full path. */
+function relativeReference(mr: MergeRequestRow): string {
+  const groupId = listedInGroup.get(mr);
+  const refs = referencesOf(mr.project, mr.iid);
+  if (groupId === undefined) return refs.relative;
+  return mr.project.namespaceId === groupId ? `${mr.project.path}${refs.short}` : refs.full;
+}
+
+const References = builder.objectRef<MergeRequestRow>("MergeRequestReferences").implement({
+  fields: (t) => ({
+    short: t.string({ resolve: (mr) => referencesOf(mr.project, mr.iid).short }),
+    relative: t.string({ resolve: (mr) => relativeReference(mr) }),
+    full: t.string({ resolve: (mr) => referencesOf(mr.project, mr.iid).full }),
+  }),
+});
+
+const TimeStats = builder.objectRef<Record<string, never>>("MergeRequestTimeStats").implement({
+  fields: (t) => ({
+    time_estimate: t.int({ resolve: () => 0 }),
+    total_time_spent: t.int({ resolve: () => 0 }),
+    human_time_estimate: t.string({ nullable: true, resolve: () => null }),
+    human_total_time_spent: t.string({ nullable: true, resolve: () => null }),
+  }),
+});
+
+const TaskCompletion = builder.objectRef<ReturnType<typeof taskCompletionStatus>>("MergeRequestTaskCompletionStatus").implement({
+  fields: (t) => ({ count: t.exposeInt("count"), completed_count: t.exposeInt("completed_count") }),
+});
+
+const DiffRefs = builder.objectRef<{ base_sha: string | null; head_sha: string | null; start_sha: string | null }>("MergeRequestDiffRefs").implement({
+  fields: (t) => ({
+    base_sha: t.exposeString("base_sha", { nullable: true }),
+    head_sha: t.exposeString("head_sha", { nullable: true }),
+    start_sha: t.exposeString("start_sha", { nullable: true }),
+  }),
+});
+
+const UserAbilities = builder.objectRef<MergeRequestRow>("MergeRequestUserAbilities").implement({
+  fields: (t) => ({ can_merge: t.boolean({ resolve: (mr, _a, ctx) => canMerge(ctx, mr) }) }),
+});
+
+const row = (mr: unknown) => mr as MergeRequestRow;
+const user = (ctx: Context, id: number | null) => (id == null ? null : ctx.loaders.user.load(id));
+const users = async (ctx: Context, ids: number[]) => (await Promise.all(ids.map((id) => ctx.loaders.user.load(id)))).filter((u) => u !== null);
+const none = () => null;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Fields = PothosSchemaTypes.PrismaObjectFieldBuilder<any, any, any>;
+
+/** MergeRequestBasic, in GitLab's order (upvotes and downvotes come from award-emoji.ts). */
+const basicFields = (t: Fields) => ({
+  id: t.exposeInt("id"),
+  iid: t.exposeInt("iid"),
+  project_id: t.exposeInt("projectId"),
+  title: t.exposeString("title"),
+  description: t.exposeString("description", { nullable: true }),
+  state: t.exposeString("state"),
+  created_at: t.expose("createdAt", { type: "DateTime" }),
+  updated_at: t.expose("updatedAt", { type: "DateTime" }),
+  merged_by: t.field({ type: UserBasic, nullable: true, resolve: (mr: unknown, _a: unknown, ctx: Context) => user(ctx, row(mr).mergedById) }),
+  merge_user: t.field({ type: UserBasic, nullable: true, resolve: (mr: unknown, _a: unknown, ctx: Context) => user(ctx, row(mr).mergedById) }),
+  merged_at: t.expose("mergedAt", { type: "DateTime", nullable: true }),
+  merge_after: t.field({ type: "DateTime", nullable: true, resolve: none }),
+  prepared_at: t.expose("createdAt", { type: "DateTime", nullable: true }),
+  closed_by: t.field({ type: UserBasic, nullable: true, resolve: (mr: unknown, _a: unknown, ctx: Context) => user(ctx, row(mr).closedById) }),
+  closed_at: t.expose("closedAt", { type: "DateTime", nullable: true }),
+  target_branch: t.exposeString("targetBranch"),
+  source_branch: t.exposeString("sourceBranch"),
+  user_notes_count: t.int({ resolve: (mr: unknown, _a: unknown, ctx: Context) => userNotesCount(ctx, row(mr)) }),
+  author: t.field({ type: UserBasic, resolve: async (mr: unknown, _a: unknown, ctx: Context) => (await user(ctx, row(mr).authorId))! }),
+  assignees: t.field({ type: [UserBasic], resolve: (mr: unknown, _a: unknown, ctx: Context) => users(ctx, row(mr).assignees.map((a) => a.userId)) }),
+  assignee: t.field({
+    type: UserBasic,
+    nullable: true,
+    resolve: async (mr: unknown, _a: unknown, ctx: Context) => (await users(ctx, row(mr).assignees.map((a) => a.userId)))[0] ?? null,
+  }),
+  reviewers: t.field({ type: [UserBasic], resolve: (mr: unknown, _a: unknown, ctx: Context) => users(ctx, row(mr).reviewers.map((r) => r.userId)) }),
+  source_project_id: t.exposeInt("projectId"),
+  target_project_id: t.exposeInt("projectId"),
+  labels: t.stringList({ resolve: (mr: unknown) => labelsOf(row(mr)) }),
+  draft: t.exposeBoolean("draft"),
+  imported: t.boolean({ resolve: () => false }),
+  imported_from: t.string({ resolve: () => "none" }),
+  work_in_progress: t.exposeBoolean("draft"),
+  milestone: t.field({ type: "JSON", nullable: true, resolve: none }),
+  merge_when_pipeline_succeeds: t.boolean({ resolve: () => false }),
+  merge_status: t.exposeString("mergeStatus"),
+  detailed_merge_status: t.string({ resolve: (mr: unknown, _a: unknown, ctx: Context) => detailedMergeStatusOf(ctx, row(mr)) }),
+  sha: t.exposeString("headSha", { nullable: true }),
+  merge_commit_sha: t.string({ nullable: true, resolve: none }),
+  squash_commit_sha: t.string({ nullable: true, resolve: none }),
+  discussion_locked: t.exposeBoolean("discussionLocked", { nullable: true }),
+  should_remove_source_branch: t.exposeBoolean("shouldRemoveSourceBranch", { nullable: true }),
+  force_remove_source_branch: t.exposeBoolean("forceRemoveSourceBranch", { nullable: true }),
+  reference: t.string({ resolve: (mr: unknown) => relativeReference(row(mr)) }),
+  references: t.field({ type: References, resolve: (mr: unknown) => row(mr) }),
+  web_url: t.string({ resolve: (mr: unknown, _a: unknown, ctx: Context) => mergeRequestWebUrl(ctx, row(mr).project, row(mr).iid) }),
+  time_stats: t.field({ type: TimeStats, resolve: () => ({}) }),
+  squash: t.exposeBoolean("squash"),
+  squash_on_merge: t.exposeBoolean("squash"),
+  task_completion_status: t.field({ type: TaskCompletion, resolve: (mr: unknown) => taskCompletionStatus(row(mr).description) }),
+  has_conflicts: t.boolean({ resolve: (mr: unknown) => row(mr).mergeStatus === "cannot_be_merged" }),
+  blocking_discussions_resolved: t.boolean({ resolve: () => true }),
+});
+
+export const MergeRequestEntity = builder.prismaObject("MergeRequest", {
+  name: "MergeRequest",
+  fields: (t) => basicFields(t as Fields),
+});
+
+/** Entities::MergeRequest: one merge request, as GET, POST and PUT answer it. */
+export const MergeRequestDetail = builder.prismaObject("MergeRequest", {
+  variant: "MergeRequestDetail",
+  fields: (t) => ({
+    ...basicFields(t as Fields),
+    subscribed: t.boolean({ resolve: (mr, _a, ctx) => isSubscribed(ctx, row(mr)) }),
+    changes_count: t.string({ resolve: async (mr, _a, ctx) => (await mergeRequestDiffOnce(ctx.db, mr)).changesCount }),
+    latest_build_started_at: t.field({ type: "DateTime", nullable: true, resolve: none }),
+    latest_build_finished_at: t.field({ type: "DateTime", nullable: true, resolve: none }),
+    first_deployed_to_production_at: t.field({ type: "DateTime", nullable: true, resolve: none }),
+    pipeline: t.field({ type: "JSON", nullable: true, resolve: none }),
+    head_pipeline: t.field({ type: "JSON", nullable: true, resolve: none }),
+    diff_refs: t.field({ type: DiffRefs, resolve: async (mr, _a, ctx) => (await mergeRequestDiffOnce(ctx.db, mr)).diffRefs }),
+    merge_error: t.string({ nullable: true, resolve: none }),
+    // authors are Developers or above when they open an MR (no forks here): never a first contribution
+    first_contribution: t.boolean({ resolve: () => false }),
+    user: t.field({ type: UserAbilities, resolve: (mr) => row(mr) }),
+  }),
+});
+
+const StateFilter = builder.enumType("MergeRequestStateFilter", { values: MERGE_REQUEST_STATES });
+const OrderBy = builder.enumType("MergeRequestOrderBy", { values: MERGE_REQUEST_ORDER });
+const StateEvent = builder.enumType("MergeRequestStateEvent", { values: ["close", "reopen"] as const });
+const Wip = builder.enumType("MergeRequestWipFilter", { values: ["yes", "no"] as const });
+
+/** merge_requests_base_params, in GitLab's declaration order. */
+const filterArgs = builder.args((t) => ({
+  author_id: t.int({ required: false }),
+  author_username: t.string({ required: false }),
+  assignee_id: t.string({ required: false }),
+  assignee_username: t.stringList({ required: false }),
+  reviewer_username: t.string({ required: false }),
+  labels: t.stringList({ required: false }),
+  reviewer_id: t.string({ required: false }),
+  state: t.field({ type: StateFilter, required: false }),
+  order_by: t.field({ type: OrderBy, required: false }),
+  sort: t.field({ type: SortDirectionEnum, required: false }),
+  created_after: t.field({ type: "DateTime", required: false }),
+  created_before: t.field({ type: "DateTime", required: false }),
+  updated_after: t.field({ type: "DateTime", required: false }),
+  updated_before: t.field({ type: "DateTime", required: false }),
+  scope: t.string({ required: false }),
+  source_branch: t.string({ required: false }),
+  target_branch: t.string({ required: false }),
+  search: t.string({ required: false }),
+  in: t.string({ required: false }),
+  wip: t.field({ type: Wip, required: false }),
+  ...pageArgs,
+}));
+
+/** GitLab's `optional_params` of create and update. */
+const optionalArgs = builder.args((t) => ({
+  assignee_id: t.int({ required: false }),
+  assignee_ids: t.intList({ required: false }),
+  reviewer_ids: t.intList({ required: false }),
+  description: t.string({ required: false }),
+  labels: t.stringList({ required: false }),
+  add_labels: t.stringList({ required: false }),
+  remove_labels: t.stringList({ required: false }),
+  milestone_id: t.int({ required: false }),
+  remove_source_branch: t.boolean({ required: false }),
+  allow_collaboration: t.boolean({ required: false }),
+  squash: t.boolean({ required: false }),
+}));
+
+const inGroup = (rows: MergeRequestRow[], groupId: number) => {
+  for (const mr of rows) listedInGroup.set(mr, groupId);
+  return rows;
+};
+
+builder.queryFields((t) => ({
+  projectMergeRequests: t.prismaField({
+    type: [MergeRequestEntity],
+    args: { id: t.arg.id({ required: true }), ...filterArgs, iids: t.arg.intList({ required: false }) },
+    resolve: async (query, _r, { id, ...filters }, ctx) => rowsOf(ctx, await listProjectMergeRequests(ctx, String(id), filters, query)),
+  }),
+  groupMergeRequests: t.prismaField({
+    type: [MergeRequestEntity],
+    args: { id: t.arg.id({ required: true }), ...filterArgs, non_archived: t.arg.boolean({ required: false }) },
+    resolve: async (query, _r, { id, ...filters }, ctx) => {
+      const page = await listGroupMergeRequests(ctx, String(id), filters, query);
+      return inGroup(rowsOf(ctx, page), page.groupId);
+    },
+  }),
+  mergeRequests: t.prismaField({
+    type: [MergeRequestEntity],
+    args: filterArgs,
+    resolve: async (query, _r, filters, ctx) => rowsOf(ctx, await listAllMergeRequests(ctx, filters, query)),
+  }),
+  projectMergeRequest: t.prismaField({
+    type: MergeRequestDetail,
+    args: { id: t.arg.id({ required: true }), merge_request_iid: t.arg.int({ required: true }) },
+    resolve: (_q, _r, args, ctx) => getMergeRequest(ctx, String(args.id), args.merge_request_iid),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createMergeRequest: t.prismaField({
+    type: MergeRequestDetail,
+    extensions: { access: "authenticated" },
+    args: {
+      id: t.arg.id({ required: true }),
+      title: t.arg.string({ required: true }),
+      source_branch: t.arg.string({ required: true }),
+      target_branch: t.arg.string({ required: true }),
+      ...optionalArgs,
+    },
+    resolve: (_q, _r, { id, ...input }, ctx) => createMergeRequest(ctx, String(id), input),
+  }),
+  updateMergeRequest: t.prismaField({
+    type: MergeRequestDetail,
+    extensions: { access: "authenticated" },
+    args: {
+      id: t.arg.id({ required: true }),
+      merge_request_iid: t.arg.int({ required: true }),
+      title: t.arg.string({ required: false }),
+      target_branch: t.arg.string({ required: false }),
+      state_event: t.arg({ type: StateEvent, required: false }),
+      discussion_locked: t.arg.boolean({ required: false }),
+      ...optionalArgs,
+    },
+    resolve: (_q, _r, { id, merge_request_iid, ...input }, ctx) => updateMergeRequest(ctx, String(id), merge_request_iid, input),
+  }),
+}));

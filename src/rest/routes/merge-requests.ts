@@ -1,4 +1,11 @@
 // merge requests rows of the /api/v4 route table
-import type { Route } from "../route-helpers.js";
+import { get, post, put, type Route } from "../route-helpers.js";
 
-export const mergeRequestRoutes: Route[] = [];
+export const mergeRequestRoutes: Route[] = [
+  get("/merge_requests", "mergeRequests"),
+  get("/groups/:id/merge_requests", "groupMergeRequests"),
+  get("/projects/:id/merge_requests", "projectMergeRequests"),
+  post("/projects/:id/merge_requests", "createMergeRequest"),
+  get("/projects/:id/merge_requests/:merge_request_iid", "projectMergeRequest"),
+  put("/projects/:id/merge_requests/:merge_request_iid", "updateMergeRequest"),
+];

@@ -1,0 +1,57 @@
+// The commits of a merge request: what its source head has that the target branch lacks
+// (`git log target..source`), the diff refs around them and the files they change.
+import type { Db } from "../../db/client.js";
+import type { Commit, MergeRequest } from "../../generated/prisma/client.js";
+import type { Tx } from "../events.js";
+import { commitsBetween } from "../repository/commits.js";
+import { branchHead } from "./branches.js";
+
+type Reader = Db | Tx;
+type MergeRequestRefs = Pick<MergeRequest, "projectId" | "headSha" | "targetBranch">;
+
+/**
+ * The MR's commits, newest first. Measured against the target branch as it is now; with the
+ * target branch gone, the whole history of the source head counts.
+ */
+export async function mergeRequestCommits(db: Reader, mr: MergeRequestRefs): Promise<Commit[]> {
+  if (!mr.headSha) return [];
+  return commitsBetween(db, mr.projectId, await branchHead(db, mr.projectId, mr.targetBranch), mr.headSha);
+}
+
+/** Shas of the MR's commits, newest first (approvals count their authors as committers). */
+export async function mergeRequestCommitShas(db: Reader, mr: MergeRequestRefs): Promise<string[]> {
+  return (await mergeRequestCommits(db, mr)).map((commit) => commit.sha);
+}
+
+export interface DiffRefs {
+  base_sha: string | null;
+  head_sha: string | null;
+  start_sha: string | null;
+}
+
+/**
+ * GitLab's diff_refs and changes_count: start is the target head, head the source head, base
+ * their merge base (histories are first-parent chains, so it is the parent of the oldest MR
+ * commit, or the head itself when the target already has it); changes are the distinct paths
+ * the MR's commits add, modify or remove.
+ */
+export async function mergeRequestDiff(db: Reader, mr: MergeRequestRefs): Promise<{ diffRefs: DiffRefs; changesCount: string }> {
+  const startSha = await branchHead(db, mr.projectId, mr.targetBranch);
+  const commits = mr.headSha ? await commitsBetween(db, mr.projectId, startSha, mr.headSha) : [];
+  const oldest = commits[commits.length - 1];
+  const baseSha = !mr.headSha || !startSha ? null : oldest ? oldest.parentSha : mr.headSha;
+  const paths = new Set(commits.flatMap((c) => [c.addedPaths, c.modifiedPaths, c.removedPaths].flatMap((list) => JSON.parse(list) as string[])));
+  return { diffRefs: { base_sha: baseSha, head_sha: mr.headSha, start_sha: startSha }, changesCount: String(paths.size) };
+}
+
+const diffs = new WeakMap<object, ReturnType<typeof mergeRequestDiff>>();
+
+/** mergeRequestDiff once per merge request row (diff_refs and changes_count share it). */
+export function mergeRequestDiffOnce(db: Reader, mr: MergeRequestRefs): ReturnType<typeof mergeRequestDiff> {
+  let diff = diffs.get(mr);
+  if (!diff) {
+    diff = mergeRequestDiff(db, mr);
+    diffs.set(mr, diff);
+  }
+  return diff;
+}

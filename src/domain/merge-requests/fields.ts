@@ -1,0 +1,44 @@
+// What GitLab's merge request entities derive rather than store: draft, labels, references,
+// URLs, task list progress, the detailed merge status.
+import type { MergeRequest } from "../../generated/prisma/client.js";
+import type { DomainContext } from "../context.js";
+import { projectFullPath } from "../projects.js";
+
+type ProjectPath = { path: string; namespace: { fullPath: string } };
+
+/** MergeRequest.draft?: the title starts with "[Draft]", "(Draft)" or "Draft:" (any case). */
+export const isDraftTitle = (title: string) => /^(\[draft\]|\(draft\)|draft:)/i.test(title);
+
+/** Label names, sorted as GitLab lists them. */
+export function labelsOf(mr: Pick<MergeRequest, "labels">): string[] {
+  return (JSON.parse(mr.labels) as string[]).slice().sort();
+}
+
+export function mergeRequestWebUrl(ctx: DomainContext, project: ProjectPath, iid: number): string {
+  return `${ctx.config.publicUrl}/${projectFullPath(project)}/-/merge_requests/${iid}`;
+}
+
+/** IssuableReferences: `!iid` within the project, `path!iid` from anywhere. */
+export function referencesOf(project: ProjectPath, iid: number) {
+  return { short: `!${iid}`, relative: `!${iid}`, full: `${projectFullPath(project)}!${iid}` };
+}
+
+/** Taskable: list items with a checkbox followed by text ("- [ ] a", "1. [x] b", "> * [X] c"). */
+const TASK_ITEM = /^(?:>\s{0,4})*(?:\s*(?:[-+*]|\d+[.)]))+\s+\[([xX]|\s)\]\s.+/;
+
+export function taskCompletionStatus(description: string | null): { count: number; completed_count: number } {
+  const items = (description ?? "").split(/\r?\n/).map((line) => TASK_ITEM.exec(line)).filter((m) => m !== null);
+  return { count: items.length, completed_count: items.filter((m) => m[1] !== " " && /[xX]/.test(m[1]!)).length };
+}
+
+/**
+ * detailed_merge_status: the first failing mergeability check in GitLab's order (open, draft,
+ * commits on an existing source branch, conflicts), else "mergeable".
+ */
+export function detailedMergeStatus(mr: Pick<MergeRequest, "state" | "draft" | "mergeStatus">, sourceExists: boolean): string {
+  if (mr.state !== "opened") return "not_open";
+  if (mr.draft) return "draft_status";
+  if (!sourceExists) return "commits_status";
+  if (mr.mergeStatus === "cannot_be_merged") return "conflict";
+  return "mergeable";
+}

@@ -1,0 +1,168 @@
+// Merge request lists (MergeRequestsFinder behind GET /projects/:id/merge_requests,
+// /groups/:id/merge_requests and /merge_requests): GitLab's filters, scopes and ordering over
+// the merge requests the caller may read, offset-paginated.
+import type { Prisma } from "../../generated/prisma/client.js";
+import { paramError, unauthorized } from "../../errors.js";
+import { AccessLevel, authorizedProjectsWhere, findGroup, findProject, openVisibilities } from "../access.js";
+import { isAdmin, type DomainContext } from "../context.js";
+import { paginate, type Page, type PageArgs } from "../pagination.js";
+import { fuzzySearch } from "../paths.js";
+import { withInclude, type RelationQuery } from "../prisma-query.js";
+import { ROW_INCLUDE, requireReadMergeRequests, type MergeRequestRow } from "./merge-requests.js";
+
+export const MERGE_REQUEST_STATES = ["opened", "closed", "locked", "merged", "all"] as const;
+/** GitLab's order_by values; label_priority, milestone_due, popularity and priority order as created_at (no such data here). */
+export const MERGE_REQUEST_ORDER = ["created_at", "label_priority", "milestone_due", "popularity", "priority", "title", "updated_at", "merged_at"] as const;
+const SCOPES = ["created-by-me", "assigned-to-me", "created_by_me", "assigned_to_me", "all"];
+
+export interface MergeRequestFilters extends PageArgs {
+  state?: (typeof MERGE_REQUEST_STATES)[number] | null;
+  order_by?: (typeof MERGE_REQUEST_ORDER)[number] | null;
+  sort?: "asc" | "desc" | null;
+  scope?: string | null;
+  author_id?: number | null;
+  author_username?: string | null;
+  assignee_id?: string | null;
+  assignee_username?: string[] | null;
+  reviewer_id?: string | null;
+  reviewer_username?: string | null;
+  labels?: string[] | null;
+  source_branch?: string | null;
+  target_branch?: string | null;
+  search?: string | null;
+  in?: string | null;
+  wip?: "yes" | "no" | null;
+  created_after?: Date | null;
+  created_before?: Date | null;
+  updated_after?: Date | null;
+  updated_before?: Date | null;
+  iids?: number[] | null;
+}
+
+export async function listProjectMergeRequests(ctx: DomainContext, projectRef: string, filters: MergeRequestFilters, query?: RelationQuery) {
+  const access = await findProject(ctx, projectRef);
+  requireReadMergeRequests(ctx, access);
+  return listMergeRequests(ctx, { projectId: access.project.id }, filters, query);
+}
+
+export async function listGroupMergeRequests(ctx: DomainContext, groupRef: string, filters: MergeRequestFilters & { non_archived?: boolean | null }, query?: RelationQuery) {
+  const { group } = await findGroup(ctx, groupRef);
+  const project: Prisma.ProjectWhereInput = {
+    AND: [await readableProjectsWhere(ctx), { namespace: { traversalIds: { startsWith: group.traversalIds } } }],
+    ...(filters.non_archived !== false ? { archived: false } : {}),
+  };
+  return { ...(await listMergeRequests(ctx, { project }, filters, query)), groupId: group.id };
+}
+
+/** GET /merge_requests: the caller's own by default (scope created_by_me); only scope=all works anonymously. */
+export async function listAllMergeRequests(ctx: DomainContext, filters: MergeRequestFilters, query?: RelationQuery) {
+  const scoped = { ...filters, scope: filters.scope ?? "created_by_me" };
+  if (scoped.scope !== "all" && !ctx.actor) throw unauthorized();
+  return listMergeRequests(ctx, { project: await readableProjectsWhere(ctx) }, scoped, query);
+}
+
+async function listMergeRequests(
+  ctx: DomainContext,
+  scope: Prisma.MergeRequestWhereInput,
+  filters: MergeRequestFilters,
+  query?: RelationQuery,
+): Promise<Page<MergeRequestRow>> {
+  const where: Prisma.MergeRequestWhereInput = { AND: [scope, ...(await filterConditions(ctx, filters))] };
+  const direction = filters.sort ?? "desc";
+  return paginate(
+    filters,
+    (cap) => ctx.db.mergeRequest.count({ where, take: cap }),
+    (skip, take) =>
+      ctx.db.mergeRequest.findMany({
+        ...withInclude(query, ROW_INCLUDE), where, skip, take,
+        orderBy: [{ [orderColumn(filters.order_by)]: direction }, { id: direction }],
+      }) as Promise<MergeRequestRow[]>,
+  );
+}
+
+function orderColumn(orderBy: MergeRequestFilters["order_by"]): "createdAt" | "updatedAt" | "title" | "mergedAt" {
+  if (orderBy === "updated_at") return "updatedAt";
+  if (orderBy === "title") return "title";
+  if (orderBy === "merged_at") return "mergedAt";
+  return "createdAt";
+}
+
+/** Projects whose merge requests the caller may read (read_merge_request), for lists across projects. */
+async function readableProjectsWhere(ctx: DomainContext): Promise<Prisma.ProjectWhereInput> {
+  const featureOn = { mergeRequestsAccessLevel: { not: "disabled" } };
+  if (isAdmin(ctx.actor)) return featureOn;
+  const open = { visibility: { in: openVisibilities(ctx.actor) }, mergeRequestsAccessLevel: "enabled" };
+  if (!ctx.actor) return open;
+  return { OR: [open, { AND: [featureOn, await authorizedProjectsWhere(ctx, AccessLevel.reporter)] }] };
+}
+
+async function filterConditions(ctx: DomainContext, f: MergeRequestFilters): Promise<Prisma.MergeRequestWhereInput[]> {
+  if (f.author_id != null && f.author_username != null) throw paramError("author_id, author_username are mutually exclusive");
+  if (f.assignee_id != null && f.assignee_username != null) throw paramError("assignee_id, assignee_username are mutually exclusive");
+  if (f.reviewer_id != null && f.reviewer_username != null) throw paramError("reviewer_id, reviewer_username are mutually exclusive");
+  if (f.scope != null && !SCOPES.includes(f.scope)) throw paramError("scope does not have a valid value");
+  const assigneeId = noneAnyOrId("assignee_id", f.assignee_id);
+  const reviewerId = noneAnyOrId("reviewer_id", f.reviewer_id);
+  const conditions: Prisma.MergeRequestWhereInput[] = [];
+  const userId = ctx.actor?.user.id ?? -1;
+  if (f.scope === "created_by_me" || f.scope === "created-by-me") conditions.push({ authorId: userId });
+  if (f.scope === "assigned_to_me" || f.scope === "assigned-to-me") conditions.push({ assignees: { some: { userId } } });
+  if (f.state && f.state !== "all") conditions.push({ state: f.state });
+  if (f.author_id != null) conditions.push({ authorId: f.author_id });
+  if (f.author_username != null) conditions.push({ authorId: await userIdOf(ctx, f.author_username) });
+  if (assigneeId !== undefined) conditions.push(peopleCondition("assignees", assigneeId));
+  for (const name of f.assignee_username ?? []) conditions.push({ assignees: { some: { userId: await userIdOf(ctx, name) } } });
+  if (reviewerId !== undefined) conditions.push(peopleCondition("reviewers", reviewerId));
+  if (f.reviewer_username != null) conditions.push(peopleCondition("reviewers", await reviewerUsername(ctx, f.reviewer_username)));
+  conditions.push(...labelConditions(f.labels));
+  if (f.source_branch != null) conditions.push({ sourceBranch: f.source_branch });
+  if (f.target_branch != null) conditions.push({ targetBranch: f.target_branch });
+  if (f.search) conditions.push(fuzzySearch<Prisma.MergeRequestWhereInput>(searchColumns(f.in), f.search));
+  if (f.wip) conditions.push({ draft: f.wip === "yes" });
+  if (f.created_after || f.created_before) conditions.push({ createdAt: { gte: f.created_after ?? undefined, lte: f.created_before ?? undefined } });
+  if (f.updated_after || f.updated_before) conditions.push({ updatedAt: { gte: f.updated_after ?? undefined, lte: f.updated_before ?? undefined } });
+  if (f.iids) conditions.push({ iid: { in: f.iids } });
+  return conditions;
+}
+
+type PersonFilter = number | "none" | "any";
+
+/** IntegerNoneAny params: an integer, or None / Any in any case. */
+function noneAnyOrId(name: string, value: string | null | undefined): PersonFilter | undefined {
+  if (value == null) return undefined;
+  const word = value.trim().toLowerCase();
+  if (word === "none" || word === "any") return word;
+  if (/^\d+$/.test(word)) return Number(word);
+  throw paramError(`${name} should be an integer, none or any, however got ${value}`);
+}
+
+function peopleCondition(relation: "assignees" | "reviewers", filter: PersonFilter): Prisma.MergeRequestWhereInput {
+  if (filter === "none") return { [relation]: { none: {} } };
+  if (filter === "any") return { [relation]: { some: {} } };
+  return { [relation]: { some: { userId: filter } } };
+}
+
+async function reviewerUsername(ctx: DomainContext, name: string): Promise<PersonFilter> {
+  const word = name.toLowerCase();
+  return word === "none" || word === "any" ? word : userIdOf(ctx, name);
+}
+
+/** A username nobody has matches nothing (-1), as the finder's join would. */
+async function userIdOf(ctx: DomainContext, username: string): Promise<number> {
+  const user = await ctx.db.user.findUnique({ where: { usernameLower: username.toLowerCase() }, select: { id: true } });
+  return user?.id ?? -1;
+}
+
+/** `labels`: every named label (stored as a JSON array of names); None: no labels, Any: some. */
+function labelConditions(labels: string[] | null | undefined): Prisma.MergeRequestWhereInput[] {
+  if (!labels?.length) return [];
+  if (labels.length === 1 && labels[0]!.toLowerCase() === "none") return [{ labels: "[]" }];
+  if (labels.length === 1 && labels[0]!.toLowerCase() === "any") return [{ NOT: { labels: "[]" } }];
+  return labels.map((name) => ({ labels: { contains: JSON.stringify(name) } }));
+}
+
+/** `in`: title, description, or both comma-joined (the default). */
+function searchColumns(within: string | null | undefined): string[] {
+  const columns = (within ?? "title,description").split(",").map((c) => c.trim()).filter((c) => c === "title" || c === "description");
+  return columns.length ? columns : ["title", "description"];
+}

@@ -1,0 +1,32 @@
+// Per-caller and per-row values of the merge request entities: note counts, branch state,
+// subscription, whether the caller may merge.
+import { projectAccessLevel } from "../access.js";
+import type { DomainContext } from "../context.js";
+import { canMergeToBranch, canPushToBranch } from "../repository/access.js";
+import { detailedMergeStatus } from "./fields.js";
+import { branchKey, mergeRequestLoaders } from "./loaders.js";
+import type { MergeRequestRow } from "./merge-requests.js";
+
+export const userNotesCount = (ctx: DomainContext, mr: MergeRequestRow) => mergeRequestLoaders(ctx).userNotesCount.load(mr.id);
+
+export async function sourceBranchExists(ctx: DomainContext, mr: MergeRequestRow): Promise<boolean> {
+  return (await mergeRequestLoaders(ctx).branchHead.load(branchKey(mr.projectId, mr.sourceBranch))) != null;
+}
+
+export async function detailedMergeStatusOf(ctx: DomainContext, mr: MergeRequestRow): Promise<string> {
+  return detailedMergeStatus(mr, await sourceBranchExists(ctx, mr));
+}
+
+/** Participants are subscribed: the author, assignees and reviewers. */
+export function isSubscribed(ctx: DomainContext, mr: MergeRequestRow): boolean {
+  const userId = ctx.actor?.user.id;
+  if (userId == null) return false;
+  return mr.authorId === userId || mr.assignees.some((a) => a.userId === userId) || mr.reviewers.some((r) => r.userId === userId);
+}
+
+/** can_be_merged_by?: the caller may update the target branch (push to it, or merge into it). */
+export async function canMerge(ctx: DomainContext, mr: MergeRequestRow): Promise<boolean> {
+  if (!ctx.actor) return false;
+  const access = { project: mr.project, level: await projectAccessLevel(ctx, mr.project) };
+  return (await canPushToBranch(ctx, access, mr.targetBranch)) || canMergeToBranch(ctx, access, mr.targetBranch);
+}

@@ -1,0 +1,214 @@
+// Opening and changing merge requests (MergeRequests::CreateService / UpdateService through
+// lib/api/merge_requests.rb), each in one transaction with its "merge_request" domain event.
+import { paramError } from "../../errors.js";
+import { findProject, requireAuthenticated, type ProjectAccess } from "../access.js";
+import type { DomainContext } from "../context.js";
+import { publish, type Changes, type Tx } from "../events.js";
+import { nextInternalId } from "../internal-ids.js";
+import { branchHead, currentMergeStatus } from "./branches.js";
+import { isDraftTitle } from "./fields.js";
+import { canSetMetadata, findMergeRequestWithAccess, requireCreateMergeRequest, type MergeRequestRow, type MergeRequestWithPeople } from "./merge-requests.js";
+import { mergeRequestReaders } from "./people.js";
+import { validateMergeRequest } from "./validation.js";
+
+/** Params shared by create and update (GitLab's `optional_params`). */
+export interface MergeRequestParams {
+  description?: string | null;
+  assignee_id?: number | null;
+  assignee_ids?: number[] | null;
+  reviewer_ids?: number[] | null;
+  labels?: string[] | null;
+  milestone_id?: number | null;
+  remove_source_branch?: boolean | null;
+  allow_collaboration?: boolean | null;
+  squash?: boolean | null;
+}
+
+export interface CreateMergeRequestInput extends MergeRequestParams {
+  title: string;
+  source_branch: string;
+  target_branch: string;
+}
+
+export interface UpdateMergeRequestInput extends MergeRequestParams {
+  title?: string | null;
+  target_branch?: string | null;
+  state_event?: "close" | "reopen" | null;
+  discussion_locked?: boolean | null;
+  add_labels?: string[] | null;
+  remove_labels?: string[] | null;
+}
+
+/** GitLab's `update_params_at_least_one_of`, in its order (the ones Forgeline declares). */
+const UPDATE_PARAMS = [
+  "assignee_id", "assignee_ids", "reviewer_ids", "description", "labels", "add_labels", "remove_labels", "milestone_id",
+  "remove_source_branch", "allow_collaboration", "squash", "target_branch", "title", "state_event", "discussion_locked",
+] as const;
+
+export async function createMergeRequest(ctx: DomainContext, projectRef: string, input: CreateMergeRequestInput): Promise<MergeRequestRow> {
+  const actor = requireAuthenticated(ctx);
+  const access = await findProject(ctx, projectRef);
+  requireCreateMergeRequest(ctx, access);
+  const metadata = await metadataOf(ctx, access, input, []);
+  const created = await ctx.db.$transaction(async (tx) => {
+    const candidate = {
+      id: null, projectId: access.project.id, title: input.title, description: input.description ?? null,
+      sourceBranch: input.source_branch, targetBranch: input.target_branch, state: "opened",
+    };
+    await validateMergeRequest(tx, candidate, { sourceBranch: true, targetBranch: true }, true);
+    const row = await tx.mergeRequest.create({
+      data: {
+        projectId: access.project.id,
+        iid: await nextInternalId(tx, access.project.id, "merge_requests"),
+        title: input.title,
+        description: input.description ?? null,
+        sourceBranch: input.source_branch,
+        targetBranch: input.target_branch,
+        headSha: await branchHead(tx, access.project.id, input.source_branch),
+        mergeStatus: "can_be_merged", // validation made sure both branches exist
+        draft: isDraftTitle(input.title),
+        labels: JSON.stringify(metadata.labels ?? []),
+        squash: input.squash ?? false,
+        // the project's remove_source_branch_after_merge setting, on by default, when not asked
+        forceRemoveSourceBranch: input.remove_source_branch ?? true,
+        authorId: actor.user.id,
+        assignees: { create: (metadata.assigneeIds ?? []).map((userId) => ({ userId })) },
+        reviewers: { create: (metadata.reviewerIds ?? []).map((userId) => ({ userId })) },
+      },
+      include: { assignees: true, reviewers: true },
+    });
+    await publish(tx, ctx, "merge_request", { action: "open", projectId: row.projectId, mergeRequestId: row.id, actorId: actor.user.id, changes: {} });
+    return row;
+  });
+  return { ...created, project: access.project };
+}
+
+export async function updateMergeRequest(ctx: DomainContext, projectRef: string, iid: number, input: UpdateMergeRequestInput): Promise<MergeRequestRow> {
+  requireSomeUpdateParam(input);
+  if (input.title != null && !input.title.trim()) throw paramError("title is empty");
+  if (input.target_branch != null && !input.target_branch.trim()) throw paramError("target_branch is empty");
+  const actor = requireAuthenticated(ctx);
+  const { mergeRequest: mr, access } = await findMergeRequestWithAccess(ctx, projectRef, iid, "update");
+  const metadata = await metadataOf(ctx, access, input, JSON.parse(mr.labels) as string[]);
+  const updated = await ctx.db.$transaction(async (tx) => {
+    const next = {
+      title: input.title ?? mr.title,
+      description: input.description ?? mr.description,
+      targetBranch: input.target_branch ?? mr.targetBranch,
+      state: stateAfter(mr.state, input.state_event),
+    };
+    const changes = changesOf(mr, next, metadata, input);
+    if (!Object.keys(changes).length) return mr;
+    await validateMergeRequest(tx, { ...mr, ...next }, { sourceBranch: false, targetBranch: next.targetBranch !== mr.targetBranch }, false);
+    const row = await tx.mergeRequest.update({ where: { id: mr.id }, data: await rowData(tx, ctx, mr, next, metadata, input), include: { assignees: true, reviewers: true } });
+    await replacePeople(tx, mr, metadata);
+    await publish(tx, ctx, "merge_request", { action: actionOf(mr.state, next.state), projectId: mr.projectId, mergeRequestId: mr.id, actorId: actor.user.id, changes });
+    return metadata.assigneeIds || metadata.reviewerIds
+      ? tx.mergeRequest.findUniqueOrThrow({ where: { id: mr.id }, include: { assignees: true, reviewers: true } })
+      : row;
+  });
+  return { ...updated, project: access.project };
+}
+
+/** Grape's at_least_one_of: 400 naming every one of the params. */
+function requireSomeUpdateParam(input: UpdateMergeRequestInput): void {
+  if (UPDATE_PARAMS.some((name) => input[name] !== undefined && input[name] !== null)) return;
+  throw paramError(`${UPDATE_PARAMS.join(", ")} are missing, at least one parameter must be provided`);
+}
+
+/** close only from opened, reopen only from closed; anything else leaves the state as it is. */
+function stateAfter(state: string, event: UpdateMergeRequestInput["state_event"]): string {
+  if (event === "close" && state === "opened") return "closed";
+  if (event === "reopen" && state === "closed") return "opened";
+  return state;
+}
+
+const actionOf = (before: string, after: string) =>
+  before === after ? "update" : after === "closed" ? "close" : "reopen";
+
+interface Metadata {
+  /** null: leave as it is */
+  assigneeIds: number[] | null;
+  reviewerIds: number[] | null;
+  labels: string[] | null;
+  discussionLocked: boolean | null;
+}
+
+/**
+ * Assignees, reviewers, labels and the discussion lock, as the caller may set them: only users
+ * who can read the merge request stay; callers below Developer have them dropped silently.
+ */
+async function metadataOf(ctx: DomainContext, access: ProjectAccess, input: UpdateMergeRequestInput, labels: string[]): Promise<Metadata> {
+  if (!canSetMetadata(ctx, access)) return { assigneeIds: null, reviewerIds: null, labels: null, discussionLocked: null };
+  const assignees = input.assignee_id != null ? [input.assignee_id] : input.assignee_ids;
+  return {
+    assigneeIds: assignees != null ? await mergeRequestReaders(ctx, access, assignees) : null,
+    reviewerIds: input.reviewer_ids != null ? await mergeRequestReaders(ctx, access, input.reviewer_ids) : null,
+    labels: labelsAfter(labels, input),
+    discussionLocked: input.discussion_locked ?? null,
+  };
+}
+
+/** `labels` replaces the set; `add_labels` and `remove_labels` change it. Names are trimmed and kept once. */
+function labelsAfter(current: string[], input: UpdateMergeRequestInput): string[] | null {
+  if (input.labels == null && input.add_labels == null && input.remove_labels == null) return null;
+  const clean = (names: string[] | null | undefined) => (names ?? []).map((n) => n.trim()).filter(Boolean);
+  const removed = new Set(clean(input.remove_labels));
+  const base = input.labels != null ? clean(input.labels) : current;
+  return [...new Set([...base, ...clean(input.add_labels)])].filter((name) => !removed.has(name));
+}
+
+type Next = { title: string; description: string | null; targetBranch: string; state: string };
+
+/** Old and new values of what this update changes, by REST field name (people by user id). */
+function changesOf(mr: MergeRequestWithPeople, next: Next, metadata: Metadata, input: UpdateMergeRequestInput): Changes {
+  const changes: Changes = {};
+  const note = (key: string, previous: unknown, current: unknown) => {
+    if (JSON.stringify(previous) !== JSON.stringify(current)) changes[key] = { previous, current };
+  };
+  note("title", mr.title, next.title);
+  note("description", mr.description, next.description);
+  note("target_branch", mr.targetBranch, next.targetBranch);
+  note("state", mr.state, next.state);
+  if (metadata.assigneeIds) note("assignees", mr.assignees.map((a) => a.userId), metadata.assigneeIds);
+  if (metadata.reviewerIds) note("reviewers", mr.reviewers.map((r) => r.userId), metadata.reviewerIds);
+  if (metadata.labels) note("labels", JSON.parse(mr.labels), metadata.labels);
+  if (metadata.discussionLocked != null) note("discussion_locked", mr.discussionLocked, metadata.discussionLocked);
+  if (input.squash != null) note("squash", mr.squash, input.squash);
+  if (input.remove_source_branch != null) note("force_remove_source_branch", mr.forceRemoveSourceBranch, input.remove_source_branch);
+  return changes;
+}
+
+async function rowData(tx: Tx, ctx: DomainContext, mr: MergeRequestWithPeople, next: Next, metadata: Metadata, input: UpdateMergeRequestInput) {
+  const reopened = mr.state !== "opened" && next.state === "opened";
+  const closed = mr.state !== "closed" && next.state === "closed";
+  const recheck = reopened || next.targetBranch !== mr.targetBranch;
+  return {
+    title: next.title,
+    description: next.description,
+    targetBranch: next.targetBranch,
+    state: next.state,
+    draft: isDraftTitle(next.title),
+    ...(recheck ? { mergeStatus: await currentMergeStatus(tx, mr.projectId, mr.sourceBranch, next.targetBranch) } : {}),
+    ...(closed ? { closedById: ctx.actor!.user.id, closedAt: ctx.now() } : {}),
+    ...(reopened ? { closedById: null, closedAt: null } : {}),
+    ...(metadata.labels ? { labels: JSON.stringify(metadata.labels) } : {}),
+    ...(metadata.discussionLocked != null ? { discussionLocked: metadata.discussionLocked } : {}),
+    ...(input.squash != null ? { squash: input.squash } : {}),
+    ...(input.remove_source_branch != null ? { forceRemoveSourceBranch: input.remove_source_branch } : {}),
+  };
+}
+
+async function replacePeople(tx: Tx, mr: MergeRequestWithPeople, metadata: Metadata): Promise<void> {
+  if (metadata.assigneeIds) {
+    await tx.mergeRequestAssignee.deleteMany({ where: { mergeRequestId: mr.id } });
+    await tx.mergeRequestAssignee.createMany({ data: metadata.assigneeIds.map((userId) => ({ mergeRequestId: mr.id, userId })) });
+  }
+  if (metadata.reviewerIds) {
+    // reviewers who stay keep their review state
+    await tx.mergeRequestReviewer.deleteMany({ where: { mergeRequestId: mr.id, userId: { notIn: metadata.reviewerIds } } });
+    const kept = new Set(mr.reviewers.map((r) => r.userId));
+    const added = metadata.reviewerIds.filter((id) => !kept.has(id));
+    if (added.length) await tx.mergeRequestReviewer.createMany({ data: added.map((userId) => ({ mergeRequestId: mr.id, userId })) });
+  }
+}
