@@ -1,4 +1,126 @@
-// GraphQL types and root fields: notes
+// Notes: GitLab's Entities::Note and the notes endpoints of issues, merge requests and project
+// snippets (five root fields per noteable kind), each through one domain function.
+import type { Context } from "../context.js";
+import type { User } from "../generated/prisma/client.js";
+import { createNote, deleteNote, updateNote, type NoteCreateInput, type NoteUpdateInput } from "../domain/notes/note-writes.js";
+import { getNote, listNotes, type NoteableType, type NoteListArgs, type NoteView } from "../domain/notes/notes.js";
 import { builder } from "./builder.js";
+import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
+import { UserBasic } from "./users.js";
 
-void builder;
+/** `noteable_iid`: handed over by the domain; looked up for notes that come from elsewhere. */
+async function noteableIidOf(ctx: Context, note: NoteView): Promise<number | null> {
+  if (note.noteableIid !== undefined) return note.noteableIid;
+  const where = { where: { id: note.noteableId }, select: { iid: true } } as const;
+  if (note.noteableType === "Issue") return (await ctx.db.issue.findUnique(where))?.iid ?? null;
+  if (note.noteableType === "MergeRequest") return (await ctx.db.mergeRequest.findUnique(where))?.iid ?? null;
+  return null;
+}
+
+export const NoteEntity = builder.prismaObject("Note", {
+  name: "Note",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    // DiscussionNote / DiffNote for threads and diff comments; plain comments have none
+    type: t.string({ nullable: true, resolve: () => null }),
+    body: t.exposeString("body"),
+    attachment: t.string({ nullable: true, resolve: () => null }),
+    author: t.field({ type: UserBasic, resolve: async (note, _a, ctx) => (await ctx.loaders.user.load(note.authorId)) as User }),
+    created_at: t.expose("createdAt", { type: "DateTime" }),
+    updated_at: t.expose("updatedAt", { type: "DateTime" }),
+    system: t.exposeBoolean("system"),
+    noteable_id: t.exposeInt("noteableId"),
+    noteable_type: t.exposeString("noteableType"),
+    project_id: t.exposeInt("projectId"),
+    resolvable: t.boolean({ resolve: () => false }),
+    confidential: t.exposeBoolean("internal"),
+    internal: t.exposeBoolean("internal"),
+    imported: t.boolean({ resolve: () => false }),
+    imported_from: t.string({ resolve: () => "none" }),
+    noteable_iid: t.int({ nullable: true, resolve: (note, _a, ctx) => noteableIidOf(ctx, note) }),
+    commands_changes: t.field({ type: "JSON", resolve: () => ({}) }),
+  }),
+});
+
+const NoteOrderBy = builder.enumType("NoteOrderBy", { values: ["created_at", "updated_at"] as const });
+const NotesFilter = builder.enumType("NotesFilter", { values: ["all_notes", "only_comments", "only_activity"] as const });
+
+/** The noteable kinds: root field stem and the name of the parent's path param. */
+const KINDS = [
+  { type: "Issue", stem: "issue", parent: "issue_iid" },
+  { type: "MergeRequest", stem: "mergeRequest", parent: "merge_request_iid" },
+  { type: "Snippet", stem: "snippet", parent: "snippet_id" },
+] as const satisfies readonly { type: NoteableType; stem: string; parent: string }[];
+
+/** The args every notes field has; the parent's param name differs per kind (`ref` reads it). */
+interface PathArgs {
+  id: string;
+  note_id: number;
+}
+
+const capitalized = (stem: string) => stem[0]!.toUpperCase() + stem.slice(1);
+// Every notes endpoint starts with `authenticate!` (a before filter, ahead of the params).
+const signedIn = { access: "authenticated" } as const;
+
+for (const { type, stem, parent } of KINDS) {
+  const Stem = capitalized(stem);
+  const ref = (args: object) => (args as Record<string, number>)[parent]!;
+  const path = <T>(args: object) => args as PathArgs & T;
+
+  builder.queryFields((t) => ({
+    [`${stem}Notes`]: t.field({
+      type: [NoteEntity],
+      extensions: signedIn,
+      args: {
+        id: t.arg.id({ required: true }),
+        [parent]: t.arg.int({ required: true }),
+        order_by: t.arg({ type: NoteOrderBy, required: false }),
+        sort: t.arg({ type: SortDirectionEnum, required: false }),
+        activity_filter: t.arg({ type: NotesFilter, required: false }),
+        ...pageArgs,
+      },
+      resolve: async (_r, args, ctx) => rowsOf(ctx, await listNotes(ctx, type, path(args).id, ref(args), path<NoteListArgs>(args))),
+    }),
+    [`${stem}Note`]: t.field({
+      type: NoteEntity,
+      extensions: signedIn,
+      args: { id: t.arg.id({ required: true }), [parent]: t.arg.int({ required: true }), note_id: t.arg.int({ required: true }) },
+      resolve: (_r, args, ctx) => getNote(ctx, type, path(args).id, ref(args), path(args).note_id),
+    }),
+  }));
+
+  builder.mutationFields((t) => ({
+    [`create${Stem}Note`]: t.field({
+      type: NoteEntity,
+      extensions: signedIn,
+      args: {
+        id: t.arg.id({ required: true }),
+        [parent]: t.arg.int({ required: true }),
+        body: t.arg.string({ required: true }),
+        confidential: t.arg.boolean({ required: false }),
+        internal: t.arg.boolean({ required: false }),
+        created_at: t.arg.string({ required: false }),
+        merge_request_diff_head_sha: t.arg.string({ required: false }),
+      },
+      resolve: (_r, args, ctx) => createNote(ctx, type, path(args).id, ref(args), path<NoteCreateInput>(args)),
+    }),
+    [`update${Stem}Note`]: t.field({
+      type: NoteEntity,
+      extensions: signedIn,
+      args: {
+        id: t.arg.id({ required: true }),
+        [parent]: t.arg.int({ required: true }),
+        note_id: t.arg.int({ required: true }),
+        body: t.arg.string({ required: false }),
+        confidential: t.arg.boolean({ required: false }),
+      },
+      resolve: (_r, args, ctx) => updateNote(ctx, type, path(args).id, ref(args), path(args).note_id, path<NoteUpdateInput>(args)),
+    }),
+    [`delete${Stem}Note`]: t.boolean({
+      extensions: signedIn,
+      args: { id: t.arg.id({ required: true }), [parent]: t.arg.int({ required: true }), note_id: t.arg.int({ required: true }) },
+      resolve: (_r, args, ctx) =>
+        deleteNote(ctx, type, path(args).id, ref(args), path(args).note_id, ctx.request.headers.get("if-unmodified-since")),
+    }),
+  }));
+}

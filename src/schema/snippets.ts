@@ -1,4 +1,139 @@
-// GraphQL types and root fields: snippets
+// Project snippets: GitLab's Entities::ProjectSnippet and the /projects/:id/snippets endpoints,
+// each through one domain function.
+import type { Context } from "../context.js";
+import type { Snippet, User } from "../generated/prisma/client.js";
+import { projectFullPath } from "../domain/projects.js";
+import { createProjectSnippet, deleteProjectSnippet, updateProjectSnippet } from "../domain/snippets/snippet-writes.js";
+import { getProjectSnippet, listProjectSnippets, snippetFilesInclude, type SnippetView } from "../domain/snippets/snippets.js";
 import { builder } from "./builder.js";
+import { pageArgs, rowsOf } from "./pagination.js";
+import { UserBasic } from "./users.js";
 
-void builder;
+/** Snippet repositories' default branch, part of each file's raw_url. */
+const SNIPPET_REF = "main";
+
+/** The rendered snippet: domain functions hand it over with files and project; other parents are completed here. */
+async function viewOf(ctx: Context, snippet: Snippet): Promise<SnippetView> {
+  if ("files" in snippet && "project" in snippet) return snippet as SnippetView;
+  return ctx.db.snippet.findUniqueOrThrow({
+    where: { id: snippet.id },
+    include: { ...snippetFilesInclude, project: { include: { namespace: true } } },
+  }) as Promise<SnippetView>;
+}
+
+const webUrl = async (ctx: Context, snippet: Snippet) => {
+  const view = await viewOf(ctx, snippet);
+  return `${ctx.config.publicUrl}/${projectFullPath(view.project)}/-/snippets/${snippet.id}`;
+};
+const host = (ctx: Context) => new URL(ctx.config.publicUrl).host;
+
+interface SnippetFileView {
+  path: string;
+  raw_url: string;
+}
+
+const SnippetFileRef = builder.objectRef<SnippetFileView>("SnippetFile").implement({
+  fields: (t) => ({
+    path: t.exposeString("path"),
+    raw_url: t.exposeString("raw_url"),
+  }),
+});
+
+export const SnippetEntity = builder.prismaObject("Snippet", {
+  name: "ProjectSnippet",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    title: t.exposeString("title"),
+    description: t.exposeString("description", { nullable: true }),
+    visibility: t.exposeString("visibility"),
+    author: t.field({ type: UserBasic, resolve: async (s, _a, ctx) => (await ctx.loaders.user.load(s.authorId)) as User }),
+    created_at: t.expose("createdAt", { type: "DateTime" }),
+    updated_at: t.expose("updatedAt", { type: "DateTime" }),
+    project_id: t.exposeInt("projectId", { nullable: true }),
+    web_url: t.string({ resolve: (s, _a, ctx) => webUrl(ctx, s) }),
+    raw_url: t.string({ resolve: async (s, _a, ctx) => `${await webUrl(ctx, s)}/raw` }),
+    ssh_url_to_repo: t.string({
+      resolve: async (s, _a, ctx) => `git@${host(ctx)}:${projectFullPath((await viewOf(ctx, s)).project)}/snippets/${s.id}.git`,
+    }),
+    http_url_to_repo: t.string({
+      resolve: async (s, _a, ctx) => `${ctx.config.publicUrl}/${projectFullPath((await viewOf(ctx, s)).project)}/snippets/${s.id}.git`,
+    }),
+    file_name: t.string({ nullable: true, resolve: async (s, _a, ctx) => (await viewOf(ctx, s)).files[0]?.path ?? null }),
+    files: t.field({
+      type: [SnippetFileRef],
+      resolve: async (s, _a, ctx) => {
+        const [view, base] = [await viewOf(ctx, s), await webUrl(ctx, s)];
+        return view.files.map((file) => ({ path: file.path, raw_url: `${base}/raw/${SNIPPET_REF}/${file.path}` }));
+      },
+    }),
+    imported: t.boolean({ resolve: () => false }),
+    imported_from: t.string({ resolve: () => "none" }),
+  }),
+});
+
+const SnippetFileInput = builder.inputType("SnippetFileInput", {
+  fields: (t) => ({
+    file_path: t.string({ required: false }),
+    content: t.string({ required: false }),
+  }),
+});
+
+const SnippetFileActionInput = builder.inputType("SnippetFileActionInput", {
+  fields: (t) => ({
+    action: t.string({ required: false }),
+    content: t.string({ required: false }),
+    file_path: t.string({ required: false }),
+    previous_path: t.string({ required: false }),
+  }),
+});
+
+// No `access: "authenticated"` on these fields: GitLab checks the project and its snippet feature
+// (404 / 403) before it asks for a signed-in user, so the domain functions do the sign-in check.
+builder.queryFields((t) => ({
+  projectSnippets: t.field({
+    type: [SnippetEntity],
+    args: { id: t.arg.id({ required: true }), ...pageArgs },
+    resolve: async (_r, { id, ...args }, ctx) => rowsOf(ctx, await listProjectSnippets(ctx, String(id), args)),
+  }),
+  projectSnippet: t.field({
+    type: SnippetEntity,
+    args: { id: t.arg.id({ required: true }), snippet_id: t.arg.int({ required: true }) },
+    resolve: (_r, args, ctx) => getProjectSnippet(ctx, String(args.id), args.snippet_id),
+  }),
+}));
+
+// title, visibility and the file params are checked by the domain, so that REST and GraphQL
+// both answer with Grape's texts ("title is missing, title is empty", "files, content are ...").
+builder.mutationFields((t) => ({
+  createProjectSnippet: t.field({
+    type: SnippetEntity,
+    args: {
+      id: t.arg.id({ required: true }),
+      title: t.arg.string({ required: false }),
+      description: t.arg.string({ required: false }),
+      visibility: t.arg.string({ required: false }),
+      files: t.arg({ type: [SnippetFileInput], required: false }),
+      content: t.arg.string({ required: false }),
+      file_name: t.arg.string({ required: false }),
+    },
+    resolve: (_r, { id, ...input }, ctx) => createProjectSnippet(ctx, String(id), input),
+  }),
+  updateProjectSnippet: t.field({
+    type: SnippetEntity,
+    args: {
+      id: t.arg.id({ required: true }),
+      snippet_id: t.arg.int({ required: true }),
+      content: t.arg.string({ required: false }),
+      description: t.arg.string({ required: false }),
+      file_name: t.arg.string({ required: false }),
+      title: t.arg.string({ required: false }),
+      visibility: t.arg.string({ required: false }),
+      files: t.arg({ type: [SnippetFileActionInput], required: false }),
+    },
+    resolve: (_r, { id, snippet_id, ...input }, ctx) => updateProjectSnippet(ctx, String(id), snippet_id, input),
+  }),
+  deleteProjectSnippet: t.boolean({
+    args: { id: t.arg.id({ required: true }), snippet_id: t.arg.int({ required: true }) },
+    resolve: (_r, args, ctx) => deleteProjectSnippet(ctx, String(args.id), args.snippet_id, ctx.request.headers.get("if-unmodified-since")),
+  }),
+}));

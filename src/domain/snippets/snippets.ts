@@ -1,32 +1,96 @@
-// Project snippets. (Interface first: findProjectSnippet is what notes, emoji and webhooks build
-// on; the snippets area fills in the rest.)
-import type { Snippet, SnippetFile } from "../../generated/prisma/client.js";
-import { notFound } from "../../errors.js";
-import { AccessLevel, findProject, openVisibilities, type ProjectAccess } from "../access.js";
+// Project snippets (GitLab's ProjectSnippet, lib/api/project_snippets.rb): who may read them and
+// the read endpoints. findProjectSnippet is what notes, emoji reactions and webhooks build on.
+// Writes: snippet-writes.ts; Grape's parameter rules: snippet-params.ts.
+import type { Prisma, Snippet, SnippetFile } from "../../generated/prisma/client.js";
+import { forbidden, notFound, recordNotFound } from "../../errors.js";
+import { AccessLevel, findProject, openVisibilities, requireAuthenticated, type ProjectAccess } from "../access.js";
 import { isAdmin, type DomainContext } from "../context.js";
+import { paginate, type Page, type PageArgs } from "../pagination.js";
 import { featureAvailable } from "../project-features.js";
 
 export type SnippetWithFiles = Snippet & { files: SnippetFile[] };
 
+/** A snippet as rendered: its files and its project (for web_url), loaded with it. */
+export type SnippetView = SnippetWithFiles & { project: ProjectAccess["project"] };
+
 export interface SnippetAccess {
-  snippet: SnippetWithFiles;
+  snippet: SnippetView;
   access: ProjectAccess;
 }
 
-/** A snippet of a project the caller can see, by id; one they may not read answers 404. */
+/** Files in the order the snippet's repository lists them (by path; `position` is written that way). */
+export const snippetFilesInclude = { files: { orderBy: { position: "asc" } } } as const satisfies Prisma.SnippetInclude;
+
+/**
+ * A snippet of a project the caller can see, by id (SnippetsFinder's `find`): a snippet they
+ * may not read, or one of a project whose snippets they may not use, answers 404 "Not found".
+ */
 export async function findProjectSnippet(ctx: DomainContext, projectRef: string | number, id: number): Promise<SnippetAccess> {
   const access = await findProject(ctx, projectRef);
-  const snippet = await ctx.db.snippet.findFirst({
-    where: { id, projectId: access.project.id },
-    include: { files: { orderBy: { position: "asc" } } },
-  });
-  if (!snippet || !canReadSnippet(ctx, access, snippet)) throw notFound("Snippet");
+  const snippet = await readableSnippet(ctx, access, id);
+  if (!snippet) throw recordNotFound();
   return { snippet, access };
 }
 
-/** The project's snippet feature, then the snippet's own visibility (private: members only). */
+/**
+ * Snippet.for_project_with_user: the project's snippet feature first, then members (Guest and
+ * above) and administrators see every snippet, everyone else the public ones (and internal ones
+ * when signed in). Authorship alone does not count: an author who left the project loses private ones.
+ */
 export function canReadSnippet(ctx: DomainContext, access: ProjectAccess, snippet: Snippet): boolean {
   if (!featureAvailable(ctx, access, "snippets")) return false;
-  if (isAdmin(ctx.actor) || snippet.authorId === ctx.actor?.user.id) return true;
-  return access.level >= AccessLevel.guest || openVisibilities(ctx.actor).includes(snippet.visibility);
+  if (isAdmin(ctx.actor) || access.level >= AccessLevel.guest) return true;
+  return openVisibilities(ctx.actor).includes(snippet.visibility);
 }
+
+/** Prisma filter for the snippets of a project the caller may read (the feature is checked apart). */
+function readableSnippetsWhere(ctx: DomainContext, access: ProjectAccess): Prisma.SnippetWhereInput {
+  const projectId = access.project.id;
+  if (isAdmin(ctx.actor) || access.level >= AccessLevel.guest) return { projectId };
+  return { projectId, visibility: { in: openVisibilities(ctx.actor) } };
+}
+
+async function readableSnippet(ctx: DomainContext, access: ProjectAccess, id: number): Promise<SnippetView | null> {
+  const snippet = await ctx.db.snippet.findFirst({ where: { id, projectId: access.project.id }, include: snippetFilesInclude });
+  if (!snippet || !canReadSnippet(ctx, access, snippet)) return null;
+  return { ...snippet, project: access.project };
+}
+
+/**
+ * The project of a snippet endpoint (the API's `before` filter): 404 when the caller cannot see
+ * the project, 403 when its snippets are disabled or for members only.
+ */
+export async function snippetsProject(ctx: DomainContext, projectRef: string | number): Promise<ProjectAccess> {
+  const access = await findProject(ctx, projectRef);
+  if (!featureAvailable(ctx, access, "snippets")) throw forbidden();
+  return access;
+}
+
+/** PUT, DELETE and raw look the snippet up with `find_by`: a miss is "404 Snippet Not Found". */
+export async function snippetForChange(ctx: DomainContext, access: ProjectAccess, id: number): Promise<SnippetView> {
+  const snippet = await readableSnippet(ctx, access, id);
+  if (!snippet) throw notFound("Snippet");
+  return snippet;
+}
+
+/** GET /projects/:id/snippets: signed-in callers only, newest first. */
+export async function listProjectSnippets(ctx: DomainContext, projectRef: string, args: PageArgs): Promise<Page<SnippetView>> {
+  const access = await snippetsProject(ctx, projectRef);
+  requireAuthenticated(ctx);
+  const where = readableSnippetsWhere(ctx, access);
+  const page = await paginate(
+    args,
+    (cap) => ctx.db.snippet.count({ where, take: cap }),
+    (skip, take) => ctx.db.snippet.findMany({ where, include: snippetFilesInclude, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip, take }),
+  );
+  return { ...page, rows: page.rows.map((snippet) => ({ ...snippet, project: access.project })) };
+}
+
+/** GET /projects/:id/snippets/:snippet_id: anonymous callers may read public snippets of public projects. */
+export async function getProjectSnippet(ctx: DomainContext, projectRef: string, id: number): Promise<SnippetView> {
+  const access = await snippetsProject(ctx, projectRef);
+  const snippet = await readableSnippet(ctx, access, id);
+  if (!snippet) throw recordNotFound();
+  return snippet;
+}
+

@@ -1,4 +1,10 @@
-// snippets rows of the /api/v4 route table
-import type { Route } from "../route-helpers.js";
+// project snippets rows of the /api/v4 route table
+import { del, get, post, put, type Route } from "../route-helpers.js";
 
-export const snippetRoutes: Route[] = [];
+export const snippetRoutes: Route[] = [
+  get("/projects/:id/snippets", "projectSnippets"),
+  get("/projects/:id/snippets/:snippet_id", "projectSnippet"),
+  post("/projects/:id/snippets", "createProjectSnippet"),
+  put("/projects/:id/snippets/:snippet_id", "updateProjectSnippet"),
+  del("/projects/:id/snippets/:snippet_id", "deleteProjectSnippet"),
+];
