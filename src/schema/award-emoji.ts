@@ -1,4 +1,126 @@
-// GraphQL types and root fields: award-emoji
+// Emoji reactions: GitLab's Entities::AwardEmoji; list, get, create and delete on issues, merge
+// requests and project snippets and on their notes (24 root fields, one per REST endpoint); and
+// `award_emoji` on the awardable types, with GitLab's `upvotes`/`downvotes` on issues and MRs.
+import type { Context } from "../context.js";
+import { addAwardEmoji, getAwardEmoji, listAwardEmoji, removeAwardEmoji, type AwardablePath } from "../domain/award-emoji/award-emoji.js";
+import type { AwardableType } from "../domain/award-emoji/awardables.js";
+import { awardableKey, type Votes } from "../domain/award-emoji/batches.js";
+import type { NoteableType } from "../domain/notes/notes.js";
 import { builder } from "./builder.js";
+import { IssueEntity } from "./issues.js";
+import { MergeRequestDetail, MergeRequestEntity } from "./merge-requests.js";
+import { NoteEntity } from "./notes.js";
+import { pageArgs, rowsOf } from "./pagination.js";
+import { SnippetEntity } from "./snippets.js";
+import { UserBasic } from "./users.js";
 
-void builder;
+export const AwardEmojiEntity = builder.prismaObject("AwardEmoji", {
+  name: "AwardEmoji",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    name: t.exposeString("name"),
+    user: t.field({ type: UserBasic, resolve: (award, _a, ctx) => userOf(ctx, award.userId) }),
+    created_at: t.expose("createdAt", { type: "DateTime" }),
+    updated_at: t.expose("updatedAt", { type: "DateTime" }),
+    awardable_id: t.exposeInt("awardableId"),
+    awardable_type: t.exposeString("awardableType"),
+  }),
+});
+
+async function userOf(ctx: Context, id: number) {
+  const user = await ctx.loaders.user.load(id);
+  if (!user) throw new Error(`user ${id} of an award emoji does not exist`);
+  return user;
+}
+
+/** Each awardable kind: its path parameter and the stem of its root field names. */
+const AWARDABLES = [
+  { type: "Issue", param: "issue_iid", stem: "Issue" },
+  { type: "MergeRequest", param: "merge_request_iid", stem: "MergeRequest" },
+  { type: "Snippet", param: "snippet_id", stem: "Snippet" },
+] as const satisfies readonly { type: NoteableType; param: string; stem: string }[];
+
+type Kind = (typeof AWARDABLES)[number];
+type PathArgs = { id: string | number; note_id?: number | null } & Record<string, unknown>;
+
+const pathOf = (kind: Kind, args: PathArgs): AwardablePath => ({
+  noteableType: kind.type,
+  project: args.id,
+  ref: args[kind.param] as number,
+  noteId: args.note_id,
+});
+
+const lowerFirst = (name: string) => name[0]!.toLowerCase() + name.slice(1);
+
+for (const kind of AWARDABLES) {
+  for (const onNote of [false, true]) {
+    const stem = `${kind.stem}${onNote ? "Note" : ""}`;
+    // Grape's declaration order: project, awardable, note, then the endpoint's own params
+    const pathArgs = builder.args((t) => ({
+      id: t.id({ required: true }),
+      [kind.param]: t.int({ required: true }),
+      ...(onNote ? { note_id: t.int({ required: true }) } : {}),
+    }));
+
+    builder.queryFields((t) => ({
+      [`${lowerFirst(stem)}AwardEmojis`]: t.prismaField({
+        type: [AwardEmojiEntity],
+        args: { ...pathArgs, ...pageArgs },
+        resolve: async (_q, _r, args, ctx) => rowsOf(ctx, await listAwardEmoji(ctx, pathOf(kind, args as PathArgs), args)),
+      }),
+      [`${lowerFirst(stem)}AwardEmoji`]: t.prismaField({
+        type: AwardEmojiEntity,
+        args: { ...pathArgs, award_id: t.arg.int({ required: true }) },
+        resolve: (_q, _r, args, ctx) => getAwardEmoji(ctx, pathOf(kind, args as PathArgs), args.award_id as number),
+      }),
+    }));
+
+    builder.mutationFields((t) => ({
+      [`create${stem}AwardEmoji`]: t.prismaField({
+        type: AwardEmojiEntity,
+        args: { ...pathArgs, name: t.arg.string({ required: true }) },
+        resolve: (_q, _r, args, ctx) => addAwardEmoji(ctx, pathOf(kind, args as PathArgs), args.name as string),
+      }),
+      [`delete${stem}AwardEmoji`]: t.boolean({
+        args: { ...pathArgs, award_id: t.arg.int({ required: true }) },
+        resolve: (_r, args, ctx) =>
+          removeAwardEmoji(ctx, pathOf(kind, args as PathArgs), args.award_id as number, ctx.request.headers.get("if-unmodified-since")),
+      }),
+    }));
+  }
+}
+
+type Parent = { id: number };
+
+/** GitLab's REST entities have no `award_emoji`: the REST facade leaves such fields out (adapter's restView). */
+const graphqlOnly = { rest: false };
+
+/** `award_emoji` of the parent (one query per page of parents, through the loader). */
+const awardEmojiOf = (type: AwardableType) => (parent: Parent, _a: unknown, ctx: Context) =>
+  ctx.loaders.awardEmoji.load(awardableKey(type, parent.id));
+
+/** GitLab's `upvotes` / `downvotes`: the parent's thumbsup and thumbsdown counts. */
+const votesOf = (type: AwardableType, vote: keyof Votes) => async (parent: Parent, _a: unknown, ctx: Context) =>
+  (await ctx.loaders.awardVotes.load(awardableKey(type, parent.id)))[vote];
+
+builder.prismaObjectFields(IssueEntity, (t) => ({
+  upvotes: t.int({ resolve: votesOf("Issue", "upvotes") }),
+  downvotes: t.int({ resolve: votesOf("Issue", "downvotes") }),
+  award_emoji: t.field({ type: [AwardEmojiEntity], extensions: graphqlOnly, resolve: awardEmojiOf("Issue") }),
+}));
+
+for (const ref of [MergeRequestEntity, MergeRequestDetail]) {
+  builder.prismaObjectFields(ref, (t) => ({
+    upvotes: t.int({ resolve: votesOf("MergeRequest", "upvotes") }),
+    downvotes: t.int({ resolve: votesOf("MergeRequest", "downvotes") }),
+    award_emoji: t.field({ type: [AwardEmojiEntity], extensions: graphqlOnly, resolve: awardEmojiOf("MergeRequest") }),
+  }));
+}
+
+builder.prismaObjectFields(SnippetEntity, (t) => ({
+  award_emoji: t.field({ type: [AwardEmojiEntity], extensions: graphqlOnly, resolve: awardEmojiOf("Snippet") }),
+}));
+
+builder.prismaObjectFields(NoteEntity, (t) => ({
+  award_emoji: t.field({ type: [AwardEmojiEntity], extensions: graphqlOnly, resolve: awardEmojiOf("Note") }),
+}));
