@@ -1,0 +1,117 @@
+// Project approval rules: /projects/:id/approval_rules (ee/lib/api/project_approval_rules.rb).
+// Developers and up read them, Maintainers change them. A rule applies to the branches of its
+// protected branches, to every protected branch (applies_to_all_protected_branches), or, with
+// neither, to every branch (ApprovalProjectRule#applies_to_branch?).
+import { recordNotFound } from "../../errors.js";
+import { AccessLevel, findProject, requireAuthenticated, requireLevel, type ProjectAccess } from "../access.js";
+import type { DomainContext } from "../context.js";
+import type { Page, PageArgs } from "../pagination.js";
+import { pageOf } from "../repository/branches.js";
+import { assertUnmodifiedSince } from "../preconditions.js";
+import { projectProtections, protectedBranchesMatching, type ProtectedBranchWithLevels } from "../repository/protection-rules.js";
+import { newRuleValues, projectMembersAmong, saveRule, updatedRuleValues, type RuleContainer, type RuleInput } from "./rule-input.js";
+import { findRule, findRules, userDefinedOrder, type LoadedRule, type Reader } from "./rules.js";
+import { ruleViews, type RuleView } from "./views.js";
+
+export function projectContainer(ctx: DomainContext, access: ProjectAccess): RuleContainer {
+  return {
+    kind: "project",
+    id: access.project.id,
+    projectId: access.project.id,
+    label: "project",
+    membersAmong: (ids) => projectMembersAmong(ctx, access.project, ids),
+  };
+}
+
+/** GitLab's visible_approval_rules: user-defined rules (any_approver first) then report approver rules. */
+export async function visibleProjectRules(r: Reader, projectId: number): Promise<LoadedRule[]> {
+  const rules = await findRules(r, "project", projectId);
+  return [...userDefinedOrder(rules), ...rules.filter((rule) => rule.row.ruleType === "report_approver")];
+}
+
+export function appliesToBranch(rule: LoadedRule, allProtected: ProtectedBranchWithLevels[], matching: Set<number>): boolean {
+  const scope = rule.row.appliesToAllProtectedBranches ? allProtected : rule.protectedBranches;
+  if (scope.length === 0) return !rule.row.appliesToAllProtectedBranches;
+  return scope.some((branch) => matching.has(branch.id));
+}
+
+/** The protections of a project and which of them match a branch (rule scoping). */
+export async function branchScope(r: Reader, projectId: number, branch: string) {
+  const [all, matching] = await Promise.all([projectProtections(r.db, projectId), protectedBranchesMatching(r.db, projectId, branch)]);
+  return { all, matching: new Set(matching.map((b) => b.id)) };
+}
+
+/** The project's user-defined rules that apply to a target branch, in GitLab's order. */
+export async function applicableProjectRules(r: Reader, projectId: number, branch: string): Promise<LoadedRule[]> {
+  const [rules, scope] = await Promise.all([findRules(r, "project", projectId), branchScope(r, projectId, branch)]);
+  return userDefinedOrder(rules).filter((rule) => appliesToBranch(rule, scope.all, scope.matching));
+}
+
+/** admin_project or create_merge_request_in: Developers and up. */
+async function readableProject(ctx: DomainContext, projectRef: string): Promise<ProjectAccess> {
+  requireAuthenticated(ctx);
+  const access = await findProject(ctx, projectRef);
+  requireLevel(ctx, access.level, AccessLevel.developer);
+  return access;
+}
+
+/** admin_project and modify_approvers_rules: Maintainers and up. */
+async function manageableProject(ctx: DomainContext, projectRef: string): Promise<ProjectAccess> {
+  requireAuthenticated(ctx);
+  const access = await findProject(ctx, projectRef);
+  requireLevel(ctx, access.level, AccessLevel.maintainer);
+  return access;
+}
+
+export async function projectRuleViews(ctx: DomainContext, access: ProjectAccess, rules: LoadedRule[]): Promise<RuleView[]> {
+  const allProtectedBranches = rules.some((r) => r.row.appliesToAllProtectedBranches) ? await projectProtections(ctx.db, access.project.id) : [];
+  return ruleViews(ctx, rules, { projectMember: access.level >= AccessLevel.guest, allProtectedBranches });
+}
+
+const view = async (ctx: DomainContext, access: ProjectAccess, rule: LoadedRule) => (await projectRuleViews(ctx, access, [rule]))[0]!;
+
+/** GET /projects/:id/approval_rules (paginated over the list in memory, as GitLab does). */
+export async function listProjectRules(ctx: DomainContext, projectRef: string, args: PageArgs): Promise<Page<RuleView>> {
+  const access = await readableProject(ctx, projectRef);
+  const page = pageOf(await visibleProjectRules(ctx, access.project.id), args);
+  return { rows: await projectRuleViews(ctx, access, page.rows), info: page.info };
+}
+
+async function requireRule(ctx: DomainContext, access: ProjectAccess, id: number): Promise<LoadedRule> {
+  const rule = await findRule(ctx, "project", access.project.id, id);
+  if (!rule) throw recordNotFound();
+  return rule;
+}
+
+/** GET /projects/:id/approval_rules/:approval_rule_id */
+export async function getProjectRule(ctx: DomainContext, projectRef: string, id: number): Promise<RuleView> {
+  const access = await readableProject(ctx, projectRef);
+  return view(ctx, access, await requireRule(ctx, access, id));
+}
+
+/** POST /projects/:id/approval_rules */
+export async function createProjectRule(ctx: DomainContext, projectRef: string, input: RuleInput & { name: string; approvals_required: number }): Promise<RuleView> {
+  const access = await manageableProject(ctx, projectRef);
+  const container = projectContainer(ctx, access);
+  const rule = await saveRule(ctx, container, await newRuleValues(ctx, container, input), null);
+  return view(ctx, access, rule);
+}
+
+/** PUT /projects/:id/approval_rules/:approval_rule_id: users and groups are replaced when sent. */
+export async function updateProjectRule(ctx: DomainContext, projectRef: string, id: number, input: RuleInput): Promise<RuleView> {
+  const access = await manageableProject(ctx, projectRef);
+  const rule = await requireRule(ctx, access, id);
+  const container = projectContainer(ctx, access);
+  const saved = await saveRule(ctx, container, await updatedRuleValues(ctx, container, rule, input), rule);
+  return view(ctx, access, saved);
+}
+
+/** DELETE /projects/:id/approval_rules/:approval_rule_id (412 on a stale If-Unmodified-Since). */
+export async function deleteProjectRule(ctx: DomainContext, projectRef: string, id: number, unmodifiedSince?: string | null): Promise<boolean> {
+  const access = await manageableProject(ctx, projectRef);
+  const rule = await requireRule(ctx, access, id);
+  assertUnmodifiedSince(rule.row.updatedAt, unmodifiedSince);
+  await ctx.db.approvalRule.delete({ where: { id: rule.row.id } });
+  return true;
+}
+

@@ -1,0 +1,121 @@
+// Approval rules as stored (one table for group, project and merge request rules) and as loaded:
+// each rule with its users, groups, the direct members of those groups and its protected
+// branches, fetched for a whole list at once. GitLab: ApprovalRuleLike and ApprovalRulePresenter.
+import type { ApprovalRule, Namespace, Prisma, User } from "../../generated/prisma/client.js";
+import { notExpired, visibleGroupsWhere } from "../access.js";
+import { isAdmin, type DomainContext } from "../context.js";
+import type { Tx } from "../events.js";
+import type { ProtectedBranchWithLevels } from "../repository/protection-rules.js";
+
+/** What reading rules needs: a client (or the open transaction) and the clock (membership expiry). */
+export interface Reader {
+  db: Tx;
+  now: () => Date;
+}
+
+export type RuleKind = "group" | "project" | "merge_request";
+export const RULE_TYPES = ["regular", "any_approver", "report_approver", "code_owner"] as const;
+export type RuleType = (typeof RULE_TYPES)[number];
+/** Rules people define (GitLab's user_defined?); report approver and code owner rules come from the system. */
+export const isUserDefined = (rule: Pick<ApprovalRule, "ruleType">) => rule.ruleType === "regular" || rule.ruleType === "any_approver";
+
+/** The name GitLab shows for an any_approver rule in a merge request's approval state. */
+export const ALL_MEMBERS = "All Members";
+
+export interface LoadedRule {
+  row: ApprovalRule;
+  users: User[];
+  groups: Namespace[];
+  /** users plus the direct members of the groups, active only, by id (GitLab's `approvers`) */
+  approvers: User[];
+  /** the protected branches the rule is scoped to (explicitly) */
+  protectedBranches: ProtectedBranchWithLevels[];
+  /** the project rule a merge request rule was made from */
+  source: LoadedRule | null;
+}
+
+const byId = <T extends { id: number }>(a: T, b: T) => a.id - b.id;
+
+const RULE_INCLUDE = { users: true, groups: true, protectedBranches: true } as const;
+type RuleRow = Prisma.ApprovalRuleGetPayload<{ include: typeof RULE_INCLUDE }>;
+
+/** Rules of a container in GitLab's order for user-defined rules: any_approver first, then by id. */
+export async function findRules(r: Reader, kind: RuleKind, containerId: number): Promise<LoadedRule[]> {
+  const rows = await r.db.approvalRule.findMany({ where: { kind, containerId }, include: RULE_INCLUDE, orderBy: { id: "asc" } });
+  return loadRules(r, rows);
+}
+
+export async function findRule(r: Reader, kind: RuleKind, containerId: number, id: number): Promise<LoadedRule | null> {
+  const row = await r.db.approvalRule.findFirst({ where: { id, kind, containerId }, include: RULE_INCLUDE });
+  return row ? (await loadRules(r, [row]))[0]! : null;
+}
+
+/** Users, groups, group members and protected branches of the rules (and of their source rules). */
+async function loadRules({ db, now }: Reader, rows: RuleRow[]): Promise<LoadedRule[]> {
+  const sourceIds = [...new Set(rows.map((r) => r.sourceRuleId).filter((id): id is number => id !== null))];
+  const sourceRows = sourceIds.length ? await db.approvalRule.findMany({ where: { id: { in: sourceIds } }, include: RULE_INCLUDE }) : [];
+  const all = [...rows, ...sourceRows];
+  const groupIds = [...new Set(all.flatMap((r) => r.groups.map((g) => g.groupId)))];
+  const [groups, groupMembers] = await Promise.all([
+    db.namespace.findMany({ where: { id: { in: groupIds }, kind: "group" } }),
+    db.groupMember.findMany({ where: { groupId: { in: groupIds }, ...notExpired({ now } as DomainContext) }, select: { groupId: true, userId: true } }),
+  ]);
+  const userIds = [...new Set([...all.flatMap((r) => r.users.map((u) => u.userId)), ...groupMembers.map((m) => m.userId)])];
+  const branchIds = [...new Set(all.flatMap((r) => r.protectedBranches.map((b) => b.protectedBranchId)))];
+  const [users, branches] = await Promise.all([
+    db.user.findMany({ where: { id: { in: userIds } } }),
+    branchIds.length ? db.protectedBranch.findMany({ where: { id: { in: branchIds } }, include: { accessLevels: { orderBy: { id: "asc" } } }, orderBy: { id: "asc" } }) : [],
+  ]);
+  const userById = new Map(users.map((u) => [u.id, u]));
+  const groupById = new Map(groups.map((g) => [g.id, g]));
+  const membersOf = (groupId: number) => groupMembers.filter((m) => m.groupId === groupId).map((m) => userById.get(m.userId));
+  const load = (row: RuleRow, source: LoadedRule | null): LoadedRule => {
+    const ruleUsers = present(row.users.map((u) => userById.get(u.userId))).sort(byId);
+    const ruleGroups = present(row.groups.map((g) => groupById.get(g.groupId))).sort(byId);
+    const candidates = [...ruleUsers, ...present(ruleGroups.flatMap((g) => membersOf(g.id)))];
+    const approvers = uniqueUsers(candidates.filter((u) => u.state === "active"));
+    const protectedBranches = branches.filter((b) => row.protectedBranches.some((p) => p.protectedBranchId === b.id));
+    return { row, users: ruleUsers, groups: ruleGroups, approvers, protectedBranches, source };
+  };
+  const sources = new Map(sourceRows.map((row) => [row.id, load(row, null)]));
+  return rows.map((row) => load(row, row.sourceRuleId === null ? null : (sources.get(row.sourceRuleId) ?? null)));
+}
+
+const present = <T>(values: (T | undefined)[]): T[] => values.filter((v): v is T => v !== undefined);
+
+export function uniqueUsers(users: User[]): User[] {
+  return [...new Map(users.map((u) => [u.id, u])).values()].sort(byId);
+}
+
+/** GitLab's user_defined_rules order: any_approver rules first, then the rest by id. */
+export function userDefinedOrder(rules: LoadedRule[]): LoadedRule[] {
+  const user = rules.filter((r) => isUserDefined(r.row));
+  return [...user.filter((r) => r.row.ruleType === "any_approver"), ...user.filter((r) => r.row.ruleType !== "any_approver")];
+}
+
+/** Ids of the given groups the caller may see (public, internal when signed in, their hierarchy; admins all). */
+export async function visibleGroupIds(ctx: DomainContext, groupIds: number[]): Promise<Set<number>> {
+  if (!groupIds.length) return new Set();
+  if (isAdmin(ctx.actor)) return new Set(groupIds);
+  const visible = await ctx.db.namespace.findMany({ where: { AND: [{ id: { in: groupIds } }, await visibleGroupsWhere(ctx)] }, select: { id: true } });
+  return new Set(visible.map((g) => g.id));
+}
+
+/** The caller's view of a rule's groups: the visible ones, and whether private ones are hidden. */
+export interface GroupVisibility {
+  groups: Namespace[];
+  hidden: Namespace[];
+}
+
+export function splitGroups(rule: LoadedRule, visible: Set<number>): GroupVisibility {
+  return { groups: rule.groups.filter((g) => visible.has(g.id)), hidden: rule.groups.filter((g) => !visible.has(g.id)) };
+}
+
+/** GitLab's ApprovalRuleLike#overridden?: a merge request rule differing from its source rule. */
+export function overridden(rule: LoadedRule): boolean {
+  const source = rule.source;
+  if (!source) return false;
+  const sameIds = (a: { id: number }[], b: { id: number }[]) => a.map((x) => x.id).join() === b.map((x) => x.id).join();
+  return source.row.name !== rule.row.name || source.row.approvalsRequired !== rule.row.approvalsRequired ||
+    !sameIds(source.users, rule.users) || !sameIds(source.groups, rule.groups);
+}

@@ -1,0 +1,116 @@
+// A project's merge request approval configuration: GET/POST /projects/:id/approvals
+// (ee/lib/api/project_approvals.rb, ee/lib/api/entities/approval_settings.rb). Maintainers and up
+// read and change it (read_approvers / update_approvers).
+import type { ProjectApprovalSetting } from "../../generated/prisma/client.js";
+import { paramError, validationError } from "../../errors.js";
+import { AccessLevel, findProject, requireAuthenticated, requireLevel } from "../access.js";
+import type { DomainContext } from "../context.js";
+import type { Reader } from "./rules.js";
+
+export type ApprovalSettings = Omit<ProjectApprovalSetting, "updatedAt">;
+
+/** GitLab's defaults for a project nobody configured. */
+export const defaultSettings = (projectId: number): ApprovalSettings => ({
+  projectId,
+  approvalsBeforeMerge: 0,
+  resetApprovalsOnPush: true,
+  selectiveCodeOwnerRemovals: false,
+  disableOverridingApproversPerMergeRequest: false,
+  mergeRequestsAuthorApproval: false,
+  mergeRequestsDisableCommittersApproval: false,
+  requireReauthenticationToApprove: false,
+});
+
+export async function loadSettings(r: Pick<Reader, "db">, projectId: number): Promise<ApprovalSettings> {
+  return (await r.db.projectApprovalSetting.findUnique({ where: { projectId } })) ?? defaultSettings(projectId);
+}
+
+/** ApprovalSettings entity; the deprecated approvers lists are always empty. */
+export interface ApprovalSettingsView {
+  approvers: never[];
+  approver_groups: never[];
+  approvals_before_merge: number;
+  reset_approvals_on_push: boolean;
+  selective_code_owner_removals: boolean;
+  disable_overriding_approvers_per_merge_request: boolean;
+  merge_requests_author_approval: boolean;
+  merge_requests_disable_committers_approval: boolean;
+  require_password_to_approve: boolean;
+  require_reauthentication_to_approve: boolean;
+}
+
+export function settingsView(s: ApprovalSettings): ApprovalSettingsView {
+  return {
+    approvers: [],
+    approver_groups: [],
+    approvals_before_merge: s.approvalsBeforeMerge,
+    reset_approvals_on_push: s.resetApprovalsOnPush,
+    selective_code_owner_removals: s.selectiveCodeOwnerRemovals,
+    disable_overriding_approvers_per_merge_request: s.disableOverridingApproversPerMergeRequest,
+    merge_requests_author_approval: s.mergeRequestsAuthorApproval,
+    merge_requests_disable_committers_approval: s.mergeRequestsDisableCommittersApproval,
+    require_password_to_approve: s.requireReauthenticationToApprove,
+    require_reauthentication_to_approve: s.requireReauthenticationToApprove,
+  };
+}
+
+/** GET /projects/:id/approvals */
+export async function getApprovalSettings(ctx: DomainContext, projectRef: string): Promise<ApprovalSettingsView> {
+  requireAuthenticated(ctx);
+  const { project, level } = await findProject(ctx, projectRef);
+  requireLevel(ctx, level, AccessLevel.maintainer);
+  return settingsView(await loadSettings(ctx, project.id));
+}
+
+export interface ApprovalSettingsInput {
+  approvals_before_merge?: number | null;
+  reset_approvals_on_push?: boolean | null;
+  selective_code_owner_removals?: boolean | null;
+  disable_overriding_approvers_per_merge_request?: boolean | null;
+  merge_requests_author_approval?: boolean | null;
+  merge_requests_disable_committers_approval?: boolean | null;
+  require_password_to_approve?: boolean | null;
+  require_reauthentication_to_approve?: boolean | null;
+}
+
+const SETTING_PARAMS = [
+  "approvals_before_merge", "reset_approvals_on_push", "selective_code_owner_removals",
+  "disable_overriding_approvers_per_merge_request", "merge_requests_author_approval",
+  "merge_requests_disable_committers_approval", "require_password_to_approve", "require_reauthentication_to_approve",
+] as const;
+
+const given = <T>(value: T | null | undefined): value is T => value !== undefined && value !== null;
+
+/** POST /projects/:id/approvals: at least one setting; the others keep their values. */
+export async function updateApprovalSettings(ctx: DomainContext, projectRef: string, input: ApprovalSettingsInput): Promise<ApprovalSettingsView> {
+  requireAuthenticated(ctx);
+  if (!SETTING_PARAMS.some((name) => given(input[name]))) {
+    throw paramError(`${SETTING_PARAMS.join(", ")} are missing, at least one parameter must be provided`);
+  }
+  const { project, level } = await findProject(ctx, projectRef);
+  requireLevel(ctx, level, AccessLevel.maintainer);
+  const current = await loadSettings(ctx, project.id);
+  const next = applyInput(current, input);
+  if (next.selectiveCodeOwnerRemovals && next.resetApprovalsOnPush) {
+    throw validationError({ base: ["selective_code_owner_removals can only be enabled when reset_approvals_on_push is disabled"] });
+  }
+  if (next.approvalsBeforeMerge < 0) throw validationError({ approvals_before_merge: ["must be greater than or equal to 0"] });
+  const { projectId, ...data } = next;
+  const saved = await ctx.db.projectApprovalSetting.upsert({ where: { projectId }, create: next, update: data });
+  return settingsView(saved);
+}
+
+function applyInput(s: ApprovalSettings, input: ApprovalSettingsInput): ApprovalSettings {
+  const pick = <T>(value: T | null | undefined, fallback: T) => (given(value) ? value : fallback);
+  return {
+    ...s,
+    approvalsBeforeMerge: pick(input.approvals_before_merge, s.approvalsBeforeMerge),
+    resetApprovalsOnPush: pick(input.reset_approvals_on_push, s.resetApprovalsOnPush),
+    selectiveCodeOwnerRemovals: pick(input.selective_code_owner_removals, s.selectiveCodeOwnerRemovals),
+    disableOverridingApproversPerMergeRequest: pick(input.disable_overriding_approvers_per_merge_request, s.disableOverridingApproversPerMergeRequest),
+    mergeRequestsAuthorApproval: pick(input.merge_requests_author_approval, s.mergeRequestsAuthorApproval),
+    mergeRequestsDisableCommittersApproval: pick(input.merge_requests_disable_committers_approval, s.mergeRequestsDisableCommittersApproval),
+    // the newer name wins when both are sent (GitLab's deprecation note)
+    requireReauthenticationToApprove: pick(input.require_reauthentication_to_approve, pick(input.require_password_to_approve, s.requireReauthenticationToApprove)),
+  };
+}
