@@ -19,6 +19,12 @@ export interface Config {
   allowLocalWebhooks: boolean;
   /** WEBHOOK_ENCRYPTION_KEY (32 bytes); absent: a key generated into `<dataDir>/encryption.key`. */
   webhookEncryptionKey: SecretKey | undefined;
+  /** WEBHOOK_TIMEOUT: seconds a webhook delivery may take (GitLab's webhook_timeout, 10 s). */
+  webhookTimeoutSeconds: number;
+  /** WEBHOOK_HEADER_PREFIX: "X-Service-" (the spec's delivery headers) or "X-Gitlab-" (receivers built for GitLab). */
+  webhookHeaderPrefix: "X-Service-" | "X-Gitlab-";
+  /** WEBHOOK_WORKER: the server runs a delivery worker itself (off when workers run apart: `npm run worker`). */
+  webhookWorker: boolean;
 }
 
 /** Key bytes that never print: `String()`, JSON and `util.inspect` show "[REDACTED]". */
@@ -109,6 +115,12 @@ function encryptionKey(env: NodeJS.ProcessEnv): SecretKey | undefined {
   throw new ConfigError("WEBHOOK_ENCRYPTION_KEY must be 32 bytes written as 64 hex digits or as base64");
 }
 
+function headerPrefix(env: NodeJS.ProcessEnv): Config["webhookHeaderPrefix"] {
+  const raw = env.WEBHOOK_HEADER_PREFIX || "X-Service-";
+  if (raw === "X-Service-" || raw === "X-Gitlab-") return raw;
+  throw new ConfigError(`WEBHOOK_HEADER_PREFIX must be X-Service- or X-Gitlab-, got "${raw}"`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, "PORT", 8080, 0, 65535);
   const dataDir = env.DATA_DIR || DEFAULT_DATA_DIR;
@@ -125,5 +137,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     version: "17.1.0",
     allowLocalWebhooks: boolean(env, "ALLOW_LOCAL_WEBHOOKS", false),
     webhookEncryptionKey: encryptionKey(env),
+    webhookTimeoutSeconds: integer(env, "WEBHOOK_TIMEOUT", 10, 1, 600),
+    webhookHeaderPrefix: headerPrefix(env),
+    webhookWorker: boolean(env, "WEBHOOK_WORKER", true),
   };
 }

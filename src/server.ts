@@ -8,20 +8,21 @@ import type { Services } from "./domain/context.js";
 
 /** The application modules, loaded after the settings are validated (a bad setting fails fast). */
 async function loadApplication() {
-  const [{ createServerAdapter }, { createApp }, { createServices }, { bootstrap }] = await Promise.all([
+  const [{ createServerAdapter }, { createApp }, { createServices }, { bootstrap }, { createWorker }] = await Promise.all([
     import("@whatwg-node/server"),
     import("./app.js"),
     import("./services.js"),
     import("./domain/bootstrap.js"),
+    import("./webhooks/worker.js"),
   ]);
-  return { createServerAdapter, createApp, createServices, bootstrap };
+  return { createServerAdapter, createApp, createServices, bootstrap, createWorker };
 }
 
 async function main() {
   const config = readConfig();
   mkdirSync(config.dataDir, { recursive: true });
   // The migration runs in a child process (Prisma CLI) while this one loads the application.
-  const [{ createServerAdapter, createApp, createServices, bootstrap }] = await Promise.all([
+  const [{ createServerAdapter, createApp, createServices, bootstrap, createWorker }] = await Promise.all([
     loadApplication(),
     applyMigrations(config.databaseUrl),
   ]);
@@ -35,8 +36,12 @@ async function main() {
     const port = typeof address === "object" && address ? address.port : config.port;
     console.log(`Forgeline listening on http://${config.host}:${port} (REST /api/v4, GraphQL /graphql)`);
   });
+  // the webhook delivery worker (WEBHOOK_WORKER=false when workers run apart: `npm run worker`)
+  const worker = config.webhookWorker ? createWorker(services) : null;
+  worker?.start();
   const stop = () => {
-    server.close(() => void db.$disconnect().finally(() => process.exit(0)));
+    const workerStopped = worker?.stop() ?? Promise.resolve();
+    server.close(() => void workerStopped.finally(() => db.$disconnect()).finally(() => process.exit(0)));
     server.closeIdleConnections(); // keep-alive sockets would otherwise hold `close` open
     setTimeout(() => process.exit(0), 5000).unref();
   };

@@ -6,6 +6,8 @@ import {
   requireAuthenticated, requireLevel, traversalOf, VISIBILITY_LEVELS, type GroupAccess,
 } from "./access.js";
 import { changeAvatar, readAvatarArg, type FileUpload } from "./avatars.js";
+import { publish } from "./events.js";
+import { publishMember } from "./members.js";
 import { isAdmin, type DomainContext } from "./context.js";
 import { afterCursor, decodeCursor, encodeCursor, paginate, pageWindow, type KeysetPage, type Page, type PageArgs, type SortDirection } from "./pagination.js";
 import { fuzzySearch, nameProblems, pathProblems, rubyErrorHash, type Visibility } from "./paths.js";
@@ -48,9 +50,14 @@ export async function createGroup(ctx: DomainContext, input: GroupInput & { name
         requestAccessEnabled: input.request_access_enabled ?? true,
       },
     });
-    await tx.groupMember.create({ data: { groupId: created.id, userId: actor.user.id, accessLevel: AccessLevel.owner, createdById: actor.user.id } });
+    const ownership = await tx.groupMember.create({
+      data: { groupId: created.id, userId: actor.user.id, accessLevel: AccessLevel.owner, createdById: actor.user.id }, include: { user: true },
+    });
     const avatarPath = await storeAvatar(created.id);
-    return tx.namespace.update({ where: { id: created.id }, data: { traversalIds: traversalOf(parent, created.id), avatarPath } });
+    const group = await tx.namespace.update({ where: { id: created.id }, data: { traversalIds: traversalOf(parent, created.id), avatarPath } });
+    if (parent) await publish(tx, ctx, "subgroup", { action: "create", subgroup: group, parent, actorId: actor.user.id });
+    await publishMember(tx, ctx, "create", "group", group.id, ownership);
+    return group;
   }));
 }
 

@@ -8,6 +8,7 @@ import {
   AccessLevel, ancestorIds, canSee, findGroup, findProject, notExpired, requireAuthenticated, requireLevel, VALID_MEMBER_LEVELS,
 } from "./access.js";
 import type { DomainContext } from "./context.js";
+import { publish, type MemberEvent } from "./events.js";
 import { paginate, type Page, type PageArgs } from "./pagination.js";
 
 export interface Member {
@@ -187,7 +188,21 @@ export async function addMember(ctx: DomainContext, source: MemberSource, id: st
   if (await findDirect(ctx, t, user.id)) throw new AppError(409, { message: "Member already exists" });
   requireManage(ctx, t, [input.access_level]);
   await memberErrors(ctx, t, user.id, input.access_level, input.expires_at);
-  return insertMember(ctx.db, t.source, t.id, user.id, input.access_level, input.expires_at ?? null, ctx.actor!.user.id);
+  return ctx.db.$transaction(async (tx) => {
+    const member = await insertMember(tx, t.source, t.id, user.id, input.access_level, input.expires_at ?? null, ctx.actor!.user.id);
+    await publishMember(tx, ctx, "create", t.source, t.id, member);
+    return member;
+  });
+}
+
+/** The member event of a membership change (webhooks hear group ones), inside the change's transaction. */
+export function publishMember(
+  tx: Prisma.TransactionClient, ctx: DomainContext, action: MemberEvent["action"], source: MemberSource, sourceId: number, member: Member,
+): Promise<void> {
+  return publish(tx, ctx, "member", {
+    action, source, sourceId, userId: member.user.id, accessLevel: member.accessLevel, expiresAt: member.expiresAt,
+    createdAt: member.createdAt, actorId: ctx.actor?.user.id ?? null,
+  });
 }
 
 export function insertMember(
@@ -212,9 +227,14 @@ export async function updateMember(
   await requireChangeable(ctx, t, member);
   await memberErrors(ctx, t, userId, input.access_level, input.expires_at);
   const data = { accessLevel: input.access_level, expiresAt: input.expires_at };
-  return t.source === "group"
-    ? ctx.db.groupMember.update({ where: { groupId_userId: { groupId: t.id, userId } }, data, include: { user: true } })
-    : ctx.db.projectMember.update({ where: { projectId_userId: { projectId: t.id, userId } }, data, include: { user: true } });
+  return ctx.db.$transaction(async (tx) => {
+    const updated: Member = t.source === "group"
+      ? await tx.groupMember.update({ where: { groupId_userId: { groupId: t.id, userId } }, data, include: { user: true } })
+      : await tx.projectMember.update({ where: { projectId_userId: { projectId: t.id, userId } }, data, include: { user: true } });
+    const changed = updated.accessLevel !== member.accessLevel || updated.expiresAt?.getTime() !== member.expiresAt?.getTime();
+    if (changed) await publishMember(tx, ctx, "update", t.source, t.id, updated);
+    return updated;
+  });
 }
 
 /**
@@ -228,12 +248,16 @@ export async function removeMember(ctx: DomainContext, source: MemberSource, id:
   if (ctx.actor!.user.id !== userId) requireManage(ctx, t, [member.accessLevel]);
   await requireChangeable(ctx, t, member);
   if (t.source === "project") {
-    await ctx.db.projectMember.delete({ where: { projectId_userId: { projectId: t.id, userId } } });
+    await ctx.db.$transaction(async (tx) => {
+      await tx.projectMember.delete({ where: { projectId_userId: { projectId: t.id, userId } } });
+      await publishMember(tx, ctx, "destroy", t.source, t.id, member);
+    });
     return true;
   }
   await ctx.db.$transaction(async (tx) => {
     await tx.groupMember.delete({ where: { groupId_userId: { groupId: t.id, userId } } });
     if (!skipSubresources) await removeBelow(tx, t.id, userId);
+    await publishMember(tx, ctx, "destroy", t.source, t.id, member);
   });
   return true;
 }

@@ -8,7 +8,7 @@ import type { AccessToken, Prisma, User } from "../generated/prisma/client.js";
 import { badRequest, notFound, paramError, unauthorized } from "../errors.js";
 import { AccessLevel, findGroup, findProject, requireAuthenticated } from "./access.js";
 import type { DomainContext } from "./context.js";
-import { insertMember } from "./members.js";
+import { insertMember, publishMember } from "./members.js";
 import { paginate, type Page, type PageArgs } from "./pagination.js";
 import { issueToken } from "./personal-access-tokens.js";
 import { insertUser } from "./users.js";
@@ -175,6 +175,7 @@ export async function createResourceAccessToken(
       password: randomBytes(32).toString("base64url"),
     }, tx);
     const member = await insertMember(tx, type, r.id, bot.id, accessLevel, null, actor.user.id);
+    await publishMember(tx, ctx, "create", type, r.id, member);
     const token = await issueToken(tx, ctx, {
       userId: bot.id, kind: type, resourceId: r.id,
       name: input.name, scopes: [...new Set(input.scopes)], expires_at: input.expires_at, description: input.description,

@@ -1,0 +1,90 @@
+// The delivery history row of one attempt (GitLab's WebHookLog): e-mail-like values of the
+// request data redacted, response headers capitalised (at most 50, values cut to 1 KB), the
+// response body cut to 8 KB as Rails' truncate_bytes cuts (ending in "…"), and the SHA-256 of the
+// interpolated URL so that resend can tell whether the hook still points at the same target.
+import { createHash } from "node:crypto";
+import type { Db } from "../db/client.js";
+import { REDACTED } from "./request.js";
+
+export const INTERNAL_ERROR = "internal error";
+const RESPONSE_BODY_LIMIT = 8 * 1024;
+const RESPONSE_HEADERS_COUNT_LIMIT = 50;
+const RESPONSE_HEADER_SIZE_LIMIT = 1024;
+
+export interface AttemptRecord {
+  hookId: number;
+  trigger: string;
+  url: string;
+  interpolatedUrl: string | null;
+  requestHeaders: Record<string, string>;
+  requestData: unknown;
+  /** null: no response (network error, timeout, refused URL, template error) */
+  response: { status: number; headers: [string, string][]; body: string } | null;
+  internalErrorMessage: string | null;
+  executionDuration: number;
+  idempotencyKey: string;
+  createdAt: Date;
+}
+
+export async function recordAttempt(db: Db, attempt: AttemptRecord): Promise<number> {
+  const { response } = attempt;
+  const row = await db.webHookLog.create({
+    data: {
+      hookId: attempt.hookId,
+      trigger: attempt.trigger,
+      url: attempt.url,
+      urlHash: attempt.interpolatedUrl === null ? null : sha256(attempt.interpolatedUrl),
+      requestHeaders: JSON.stringify(attempt.requestHeaders),
+      requestData: JSON.stringify(redactEmails(attempt.requestData) ?? {}),
+      responseHeaders: JSON.stringify(response ? capitalisedHeaders(response.headers) : {}),
+      responseBody: response ? truncateBytes(response.body, RESPONSE_BODY_LIMIT) : "",
+      responseStatus: response ? String(response.status) : INTERNAL_ERROR,
+      responseCode: response?.status ?? null,
+      executionDuration: attempt.executionDuration,
+      internalErrorMessage: attempt.internalErrorMessage,
+      idempotencyKey: attempt.idempotencyKey,
+      createdAt: attempt.createdAt,
+    },
+    select: { id: true },
+  });
+  return row.id;
+}
+
+export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** URI::MailTo::EMAIL_REGEXP */
+const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+
+export function redactEmails(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactEmails);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, redactEmails(inner)]));
+  }
+  return value !== null && value !== undefined && EMAIL.test(String(value)) ? REDACTED : value;
+}
+
+/** Net::HTTPHeader#each_capitalized: "content-type" -> "Content-Type". */
+function capitalisedHeaders(headers: [string, string][]): Record<string, string> {
+  return Object.fromEntries(
+    headers.slice(0, RESPONSE_HEADERS_COUNT_LIMIT).map(([name, value]) => [
+      name.split("-").map((part) => part.charAt(0).toUpperCase() + part.slice(1).toLowerCase()).join("-"),
+      truncateBytes(value, RESPONSE_HEADER_SIZE_LIMIT),
+    ]),
+  );
+}
+
+/** ActiveSupport's String#truncate_bytes: at most `limit` bytes, whole characters, "…" appended when cut. */
+export function truncateBytes(text: string, limit: number): string {
+  if (Buffer.byteLength(text) <= limit) return text;
+  const omission = "…";
+  const budget = limit - Buffer.byteLength(omission);
+  let bytes = 0;
+  let end = 0;
+  for (const char of text) {
+    const size = Buffer.byteLength(char);
+    if (bytes + size > budget) break;
+    bytes += size;
+    end += char.length;
+  }
+  return text.slice(0, end) + omission;
+}

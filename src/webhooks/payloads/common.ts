@@ -1,0 +1,77 @@
+// Pieces shared by the payload builders: GitLab's project, group and user hook attributes and the
+// two time formats payloads use (builders that format times explicitly write ISO 8601 seconds,
+// "2020-12-11T04:57:22Z"; attribute dumps write Ruby's Time#to_s, "2023-07-04 20:44:11 UTC").
+import type { Namespace, Project, User } from "../../generated/prisma/client.js";
+import type { Services } from "../../domain/context.js";
+import type { Tx } from "../../domain/events.js";
+import { VISIBILITY_LEVELS } from "../../domain/access.js";
+import { projectFullPath } from "../../domain/projects.js";
+import { avatarUrlOfUser } from "../../domain/users.js";
+import { REDACTED } from "../request.js";
+
+export type Ctx = Pick<Services, "config" | "now">;
+export type ProjectWithNamespace = Project & { namespace: Namespace };
+
+/** Time#xmlschema of a UTC time: seconds, "Z". */
+export const xmlschema = (date: Date | null | undefined) => (date ? date.toISOString().replace(/\.\d{3}Z$/, "Z") : null);
+
+/** Time#to_s of a UTC time. */
+export const rubyTime = (date: Date | null | undefined) =>
+  date ? `${date.toISOString().slice(0, 19).replace("T", " ")} UTC` : null;
+
+export const isoDate = (date: Date | null | undefined) => (date ? date.toISOString().slice(0, 10) : null);
+
+export function projectWebUrl(ctx: Ctx, project: ProjectWithNamespace): string {
+  return `${ctx.config.publicUrl}/${projectFullPath(project)}`;
+}
+
+/** Project#hook_attrs (with the backward-compatible url fields). */
+export function projectHookAttrs(ctx: Ctx, project: ProjectWithNamespace) {
+  const webUrl = projectWebUrl(ctx, project);
+  const sshUrl = `git@${new URL(ctx.config.publicUrl).host}:${projectFullPath(project)}.git`;
+  const httpUrl = `${webUrl}.git`;
+  return {
+    id: project.id,
+    name: project.name,
+    description: project.description,
+    web_url: webUrl,
+    avatar_url: null,
+    git_ssh_url: sshUrl,
+    git_http_url: httpUrl,
+    namespace: project.namespace.name,
+    visibility_level: VISIBILITY_LEVELS[project.visibility] ?? 0,
+    path_with_namespace: projectFullPath(project),
+    default_branch: project.defaultBranch,
+    ci_config_path: null,
+    homepage: webUrl,
+    url: sshUrl,
+    ssh_url: sshUrl,
+    http_url: httpUrl,
+  };
+}
+
+/** Project#hook_attrs sliced for the deprecated `repository` key of push payloads. */
+export function repositoryAttrs(ctx: Ctx, project: ProjectWithNamespace) {
+  const attrs = projectHookAttrs(ctx, project);
+  return {
+    name: attrs.name, url: attrs.url, description: attrs.description, homepage: attrs.homepage,
+    git_http_url: attrs.git_http_url, git_ssh_url: attrs.git_ssh_url, visibility_level: attrs.visibility_level,
+  };
+}
+
+/** Group#hook_attrs. */
+export function groupHookAttrs(group: Namespace) {
+  return { group_name: group.name, group_path: group.path, group_id: group.id, full_path: group.fullPath };
+}
+
+/** User#webhook_email: the public e-mail, which users here do not have. */
+export const webhookEmail = (_user: User) => REDACTED;
+
+/** User#hook_attrs. */
+export function userHookAttrs(user: User) {
+  return { id: user.id, name: user.name, username: user.username, avatar_url: avatarUrlOfUser(user), email: webhookEmail(user) };
+}
+
+export async function loadProject(db: Tx, projectId: number): Promise<ProjectWithNamespace | null> {
+  return db.project.findUnique({ where: { id: projectId }, include: { namespace: true } });
+}

@@ -1,0 +1,86 @@
+// Push and tag push payloads (Gitlab::DataBuilder::Push), with the spec's field list: the newest
+// 20 commits, oldest first, each with its changed paths; the full count in total_commits_count.
+import type { Commit, User } from "../../generated/prisma/client.js";
+import type { Tx } from "../../domain/events.js";
+import { BLANK_SHA } from "../../domain/events.js";
+import { avatarUrlOfUser } from "../../domain/users.js";
+import { branchMatches } from "../branch-filter.js";
+import { projectHookAttrs, projectWebUrl, repositoryAttrs, type Ctx, type ProjectWithNamespace } from "./common.js";
+
+export const MAX_PUSH_COMMITS = 20;
+
+export interface PushData {
+  project: ProjectWithNamespace;
+  user: User | null;
+  /** refs/heads/<branch> or refs/tags/<tag> */
+  ref: string;
+  before: string;
+  after: string;
+  /** the pushed commits, oldest first (only the newest 20 are described) */
+  commits: Commit[];
+  totalCommits: number;
+  refProtected: boolean;
+}
+
+export function buildPushPayload(ctx: Ctx, data: PushData) {
+  const kind = data.ref.startsWith("refs/tags/") ? "tag_push" : "push";
+  return {
+    object_kind: kind,
+    event_name: kind,
+    before: data.before,
+    after: data.after,
+    ref: data.ref,
+    ref_protected: data.refProtected,
+    checkout_sha: data.after === BLANK_SHA ? null : data.after,
+    message: null,
+    user_id: data.user?.id ?? null,
+    user_name: data.user?.name ?? null,
+    user_username: data.user?.username ?? null,
+    user_email: null, // the user's public e-mail: users here have none
+    user_avatar: data.user ? avatarUrlOfUser(data.user) : null,
+    project_id: data.project.id,
+    project: projectHookAttrs(ctx, data.project),
+    commits: data.commits.slice(-MAX_PUSH_COMMITS).map((commit) => commitHookAttrs(ctx, data.project, commit)),
+    total_commits_count: data.totalCommits,
+    push_options: {},
+    repository: repositoryAttrs(ctx, data.project),
+  };
+}
+
+/** Commit#hook_attrs(with_changed_files: true). */
+export function commitHookAttrs(ctx: Ctx, project: ProjectWithNamespace, commit: Commit) {
+  return {
+    id: commit.sha,
+    message: commit.message,
+    title: commit.title,
+    timestamp: commit.authoredAt.toISOString().replace(/\.\d{3}Z$/, "+00:00"),
+    url: `${projectWebUrl(ctx, project)}/-/commit/${commit.sha}`,
+    author: { name: commit.authorName, email: commit.authorEmail },
+    added: paths(commit.addedPaths),
+    modified: paths(commit.modifiedPaths),
+    removed: paths(commit.removedPaths),
+  };
+}
+
+const paths = (json: string): string[] => {
+  try {
+    const parsed = JSON.parse(json);
+    return Array.isArray(parsed) ? parsed : [];
+  } catch {
+    return [];
+  }
+};
+
+/** The commits with these shas, in the order given. */
+export async function commitsBySha(db: Tx, projectId: number, shas: string[]): Promise<Commit[]> {
+  const wanted = shas.slice(-MAX_PUSH_COMMITS);
+  const rows = await db.commit.findMany({ where: { projectId, sha: { in: wanted } } });
+  const bySha = new Map(rows.map((row) => [row.sha, row]));
+  return wanted.flatMap((sha) => bySha.get(sha) ?? []);
+}
+
+/** Whether a protected branch rule (exact name or wildcard) covers the branch. */
+export async function isProtectedBranch(db: Tx, projectId: number, branch: string): Promise<boolean> {
+  const rules = await db.protectedBranch.findMany({ where: { projectId }, select: { name: true } });
+  return rules.some((rule) => branchMatches({ pushEventsBranchFilter: rule.name, branchFilterStrategy: "wildcard" }, branch));
+}

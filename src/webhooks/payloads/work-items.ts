@@ -1,0 +1,212 @@
+// Issue, merge request and note payloads (Gitlab::DataBuilder::Issuable and ::Note with the
+// HookData builders' safe attributes) and the hook attributes of each kind, which emoji payloads
+// reuse. Times in attribute dumps are Ruby's Time#to_s; labels are the names the rows keep.
+import type { Issue, MergeRequest, Note, Snippet, User } from "../../generated/prisma/client.js";
+import type { Changes, Tx } from "../../domain/events.js";
+import { VISIBILITY_LEVELS } from "../../domain/access.js";
+import { commitHookAttrs } from "./push.js";
+import { projectHookAttrs, projectWebUrl, rubyTime, userHookAttrs, type Ctx, type ProjectWithNamespace } from "./common.js";
+
+const STATE_IDS: Record<string, number> = { opened: 1, closed: 2, merged: 3, locked: 4 };
+
+export type IssueRow = Issue & { assignees: { userId: number }[] };
+export type MergeRequestRow = MergeRequest & { assignees: { userId: number }[]; reviewers: { userId: number }[] };
+
+function labelAttrs(json: string, projectId: number) {
+  let names: unknown = [];
+  try {
+    names = JSON.parse(json);
+  } catch {
+    /* no labels */
+  }
+  return (Array.isArray(names) ? names : []).map((title) => ({
+    id: null, title: String(title), color: null, project_id: projectId, created_at: null, updated_at: null,
+    template: false, description: null, type: "ProjectLabel", group_id: null,
+  }));
+}
+
+/** Gitlab::HookData::IssueBuilder#build. */
+export function issueHookAttrs(ctx: Ctx, project: ProjectWithNamespace, issue: IssueRow) {
+  const assigneeIds = issue.assignees.map((a) => a.userId);
+  return {
+    id: issue.id, title: issue.title, assignee_ids: assigneeIds, assignee_id: assigneeIds[0] ?? null,
+    author_id: issue.authorId, project_id: issue.projectId, created_at: rubyTime(issue.createdAt), updated_at: rubyTime(issue.updatedAt),
+    updated_by_id: null, last_edited_at: null, last_edited_by_id: null, relative_position: null,
+    description: issue.description, milestone_id: null, state_id: STATE_IDS[issue.state] ?? 1, confidential: issue.confidential,
+    discussion_locked: issue.discussionLocked, due_date: issue.dueDate, moved_to_id: null, duplicated_to_id: null,
+    time_estimate: 0, total_time_spent: 0, time_change: 0, human_total_time_spent: null, human_time_estimate: null,
+    human_time_change: null, weight: null, health_status: null, type: "Issue", iid: issue.iid,
+    url: `${projectWebUrl(ctx, project)}/-/issues/${issue.iid}`, state: issue.state, severity: "unknown",
+    closed_at: rubyTime(issue.closedAt), labels: labelAttrs(issue.labels, issue.projectId),
+  };
+}
+
+/** Gitlab::HookData::MergeRequestBuilder#build. */
+export async function mergeRequestHookAttrs(ctx: Ctx, db: Tx, project: ProjectWithNamespace, mr: MergeRequestRow) {
+  const lastCommit = mr.headSha ? await db.commit.findUnique({ where: { projectId_sha: { projectId: mr.projectId, sha: mr.headSha } } }) : null;
+  const projectAttrs = projectHookAttrs(ctx, project);
+  return {
+    assignee_id: mr.assignees[0]?.userId ?? null, author_id: mr.authorId, created_at: rubyTime(mr.createdAt),
+    description: mr.description, draft: mr.draft, head_pipeline_id: null, id: mr.id, iid: mr.iid, last_edited_at: null,
+    last_edited_by_id: null, merge_commit_sha: null, merge_error: null, merge_params: {}, merge_status: mr.mergeStatus,
+    merge_user_id: mr.mergedById, merge_when_pipeline_succeeds: false, milestone_id: null, source_branch: mr.sourceBranch,
+    source_project_id: mr.projectId, state_id: STATE_IDS[mr.state] ?? 1, target_branch: mr.targetBranch,
+    target_project_id: mr.projectId, time_estimate: 0, title: mr.title, updated_at: rubyTime(mr.updatedAt), updated_by_id: null,
+    assignee_ids: mr.assignees.map((a) => a.userId), reviewer_ids: mr.reviewers.map((r) => r.userId),
+    detailed_merge_status: mr.state === "opened" ? (mr.mergeStatus === "can_be_merged" ? "mergeable" : "broken_status") : "not_open",
+    human_time_change: null, human_time_estimate: null, human_total_time_spent: null, time_change: 0, total_time_spent: 0,
+    labels: labelAttrs(mr.labels, mr.projectId), last_commit: lastCommit ? commitHookAttrs(ctx, project, lastCommit) : null,
+    source: projectAttrs, target: projectAttrs, state: mr.state, url: `${projectWebUrl(ctx, project)}/-/merge_requests/${mr.iid}`,
+    work_in_progress: mr.draft,
+  };
+}
+
+/** Snippet#hook_attrs. */
+export function snippetHookAttrs(ctx: Ctx, project: ProjectWithNamespace, snippet: Snippet & { files: { path: string; content: string }[] }) {
+  return {
+    id: snippet.id, title: snippet.title, content: snippet.files[0]?.content ?? "", author_id: snippet.authorId,
+    project_id: snippet.projectId, created_at: rubyTime(snippet.createdAt), updated_at: rubyTime(snippet.updatedAt),
+    file_name: snippet.files[0]?.path ?? "", type: "ProjectSnippet", visibility_level: VISIBILITY_LEVELS[snippet.visibility] ?? 0,
+    description: snippet.description, url: `${projectWebUrl(ctx, project)}/-/snippets/${snippet.id}`,
+  };
+}
+
+function changesOf(changes: Changes) {
+  return Object.fromEntries(Object.entries(changes).map(([key, { previous, current }]) => [key, {
+    previous: previous instanceof Date ? rubyTime(previous) : previous,
+    current: current instanceof Date ? rubyTime(current) : current,
+  }]));
+}
+
+const repository = (ctx: Ctx, project: ProjectWithNamespace) => {
+  const attrs = projectHookAttrs(ctx, project);
+  return { name: attrs.name, url: attrs.url, description: attrs.description, homepage: attrs.homepage };
+};
+
+async function usersById(db: Tx, ids: number[]): Promise<User[]> {
+  if (!ids.length) return [];
+  const users = await db.user.findMany({ where: { id: { in: ids } } });
+  return ids.flatMap((id) => users.find((u) => u.id === id) ?? []);
+}
+
+export async function buildIssuePayload(ctx: Ctx, db: Tx, project: ProjectWithNamespace, issue: IssueRow, user: User, action: string, changes: Changes = {}) {
+  const objectAttributes = { ...issueHookAttrs(ctx, project, issue), action };
+  const assignees = await usersById(db, issue.assignees.map((a) => a.userId));
+  return {
+    object_kind: "issue",
+    event_type: issue.confidential ? "confidential_issue" : "issue",
+    user: userHookAttrs(user),
+    project: projectHookAttrs(ctx, project),
+    object_attributes: objectAttributes,
+    labels: objectAttributes.labels,
+    changes: changesOf(changes),
+    repository: repository(ctx, project),
+    ...(assignees.length ? { assignees: assignees.map(userHookAttrs) } : {}),
+  };
+}
+
+export async function buildMergeRequestPayload(
+  ctx: Ctx, db: Tx, project: ProjectWithNamespace, mr: MergeRequestRow, user: User, action: string, changes: Changes = {},
+) {
+  const objectAttributes = { ...(await mergeRequestHookAttrs(ctx, db, project, mr)), action };
+  const [assignees, reviewers] = await Promise.all([
+    usersById(db, mr.assignees.map((a) => a.userId)), usersById(db, mr.reviewers.map((r) => r.userId)),
+  ]);
+  return {
+    object_kind: "merge_request",
+    event_type: "merge_request",
+    user: userHookAttrs(user),
+    project: projectHookAttrs(ctx, project),
+    object_attributes: objectAttributes,
+    labels: objectAttributes.labels,
+    changes: changesOf(changes),
+    repository: repository(ctx, project),
+    ...(assignees.length ? { assignees: assignees.map(userHookAttrs) } : {}),
+    ...(reviewers.length ? { reviewers: reviewers.map(userHookAttrs) } : {}),
+  };
+}
+
+const NOTEABLE_PATHS: Record<string, string> = { Issue: "issues", MergeRequest: "merge_requests", Snippet: "snippets" };
+
+/** Gitlab::HookData::NoteBuilder#build. */
+export function noteHookAttrs(ctx: Ctx, project: ProjectWithNamespace, note: Note, noteableRef: number) {
+  return {
+    attachment: null, author_id: note.authorId, change_position: null, commit_id: null, created_at: rubyTime(note.createdAt),
+    discussion_id: null, id: note.id, internal: note.internal, line_code: null, note: note.body, noteable_id: note.noteableId,
+    noteable_type: note.noteableType, original_position: null, position: null, project_id: note.projectId, resolved_at: null,
+    resolved_by_id: null, resolved_by_push: null, st_diff: null, system: note.system, type: null,
+    updated_at: rubyTime(note.updatedAt), updated_by_id: null, description: note.body,
+    url: `${projectWebUrl(ctx, project)}/-/${NOTEABLE_PATHS[note.noteableType] ?? "issues"}/${noteableRef}#note_${note.id}`,
+  };
+}
+
+export type NoteableAttrs = { key: "issue" | "merge_request" | "snippet"; ref: number; attrs: Record<string, unknown>; confidential: boolean };
+
+/** The noteable's key and hook attributes (the key names the noteable's class). */
+export async function noteableAttrs(ctx: Ctx, db: Tx, project: ProjectWithNamespace, type: string, id: number): Promise<NoteableAttrs | null> {
+  if (type === "Issue") {
+    const issue = await db.issue.findUnique({ where: { id }, include: { assignees: true } });
+    return issue && { key: "issue", ref: issue.iid, attrs: issueHookAttrs(ctx, project, issue), confidential: issue.confidential };
+  }
+  if (type === "MergeRequest") {
+    const mr = await db.mergeRequest.findUnique({ where: { id }, include: { assignees: true, reviewers: true } });
+    return mr && { key: "merge_request", ref: mr.iid, attrs: await mergeRequestHookAttrs(ctx, db, project, mr), confidential: false };
+  }
+  if (type === "Snippet") {
+    const snippet = await db.snippet.findUnique({ where: { id }, include: { files: { orderBy: { position: "asc" } } } });
+    return snippet && { key: "snippet", ref: snippet.id, attrs: snippetHookAttrs(ctx, project, snippet), confidential: false };
+  }
+  return null;
+}
+
+export async function buildNotePayload(ctx: Ctx, db: Tx, project: ProjectWithNamespace, note: Note, user: User, action: string) {
+  const noteable = await noteableAttrs(ctx, db, project, note.noteableType, note.noteableId);
+  const confidential = note.internal || !!noteable?.confidential;
+  return {
+    object_kind: "note",
+    event_type: confidential ? "confidential_note" : "note",
+    user: userHookAttrs(user),
+    project_id: project.id,
+    project: projectHookAttrs(ctx, project),
+    object_attributes: { ...noteHookAttrs(ctx, project, note, noteable?.ref ?? note.noteableId), action },
+    repository: repository(ctx, project),
+    ...(noteable ? { [noteable.key]: noteable.attrs } : {}),
+  };
+}
+
+/** Gitlab::DataBuilder::Emoji: the award, plus the note and its noteable, or the awardable. */
+export async function buildEmojiPayload(
+  ctx: Ctx, db: Tx, project: ProjectWithNamespace, user: User, action: "award" | "revoke",
+  award: { id: number; name: string; userId: number; awardableType: string; awardableId: number; createdAt: Date; updatedAt: Date },
+) {
+  let extra: Record<string, unknown> = {};
+  let awardedOnUrl: string | null = null;
+  if (award.awardableType === "Note") {
+    const note = await db.note.findUnique({ where: { id: award.awardableId } });
+    const noteable = note && (await noteableAttrs(ctx, db, project, note.noteableType, note.noteableId));
+    if (note) {
+      const noteAttrs = noteHookAttrs(ctx, project, note, noteable?.ref ?? note.noteableId);
+      awardedOnUrl = noteAttrs.url;
+      extra = { note: noteAttrs, ...(noteable ? { [noteable.key]: noteable.attrs } : {}) };
+    }
+  } else {
+    const awardable = await noteableAttrs(ctx, db, project, award.awardableType, award.awardableId);
+    if (awardable) {
+      awardedOnUrl = String(awardable.attrs.url);
+      extra = { [awardable.key]: awardable.attrs };
+    }
+  }
+  return {
+    object_kind: "emoji",
+    event_type: action,
+    user: userHookAttrs(user),
+    project_id: project.id,
+    project: projectHookAttrs(ctx, project),
+    object_attributes: {
+      user_id: award.userId, created_at: rubyTime(award.createdAt), id: award.id, name: award.name,
+      awardable_type: award.awardableType, awardable_id: award.awardableId, updated_at: rubyTime(award.updatedAt),
+      action, awarded_on_url: awardedOnUrl,
+    },
+    ...extra,
+  };
+}

@@ -1,0 +1,106 @@
+// The webhook fan-out subscribed to the domain events: each builds GitLab's payload from the rows
+// inside the event's transaction and writes the outbox rows there (outbox.ts).
+import type { User } from "../generated/prisma/client.js";
+import { subscribe, BLANK_SHA, type Tx } from "../domain/events.js";
+import { enqueueHookDeliveries } from "./outbox.js";
+import { loadProject } from "./payloads/common.js";
+import { buildMemberPayload, buildSubgroupPayload } from "./payloads/membership.js";
+import { buildPushPayload, commitsBySha, isProtectedBranch } from "./payloads/push.js";
+import { buildEmojiPayload, buildIssuePayload, buildMergeRequestPayload, buildNotePayload } from "./payloads/work-items.js";
+
+const userOf = (tx: Tx, id: number | null): Promise<User | null> =>
+  id === null ? Promise.resolve(null) : tx.user.findUnique({ where: { id } });
+
+subscribe("push", async (tx, event, ctx) => {
+  const payload = async () => {
+    const project = (await loadProject(tx, event.projectId))!;
+    return buildPushPayload(ctx, {
+      project,
+      user: await userOf(tx, event.actorId),
+      ref: `refs/heads/${event.branch}`,
+      before: event.before,
+      after: event.after,
+      commits: event.after === BLANK_SHA ? [] : await commitsBySha(tx, project.id, event.commitShas),
+      totalCommits: event.commitShas.length,
+      refProtected: await isProtectedBranch(tx, project.id, event.branch),
+    });
+  };
+  await enqueueHookDeliveries(tx, ctx, { projectId: event.projectId, trigger: "push_hooks", payload, branch: event.branch });
+});
+
+// GitLab sends member hooks for group memberships only (GroupMember#execute_hooks_for).
+subscribe("member", async (tx, event, ctx) => {
+  if (event.source !== "group") return;
+  const payload = async () => {
+    const [group, user] = await Promise.all([tx.namespace.findUniqueOrThrow({ where: { id: event.sourceId } }), tx.user.findUniqueOrThrow({ where: { id: event.userId } })]);
+    const updatedAt = event.action === "create" ? event.createdAt : ctx.now();
+    return buildMemberPayload(event.action, group, user, { ...event, updatedAt });
+  };
+  await enqueueHookDeliveries(tx, ctx, { groupId: event.sourceId, trigger: "member_hooks", payload });
+});
+
+// The parent group's hooks (and its ancestors') hear about a subgroup.
+subscribe("subgroup", async (tx, event, ctx) => {
+  const payload = buildSubgroupPayload(event.action, event.subgroup, event.parent);
+  await enqueueHookDeliveries(tx, ctx, { groupId: event.parent.id, trigger: "subgroup_hooks", payload });
+});
+
+subscribe("issue", async (tx, event, ctx) => {
+  const [project, issue, user] = await Promise.all([
+    loadProject(tx, event.projectId),
+    tx.issue.findUnique({ where: { id: event.issueId }, include: { assignees: true } }),
+    userOf(tx, event.actorId),
+  ]);
+  if (!project || !issue || !user) return;
+  const payload = await buildIssuePayload(ctx, tx, project, issue, user, event.action, event.changes);
+  const trigger = issue.confidential ? "confidential_issue_hooks" : "issue_hooks";
+  await enqueueHookDeliveries(tx, ctx, { projectId: project.id, trigger, payload });
+});
+
+subscribe("merge_request", async (tx, event, ctx) => {
+  const [project, mr, user] = await Promise.all([
+    loadProject(tx, event.projectId),
+    tx.mergeRequest.findUnique({ where: { id: event.mergeRequestId }, include: { assignees: true, reviewers: true } }),
+    userOf(tx, event.actorId),
+  ]);
+  if (!project || !mr || !user) return;
+  const payload = await buildMergeRequestPayload(ctx, tx, project, mr, user, event.action, event.changes);
+  await enqueueHookDeliveries(tx, ctx, { projectId: project.id, trigger: "merge_request_hooks", payload });
+});
+
+subscribe("note", async (tx, event, ctx) => {
+  const [project, note, user] = await Promise.all([
+    loadProject(tx, event.projectId), tx.note.findUnique({ where: { id: event.noteId } }), userOf(tx, event.actorId),
+  ]);
+  if (!project || !note || !user) return;
+  const payload = await buildNotePayload(ctx, tx, project, note, user, event.action);
+  const trigger = payload.event_type === "confidential_note" ? "confidential_note_hooks" : "note_hooks";
+  await enqueueHookDeliveries(tx, ctx, { projectId: project.id, trigger, payload });
+});
+
+subscribe("emoji", async (tx, event, ctx) => {
+  const [project, user, award] = await Promise.all([
+    loadProject(tx, event.projectId), userOf(tx, event.actorId), tx.awardEmoji.findUnique({ where: { id: event.awardEmojiId } }),
+  ]);
+  if (!project || !user) return;
+  const now = ctx.now();
+  const payload = await buildEmojiPayload(ctx, tx, project, user, event.action, {
+    id: event.awardEmojiId, name: event.name, userId: event.userId, awardableType: event.awardableType, awardableId: event.awardableId,
+    createdAt: award?.createdAt ?? now, updatedAt: award?.updatedAt ?? now,
+  });
+  await enqueueHookDeliveries(tx, ctx, { projectId: project.id, trigger: "emoji_hooks", payload });
+});
+
+// Approving and unapproving are merge request hooks with those actions; a reset sends none.
+subscribe("approval", async (tx, event, ctx) => {
+  if (event.action === "reset") return;
+  const payload = async () => {
+    const [project, mr, user] = await Promise.all([
+      loadProject(tx, event.projectId),
+      tx.mergeRequest.findUniqueOrThrow({ where: { id: event.mergeRequestId }, include: { assignees: true, reviewers: true } }),
+      tx.user.findUniqueOrThrow({ where: { id: event.actorId ?? event.userIds[0]! } }),
+    ]);
+    return buildMergeRequestPayload(ctx, tx, project!, mr, user, event.action);
+  };
+  await enqueueHookDeliveries(tx, ctx, { projectId: event.projectId, trigger: "merge_request_hooks", payload });
+});
