@@ -17,7 +17,7 @@ async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "forgeline-bench-"));
   const dbFile = path.join(dir, "bench.db");
   await applyMigrations(`file:${dbFile}`);
-  const config = loadConfig({ DATA_DIR: dir, DATABASE_URL: `file:${dbFile}`, INITIAL_ROOT_TOKEN: TOKEN, PUBLIC_URL: "http://bench.test" });
+  const config = loadConfig({ DATA_DIR: dir, DATABASE_URL: `file:${dbFile}`, INITIAL_ROOT_TOKEN: TOKEN, PUBLIC_URL: "http://bench.test", ALLOW_LOCAL_WEBHOOKS: "true" });
   const services = await createServices(config);
   await bootstrap(services);
   const app = createApp(services);
@@ -35,6 +35,20 @@ async function main() {
   const group = await call("POST", "/groups", { name: "Bench", path: "bench", visibility: "public" });
   for (let i = 0; i < 60; i++) await call("POST", "/projects", { name: `p${i}`, namespace_id: group.id, topics: ["bench"] });
 
+  // work items in one project: issues, a merge request with notes, reactions and an approval rule
+  const project = await call("GET", "/projects/bench%2Fp1");
+  const p = `/projects/${project.id}`;
+  for (let i = 0; i < 40; i++) await call("POST", `${p}/issues`, { title: `Issue ${i}`, labels: "bug,bench" });
+  await call("POST", `${p}/repository/branches`, { branch: "feature", ref: "main" });
+  const commit = (n: number) => ({ branch: "feature", commit_message: `Change ${n}`, actions: [{ action: "create", file_path: `f${n}.txt`, content: "x" }] });
+  await call("POST", `${p}/repository/commits`, commit(0));
+  const mr = await call("POST", `${p}/merge_requests`, { source_branch: "feature", target_branch: "main", title: "Bench MR" });
+  const mrPath = `${p}/merge_requests/${mr.iid}`;
+  for (let i = 0; i < 20; i++) await call("POST", `${mrPath}/notes`, { body: `Note ${i}` });
+  await call("POST", `${mrPath}/award_emoji`, { name: "thumbsup" });
+  await call("POST", `${p}/approval_rules`, { name: "Reviewers", approvals_required: 1, user_ids: [1] });
+  await call("POST", `/groups/${group.id}/hooks`, { url: "http://127.0.0.1:9/bench", push_events: true, issues_events: true });
+
   let created = 0;
   const cases: Array<[string, () => Promise<unknown>]> = [
     ["GET /user", () => call("GET", "/user")],
@@ -43,6 +57,13 @@ async function main() {
     ["GET /groups/:id/members", () => call("GET", `/groups/${group.id}/members`)],
     ["GET /users?per_page=20", () => call("GET", "/users?per_page=20")],
     ["POST /projects", () => call("POST", "/projects", { name: `n${++created}`, namespace_id: group.id })],
+    ["GET /projects/:id/issues?per_page=20", () => call("GET", `${p}/issues?per_page=20`)],
+    ["GET /projects/:id/issues/:iid", () => call("GET", `${p}/issues/1`)],
+    ["POST /projects/:id/issues (hooked)", () => call("POST", `${p}/issues`, { title: `New ${++created}` })],
+    ["GET .../merge_requests/:iid", () => call("GET", mrPath)],
+    ["GET .../merge_requests/:iid/notes", () => call("GET", `${mrPath}/notes`)],
+    ["GET .../merge_requests/:iid/approval_state", () => call("GET", `${mrPath}/approval_state`)],
+    ["POST .../repository/commits (hooked)", () => call("POST", `${p}/repository/commits`, commit(++created))],
   ];
   console.log(`rounds per case: ${ROUNDS}`);
   for (const [name, run] of cases) {

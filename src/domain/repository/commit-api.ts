@@ -8,7 +8,7 @@ import { BLANK_SHA, type Tx } from "../events.js";
 import { pageWindow, type Page, type PageArgs } from "../pagination.js";
 import { canPushToBranch, findRepositoryProject } from "./access.js";
 import { blankParamErrors, requireParams } from "./branches.js";
-import { history, resolveCommit, treeOf, writeCommit } from "./commits.js";
+import { commitsBySha, historyOrder, resolveCommit, treeOf, writeCommit } from "./commits.js";
 import { pushBranch } from "./push.js";
 import { isValidBranchName, looksLikeSha } from "./refs.js";
 import { applyActions, FILE_ACTIONS, type FileAction } from "./tree.js";
@@ -20,9 +20,9 @@ export type CommitDetailView = Commit & { includeStats: boolean };
 export async function listCommits(ctx: DomainContext, id: string, args: PageArgs & { ref_name?: string | null }): Promise<Page<Commit>> {
   const { project } = await findRepositoryProject(ctx, id);
   const head = await resolveCommit(ctx.db, project.id, args.ref_name || project.defaultBranch);
-  const all = head ? await history(ctx.db, project.id, head.sha) : [];
+  const all = head ? await historyOrder(ctx.db, project.id, head.sha) : [];
   const { page, perPage, skip, take } = pageWindow(args);
-  const rows = all.slice(skip, skip + take);
+  const rows = await commitsBySha(ctx.db, project.id, all.slice(skip, skip + take));
   return { rows, info: { page, perPage, total: null, hasNext: skip + take < all.length, hasPrev: page > 1 && rows.length > 0 } };
 }
 

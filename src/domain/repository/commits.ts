@@ -73,38 +73,46 @@ export async function resolveCommit(db: Reader, projectId: number, ref: string):
   return candidates.length === 1 ? candidates[0]! : null;
 }
 
-/** Every commit of the project by sha (histories are walked in memory: one query per request). */
-async function commitGraph(db: Reader, projectId: number): Promise<Map<string, Commit>> {
-  const rows = await db.commit.findMany({ where: { projectId } });
-  return new Map(rows.map((row) => [row.sha, row]));
+/** sha -> parent sha of every commit of the project: only the links, so walking stays cheap. */
+async function commitLinks(db: Reader, projectId: number): Promise<Map<string, string | null>> {
+  const rows = await db.commit.findMany({ where: { projectId }, select: { sha: true, parentSha: true } });
+  return new Map(rows.map((row) => [row.sha, row.parentSha]));
 }
 
-function* walk(graph: Map<string, Commit>, headSha: string | null): Generator<Commit> {
-  let commit = headSha ? graph.get(headSha) : undefined;
-  while (commit) {
-    yield commit;
-    commit = commit.parentSha ? graph.get(commit.parentSha) : undefined;
+function* walk(links: Map<string, string | null>, headSha: string | null): Generator<string> {
+  let sha = headSha;
+  while (sha && links.has(sha)) {
+    yield sha;
+    sha = links.get(sha) ?? null;
   }
 }
 
-/** The history of a commit, newest first (the commit itself included). */
-export async function history(db: Reader, projectId: number, headSha: string): Promise<Commit[]> {
-  return [...walk(await commitGraph(db, projectId), headSha)];
+/** The full rows of the given commits, in the given order. */
+export async function commitsBySha(db: Reader, projectId: number, shas: string[]): Promise<Commit[]> {
+  if (!shas.length) return [];
+  const rows = await db.commit.findMany({ where: { projectId, sha: { in: shas } } });
+  const bySha = new Map(rows.map((row) => [row.sha, row]));
+  return shas.map((sha) => bySha.get(sha)!);
+}
+
+/** The shas of a commit's history, newest first (the commit itself included). */
+export async function historyOrder(db: Reader, projectId: number, headSha: string): Promise<string[]> {
+  return [...walk(await commitLinks(db, projectId), headSha)];
 }
 
 /** Commits reachable from `headSha` but not from `baseSha` (`git log base..head`), newest first. */
 export async function commitsBetween(db: Reader, projectId: number, baseSha: string | null, headSha: string): Promise<Commit[]> {
-  const graph = await commitGraph(db, projectId);
-  const inBase = new Set([...walk(graph, baseSha)].map((commit) => commit.sha));
-  const commits: Commit[] = [];
-  for (const commit of walk(graph, headSha)) {
-    if (inBase.has(commit.sha)) break;
-    commits.push(commit);
+  const links = await commitLinks(db, projectId);
+  const inBase = new Set(walk(links, baseSha));
+  const shas: string[] = [];
+  for (const sha of walk(links, headSha)) {
+    if (inBase.has(sha)) break;
+    shas.push(sha);
   }
-  return commits;
+  return commitsBySha(db, projectId, shas);
 }
 
 /** The shas of a commit's history (the commit itself included). */
 export async function historyShas(db: Reader, projectId: number, headSha: string): Promise<Set<string>> {
-  return new Set([...walk(await commitGraph(db, projectId), headSha)].map((commit) => commit.sha));
+  return new Set(walk(await commitLinks(db, projectId), headSha));
 }
