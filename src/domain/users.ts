@@ -1,5 +1,5 @@
 // Users: the current user, listing and lookup, and creation by administrators.
-import { createHash, randomBytes, scryptSync } from "node:crypto";
+import { createHash, randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
 import type { Prisma, User } from "../generated/prisma/client.js";
 import { conflict, forbidden, notFound, paramError, validationError } from "../errors.js";
 import { requireAdmin, requireAuthenticated } from "./access.js";
@@ -213,6 +213,14 @@ export async function insertUser(ctx: Pick<DomainContext, "db">, user: NewUser, 
 export function hashPassword(password: string): string {
   const salt = randomBytes(16);
   return `scrypt$${salt.toString("hex")}$${scryptSync(password, salt, 32).toString("hex")}`;
+}
+
+/** Whether `password` is the user's account password (re-authentication, e.g. to approve). */
+export function passwordMatches(user: Pick<User, "passwordDigest">, password: string | null | undefined): boolean {
+  const [scheme, salt, hash] = (user.passwordDigest ?? "").split("$");
+  if (scheme !== "scrypt" || !salt || !hash || !password) return false;
+  const stored = Buffer.from(hash, "hex");
+  return timingSafeEqual(scryptSync(password, Buffer.from(salt, "hex"), stored.length), stored);
 }
 
 /** E-mail, admin flag and account settings are shown to the user themselves and to admins. */

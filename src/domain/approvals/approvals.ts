@@ -8,7 +8,8 @@ import type { DomainContext } from "../context.js";
 import { publish, type ApprovalEvent, type Tx } from "../events.js";
 import { findMergeRequestWithAccess } from "../merge-requests/merge-requests.js";
 import { isResourceBot } from "../resource-access-tokens.js";
-import { canApprove, passwordMatches } from "./permissions.js";
+import { canApprove } from "./permissions.js";
+import { passwordMatches } from "../users.js";
 import { computeApprovalState, eligibleToApprove, hasApproved, type ApprovalState } from "./state.js";
 import { approvalStatusView, approvalStateView, type ApprovalStateView, type ApprovalStatusView } from "./state-views.js";
 

@@ -1,9 +1,6 @@
 // Who may approve a merge request (GitLab's approve_merge_request): whoever may update it and is a
 // member of its project, plus members (Planner and up) of the approver groups of project rules
 // scoped to a protected branch that matches the target branch (EE's merge_request_group_approver).
-// Re-authentication checks the account password the way users.ts stores it.
-import { scryptSync, timingSafeEqual } from "node:crypto";
-import type { User } from "../../generated/prisma/client.js";
 import { AccessLevel, notExpired, type ProjectAccess } from "../access.js";
 import type { DomainContext } from "../context.js";
 import { canUpdateMergeRequest, type MergeRequestWithPeople } from "../merge-requests/merge-requests.js";
@@ -35,13 +32,4 @@ async function memberGroupIds(ctx: DomainContext): Promise<number[]> {
     select: { groupId: true },
   });
   return rows.map((r) => r.groupId);
-}
-
-/** The user's account password, as stored by users.ts (`scrypt$<salt>$<hash>`). */
-export function passwordMatches(user: Pick<User, "passwordDigest">, password: string | null | undefined): boolean {
-  const [scheme, salt, hash] = (user.passwordDigest ?? "").split("$");
-  if (scheme !== "scrypt" || !salt || !hash || !password) return false;
-  const stored = Buffer.from(hash, "hex");
-  const given = scryptSync(password, Buffer.from(salt, "hex"), stored.length);
-  return timingSafeEqual(given, stored);
 }
