@@ -19,7 +19,7 @@ import "./merge-requests.js";
 import "./notes.js";
 import "./snippets.js";
 import "./award-emoji.js";
-import "./approvals.js";
+import "./approvals/index.js";
 
 // Not sorted: REST reports bad params in declaration order (schema.graphql is printed sorted).
 export const schema = builder.toSchema({ sortSchema: false });

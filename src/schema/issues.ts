@@ -1,14 +1,15 @@
 // Project issues: GitLab's Issue entity, the project and instance-wide lists, one issue, and
 // create / update (including state_event close and reopen), each through one domain function.
 // Emoji reactions add upvotes, downvotes and award_emoji to IssueEntity (award-emoji.ts).
-import type { Context } from "../context.js";
 import type { Issue, Namespace, Project } from "../generated/prisma/client.js";
 import { ISSUE_ORDER_COLUMNS, ISSUE_STATES, listIssues, listProjectIssues } from "../domain/issues/issue-lists.js";
 import { issueLinks, issueReferences, issueWebUrl, isSubscribed, userNotesCount } from "../domain/issues/issue-presenter.js";
-import { labelsOf, taskStatus, taskSummary } from "../domain/issues/issue-values.js";
+import { labelsOf, taskStatus } from "../domain/issues/issue-values.js";
+import { taskCompletionStatus } from "../domain/task-lists.js";
 import { createIssue, updateIssue } from "../domain/issues/issue-writes.js";
 import { getIssue, type IssueWithAssignees } from "../domain/issues/issues.js";
 import { builder } from "./builder.js";
+import { IssuableReferences, none, TaskCompletionStatus, TimeStats, user, users } from "./issuables.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { UserBasic } from "./users.js";
 
@@ -28,26 +29,7 @@ const IssueLinks = builder.objectRef<ReturnType<typeof issueLinks>>("IssueLinks"
   }),
 });
 
-const IssueReferences = builder.objectRef<ReturnType<typeof issueReferences>>("IssueReferences").implement({
-  fields: (t) => ({ short: t.exposeString("short"), relative: t.exposeString("relative"), full: t.exposeString("full") }),
-});
-
-const IssueTimeStats = builder.objectRef<Record<string, never>>("IssueTimeStats").implement({
-  fields: (t) => ({
-    time_estimate: t.int({ resolve: () => 0 }),
-    total_time_spent: t.int({ resolve: () => 0 }),
-    human_time_estimate: t.string({ nullable: true, resolve: () => null }),
-    human_total_time_spent: t.string({ nullable: true, resolve: () => null }),
-  }),
-});
-
-const IssueTaskCompletionStatus = builder.objectRef<ReturnType<typeof taskSummary>>("IssueTaskCompletionStatus").implement({
-  fields: (t) => ({ count: t.exposeInt("count"), completed_count: t.exposeInt("completed_count") }),
-});
-
-const users = (ctx: Context, ids: number[]) => Promise.all(ids.map((id) => ctx.loaders.user.load(id))).then((rows) => rows.filter((u) => u !== null));
 const assigneeIds = (issue: IssueWithAssignees) => issue.assignees.map((a) => a.userId).sort((a, b) => a - b);
-const none = () => null;
 
 export const IssueEntity = builder.prismaObject("Issue", {
   name: "Issue",
@@ -61,11 +43,11 @@ export const IssueEntity = builder.prismaObject("Issue", {
     created_at: t.expose("createdAt", { type: "DateTime" }),
     updated_at: t.expose("updatedAt", { type: "DateTime" }),
     closed_at: t.expose("closedAt", { type: "DateTime", nullable: true }),
-    closed_by: t.field({ type: UserBasic, nullable: true, resolve: (i, _a, ctx) => (i.closedById ? ctx.loaders.user.load(i.closedById) : null) }),
+    closed_by: t.field({ type: UserBasic, nullable: true, resolve: (i, _a, ctx) => user(ctx, i.closedById) }),
     labels: t.stringList({ resolve: (i) => labelsOf(i) }),
     milestone: t.field({ type: "JSON", nullable: true, resolve: none }),
     assignees: t.field({ type: [UserBasic], select: { assignees: true }, resolve: (i, _a, ctx) => users(ctx, assigneeIds(i)) }),
-    author: t.field({ type: UserBasic, resolve: async (i, _a, ctx) => (await ctx.loaders.user.load(i.authorId))! }),
+    author: t.field({ type: UserBasic, resolve: async (i, _a, ctx) => (await user(ctx, i.authorId))! }),
     type: t.string({ resolve: () => "ISSUE" }),
     assignee: t.field({
       type: UserBasic,
@@ -80,17 +62,17 @@ export const IssueEntity = builder.prismaObject("Issue", {
     discussion_locked: t.exposeBoolean("discussionLocked", { nullable: true }),
     issue_type: t.string({ resolve: () => "issue" }),
     web_url: t.string({ select: withProject, resolve: (i, _a, ctx) => issueWebUrl(ctx, (i as WithProject).project, i.iid) }),
-    time_stats: t.field({ type: IssueTimeStats, resolve: () => ({}) }),
-    task_completion_status: t.field({ type: IssueTaskCompletionStatus, resolve: (i) => taskSummary(i.description) }),
+    time_stats: t.field({ type: TimeStats, resolve: () => ({}) }),
+    task_completion_status: t.field({ type: TaskCompletionStatus, resolve: (i) => taskCompletionStatus(i.description) }),
     weight: t.int({ nullable: true, resolve: none }),
     blocking_issues_count: t.int({ resolve: () => 0 }),
     // GitLab's has_tasks is true when the description has *no* task list items (and task_status
     // is shown then); kept as GitLab answers it.
-    has_tasks: t.boolean({ resolve: (i) => taskSummary(i.description).count === 0 }),
+    has_tasks: t.boolean({ resolve: (i) => taskCompletionStatus(i.description).count === 0 }),
     task_status: t.string({ resolve: (i) => taskStatus(i.description) }),
     _links: t.field({ type: IssueLinks, resolve: (i, _a, ctx) => issueLinks(ctx, i) }),
     references: t.field({
-      type: IssueReferences,
+      type: IssuableReferences,
       select: withProject,
       resolve: (i) => issueReferences((i as WithProject).project, i.iid, !instanceWideRows.has(i)),
     }),

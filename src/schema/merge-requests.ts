@@ -4,7 +4,8 @@
 // award_emoji to both types (award-emoji.ts).
 import type { Context } from "../context.js";
 import { mergeRequestDiffOnce } from "../domain/merge-requests/commits.js";
-import { labelsOf, mergeRequestWebUrl, referencesOf, taskCompletionStatus } from "../domain/merge-requests/fields.js";
+import { labelsOf, mergeRequestWebUrl, referencesOf } from "../domain/merge-requests/fields.js";
+import { taskCompletionStatus } from "../domain/task-lists.js";
 import {
   listAllMergeRequests, listGroupMergeRequests, listProjectMergeRequests, MERGE_REQUEST_ORDER, MERGE_REQUEST_STATES,
 } from "../domain/merge-requests/lists.js";
@@ -12,40 +13,23 @@ import { getMergeRequest, type MergeRequestRow } from "../domain/merge-requests/
 import { canMerge, detailedMergeStatusOf, isSubscribed, userNotesCount } from "../domain/merge-requests/presenter.js";
 import { createMergeRequest, updateMergeRequest } from "../domain/merge-requests/writes.js";
 import { builder } from "./builder.js";
+import { IssuableReferences, none, TaskCompletionStatus, TimeStats, user, users } from "./issuables.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { UserBasic } from "./users.js";
 
 /** Rows of GET /groups/:id/merge_requests: their references are relative to that group. */
 const listedInGroup = new WeakMap<object, number>();
 
-/** to_reference(group or project): `!iid`, `path!iid` from the project's own group, else the full path. */
-function relativeReference(mr: MergeRequestRow): string {
+/**
+ * IssuableReferences; `relative` is to_reference(group or project): `!iid`, `path!iid` from the
+ * project's own group, else the full path.
+ */
+function references(mr: MergeRequestRow) {
   const groupId = listedInGroup.get(mr);
   const refs = referencesOf(mr.project, mr.iid);
-  if (groupId === undefined) return refs.relative;
-  return mr.project.namespaceId === groupId ? `${mr.project.path}${refs.short}` : refs.full;
+  if (groupId === undefined) return refs;
+  return { ...refs, relative: mr.project.namespaceId === groupId ? `${mr.project.path}${refs.short}` : refs.full };
 }
-
-const References = builder.objectRef<MergeRequestRow>("MergeRequestReferences").implement({
-  fields: (t) => ({
-    short: t.string({ resolve: (mr) => referencesOf(mr.project, mr.iid).short }),
-    relative: t.string({ resolve: (mr) => relativeReference(mr) }),
-    full: t.string({ resolve: (mr) => referencesOf(mr.project, mr.iid).full }),
-  }),
-});
-
-const TimeStats = builder.objectRef<Record<string, never>>("MergeRequestTimeStats").implement({
-  fields: (t) => ({
-    time_estimate: t.int({ resolve: () => 0 }),
-    total_time_spent: t.int({ resolve: () => 0 }),
-    human_time_estimate: t.string({ nullable: true, resolve: () => null }),
-    human_total_time_spent: t.string({ nullable: true, resolve: () => null }),
-  }),
-});
-
-const TaskCompletion = builder.objectRef<ReturnType<typeof taskCompletionStatus>>("MergeRequestTaskCompletionStatus").implement({
-  fields: (t) => ({ count: t.exposeInt("count"), completed_count: t.exposeInt("completed_count") }),
-});
 
 const DiffRefs = builder.objectRef<{ base_sha: string | null; head_sha: string | null; start_sha: string | null }>("MergeRequestDiffRefs").implement({
   fields: (t) => ({
@@ -60,9 +44,6 @@ const UserAbilities = builder.objectRef<MergeRequestRow>("MergeRequestUserAbilit
 });
 
 const row = (mr: unknown) => mr as MergeRequestRow;
-const user = (ctx: Context, id: number | null) => (id == null ? null : ctx.loaders.user.load(id));
-const users = async (ctx: Context, ids: number[]) => (await Promise.all(ids.map((id) => ctx.loaders.user.load(id)))).filter((u) => u !== null);
-const none = () => null;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Fields = PothosSchemaTypes.PrismaObjectFieldBuilder<any, any, any>;
@@ -112,13 +93,13 @@ const basicFields = (t: Fields) => ({
   discussion_locked: t.exposeBoolean("discussionLocked", { nullable: true }),
   should_remove_source_branch: t.exposeBoolean("shouldRemoveSourceBranch", { nullable: true }),
   force_remove_source_branch: t.exposeBoolean("forceRemoveSourceBranch", { nullable: true }),
-  reference: t.string({ resolve: (mr: unknown) => relativeReference(row(mr)) }),
-  references: t.field({ type: References, resolve: (mr: unknown) => row(mr) }),
+  reference: t.string({ resolve: (mr: unknown) => references(row(mr)).relative }),
+  references: t.field({ type: IssuableReferences, resolve: (mr: unknown) => references(row(mr)) }),
   web_url: t.string({ resolve: (mr: unknown, _a: unknown, ctx: Context) => mergeRequestWebUrl(ctx, row(mr).project, row(mr).iid) }),
   time_stats: t.field({ type: TimeStats, resolve: () => ({}) }),
   squash: t.exposeBoolean("squash"),
   squash_on_merge: t.exposeBoolean("squash"),
-  task_completion_status: t.field({ type: TaskCompletion, resolve: (mr: unknown) => taskCompletionStatus(row(mr).description) }),
+  task_completion_status: t.field({ type: TaskCompletionStatus, resolve: (mr: unknown) => taskCompletionStatus(row(mr).description) }),
   has_conflicts: t.boolean({ resolve: (mr: unknown) => row(mr).mergeStatus === "cannot_be_merged" }),
   blocking_discussions_resolved: t.boolean({ resolve: () => true }),
 });

@@ -1,6 +1,7 @@
 // Value rules of issue attributes: label lists (stored as a JSON array of names), due dates,
 // and the Markdown task list GitLab counts in descriptions.
 import type { Issue } from "../../generated/prisma/client.js";
+import { taskCompletionStatus } from "../task-lists.js";
 
 /** The issue's label names, sorted as GitLab lists them. */
 export function labelsOf(issue: Pick<Issue, "labels">): string[] {
@@ -38,25 +39,9 @@ export function parseDueDate(value: string): string | null {
   return date.toISOString().slice(0, 10);
 }
 
-export interface TaskSummary {
-  count: number;
-  completed_count: number;
-}
-
-/** Markdown task list items (`- [ ]`, `* [x]`, `1. [X]` ...) in a description. */
-export function taskSummary(description: string | null): TaskSummary {
-  let count = 0;
-  let completed = 0;
-  for (const match of (description ?? "").matchAll(/^[ \t]*(?:[-+*]|\d+[.)])[ \t]+\[([ xX])\](?=[ \t]|$)/gm)) {
-    count += 1;
-    if (match[1] !== " ") completed += 1;
-  }
-  return { count, completed_count: completed };
-}
-
 /** GitLab's task_status text: "2 of 4 checklist items completed" ("" without a description). */
 export function taskStatus(description: string | null): string {
   if (!description?.trim()) return "";
-  const { count, completed_count } = taskSummary(description);
+  const { count, completed_count } = taskCompletionStatus(description);
   return `${completed_count} of ${count} ${count === 1 ? "checklist item" : "checklist items"} completed`;
 }

@@ -23,14 +23,6 @@ export function referencesOf(project: ProjectPath, iid: number) {
   return { short: `!${iid}`, relative: `!${iid}`, full: `${projectFullPath(project)}!${iid}` };
 }
 
-/** Taskable: list items with a checkbox followed by text ("- [ ] a", "1. [x] b", "> * [X] c"). */
-const TASK_ITEM = /^(?:>\s{0,4})*(?:\s*(?:[-+*]|\d+[.)]))+\s+\[([xX]|\s)\]\s.+/;
-
-export function taskCompletionStatus(description: string | null): { count: number; completed_count: number } {
-  const items = (description ?? "").split(/\r?\n/).map((line) => TASK_ITEM.exec(line)).filter((m) => m !== null);
-  return { count: items.length, completed_count: items.filter((m) => m[1] !== " " && /[xX]/.test(m[1]!)).length };
-}
-
 /**
  * detailed_merge_status: the first failing mergeability check in GitLab's order (open, draft,
  * commits on an existing source branch, conflicts), else "mergeable".

@@ -1,0 +1,35 @@
+// Group approval rules (/groups/:id/approval_rules, experimental in GitLab): list, create, update.
+import { createGroupRule, listGroupRules, updateGroupRule } from "../../domain/approvals/group-rules.js";
+import { builder } from "../builder.js";
+import { pageArgs, rowsOf } from "../pagination.js";
+import { ApprovalRuleType, approverIdArgs, authenticated, optionalRuleInput, requiredRuleInput, ruleArgs } from "./args.js";
+import { GroupApprovalRule } from "./entities.js";
+
+builder.queryFields((t) => ({
+  groupApprovalRules: t.field({
+    type: [GroupApprovalRule],
+    extensions: authenticated,
+    args: { id: t.arg.id({ required: true }), ...pageArgs },
+    resolve: async (_r, { id, ...page }, ctx) => rowsOf(ctx, await listGroupRules(ctx, String(id), page)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createGroupApprovalRule: t.field({
+    type: GroupApprovalRule,
+    extensions: authenticated,
+    args: {
+      id: t.arg.id({ required: true }),
+      ...requiredRuleInput,
+      rule_type: t.arg({ type: ApprovalRuleType, required: false }),
+      ...approverIdArgs,
+    },
+    resolve: (_r, { id, ...input }, ctx) => createGroupRule(ctx, String(id), input),
+  }),
+  updateGroupApprovalRule: t.field({
+    type: GroupApprovalRule,
+    extensions: authenticated,
+    args: { ...ruleArgs, ...optionalRuleInput, rule_type: t.arg({ type: ApprovalRuleType, required: false }), ...approverIdArgs },
+    resolve: (_r, { id, approval_rule_id, ...input }, ctx) => updateGroupRule(ctx, String(id), approval_rule_id, input),
+  }),
+}));

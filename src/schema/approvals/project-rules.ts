@@ -1,0 +1,50 @@
+// Project approval rules (/projects/:id/approval_rules): list, one, create, update, delete.
+import { createProjectRule, deleteProjectRule, getProjectRule, listProjectRules, updateProjectRule } from "../../domain/approvals/project-rules.js";
+import { builder } from "../builder.js";
+import { pageArgs, rowsOf } from "../pagination.js";
+import { ApprovalReportType, ApprovalRuleType, approverArgs, authenticated, protectedBranchArgs, requiredRuleInput, ruleArgs } from "./args.js";
+import { ProjectApprovalRule } from "./entities.js";
+
+builder.queryFields((t) => ({
+  projectApprovalRules: t.field({
+    type: [ProjectApprovalRule],
+    extensions: authenticated,
+    args: { id: t.arg.id({ required: true }), ...pageArgs },
+    resolve: async (_r, { id, ...page }, ctx) => rowsOf(ctx, await listProjectRules(ctx, String(id), page)),
+  }),
+  projectApprovalRule: t.field({
+    type: ProjectApprovalRule,
+    extensions: authenticated,
+    args: ruleArgs,
+    resolve: (_r, { id, approval_rule_id }, ctx) => getProjectRule(ctx, String(id), approval_rule_id),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createProjectApprovalRule: t.field({
+    type: ProjectApprovalRule,
+    extensions: authenticated,
+    args: {
+      id: t.arg.id({ required: true }),
+      ...requiredRuleInput,
+      rule_type: t.arg({ type: ApprovalRuleType, required: false }),
+      ...approverArgs,
+      ...protectedBranchArgs,
+      report_type: t.arg({ type: ApprovalReportType, required: false }),
+    },
+    resolve: (_r, { id, ...input }, ctx) => createProjectRule(ctx, String(id), input),
+  }),
+  updateProjectApprovalRule: t.field({
+    type: ProjectApprovalRule,
+    extensions: authenticated,
+    // name and approvals_required are required on update, as the spec states
+    args: { ...ruleArgs, ...requiredRuleInput, ...approverArgs, ...protectedBranchArgs, remove_hidden_groups: t.arg.boolean({ required: false }) },
+    resolve: (_r, { id, approval_rule_id, ...input }, ctx) => updateProjectRule(ctx, String(id), approval_rule_id, input),
+  }),
+  deleteProjectApprovalRule: t.boolean({
+    extensions: authenticated,
+    args: ruleArgs,
+    resolve: (_r, { id, approval_rule_id }, ctx) =>
+      deleteProjectRule(ctx, String(id), approval_rule_id, ctx.request.headers.get("if-unmodified-since")),
+  }),
+}));

@@ -1,0 +1,48 @@
+// Project approval settings (GET and POST /projects/:id/approvals): GitLab's ApprovalSettings.
+import { getApprovalSettings, updateApprovalSettings, type ApprovalSettingsView } from "../../domain/approvals/settings.js";
+import { builder } from "../builder.js";
+import { authenticated } from "./args.js";
+import { Approver, ApproverGroup } from "./entities.js";
+
+const ApprovalSettings = builder.objectRef<ApprovalSettingsView>("ApprovalSettings").implement({
+  fields: (t) => ({
+    approvers: t.field({ type: [Approver], resolve: () => [] }),
+    approver_groups: t.field({ type: [ApproverGroup], resolve: () => [] }),
+    approvals_before_merge: t.exposeInt("approvals_before_merge"),
+    reset_approvals_on_push: t.exposeBoolean("reset_approvals_on_push"),
+    selective_code_owner_removals: t.exposeBoolean("selective_code_owner_removals"),
+    disable_overriding_approvers_per_merge_request: t.exposeBoolean("disable_overriding_approvers_per_merge_request"),
+    merge_requests_author_approval: t.exposeBoolean("merge_requests_author_approval"),
+    merge_requests_disable_committers_approval: t.exposeBoolean("merge_requests_disable_committers_approval"),
+    require_password_to_approve: t.exposeBoolean("require_password_to_approve"),
+    require_reauthentication_to_approve: t.exposeBoolean("require_reauthentication_to_approve"),
+  }),
+});
+
+builder.queryFields((t) => ({
+  projectApprovalSettings: t.field({
+    type: ApprovalSettings,
+    extensions: authenticated,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, { id }, ctx) => getApprovalSettings(ctx, String(id)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  updateProjectApprovalSettings: t.field({
+    type: ApprovalSettings,
+    extensions: authenticated,
+    args: {
+      id: t.arg.id({ required: true }),
+      approvals_before_merge: t.arg.int({ required: false }),
+      reset_approvals_on_push: t.arg.boolean({ required: false }),
+      selective_code_owner_removals: t.arg.boolean({ required: false }),
+      disable_overriding_approvers_per_merge_request: t.arg.boolean({ required: false }),
+      merge_requests_author_approval: t.arg.boolean({ required: false }),
+      merge_requests_disable_committers_approval: t.arg.boolean({ required: false }),
+      require_password_to_approve: t.arg.boolean({ required: false }),
+      require_reauthentication_to_approve: t.arg.boolean({ required: false }),
+    },
+    resolve: (_r, { id, ...input }, ctx) => updateApprovalSettings(ctx, String(id), input),
+  }),
+}));

@@ -1,0 +1,34 @@
+// What issues and merge requests (GitLab's issuables) show alike: time stats, task list
+// progress, references, and the helpers that load their users.
+import type { Context } from "../context.js";
+import { builder } from "./builder.js";
+
+/** IssuableTimeStats: there is no time tracking here, so nothing is estimated or spent. */
+export const TimeStats = builder.objectRef<Record<string, never>>("TimeStats").implement({
+  fields: (t) => ({
+    time_estimate: t.int({ resolve: () => 0 }),
+    total_time_spent: t.int({ resolve: () => 0 }),
+    human_time_estimate: t.string({ nullable: true, resolve: () => null }),
+    human_total_time_spent: t.string({ nullable: true, resolve: () => null }),
+  }),
+});
+
+/** Taskable's task_completion_status: the description's task list items, and the checked ones. */
+export const TaskCompletionStatus = builder.objectRef<{ count: number; completed_count: number }>("TaskCompletionStatus").implement({
+  fields: (t) => ({ count: t.exposeInt("count"), completed_count: t.exposeInt("completed_count") }),
+});
+
+/** IssuableReferences: `short`, `relative` (to where the issuable was requested from) and `full`. */
+export const IssuableReferences = builder.objectRef<{ short: string; relative: string; full: string }>("IssuableReferences").implement({
+  fields: (t) => ({ short: t.exposeString("short"), relative: t.exposeString("relative"), full: t.exposeString("full") }),
+});
+
+/** A user by id (none without one). */
+export const user = (ctx: Context, id: number | null) => (id == null ? null : ctx.loaders.user.load(id));
+
+/** Users by id, in the order given; ids of deleted users are left out. */
+export const users = async (ctx: Context, ids: number[]) =>
+  (await Promise.all(ids.map((id) => ctx.loaders.user.load(id)))).filter((u) => u !== null);
+
+/** Resolver of the attributes GitLab has and this server does not (milestones, epics, ...). */
+export const none = () => null;
