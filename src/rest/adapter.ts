@@ -11,7 +11,7 @@ import type { Services } from "../domain/context.js";
 import { AppError, appErrorOf, internalError, paramError, routeNotFound } from "../errors.js";
 import { collapseSlashes, createMatcher, type RouteMatch } from "./match.js";
 import { coerceArgs, isUpload, parseBody, parseQuery, withFileAlias } from "./params.js";
-import { errorResponse, jsonResponse, noContent, paginationHeaders, textResponse } from "./render.js";
+import { blobResponse, errorResponse, jsonResponse, noContent, paginationHeaders, textResponse } from "./render.js";
 import { routes, successStatus, type Route } from "./routes.js";
 
 export const API_PREFIX = "/api/v4";
@@ -23,6 +23,7 @@ interface RestServerContext {
 export function createRestHandler(schema: GraphQLSchema, services: Services, log: (error: unknown) => void) {
   const match = createMatcher(routes);
   for (const route of routes) checkFileParams(schema, route);
+  for (const route of routes) checkTextRoute(schema, route);
   const sofa = createSofaRouter(schema, log);
 
   return async function handle(request: Request): Promise<Response> {
@@ -60,6 +61,7 @@ export function createRestHandler(schema: GraphQLSchema, services: Services, log
     if (answer.status >= 400) return movedOrError(answer, request);
     if (successStatus(route) === 204) return noContent();
     const data = await answer.json();
+    if (route.text) return blobResponse(successStatus(route), data);
     return jsonResponse(successStatus(route), data, paginationHeaders(request, query, ctx.rest));
   }
 }
@@ -118,6 +120,13 @@ function checkFileParams(schema: GraphQLSchema, route: Route): void {
   if (uploads.length !== declared.length || !declared.every((name) => uploads.includes(name))) {
     throw new Error(`route ${route.method} ${route.path}: files [${declared}] must be the Upload args [${uploads}] of ${route.field}`);
   }
+}
+
+/** A `text` route's root field must answer a RawBlob: its content is the body, its file name the disposition. */
+function checkTextRoute(schema: GraphQLSchema, route: Route): void {
+  const type = String(rootField(schema, route).type);
+  if (!route.text || type === "RawBlob!") return;
+  throw new Error(`route ${route.method} ${route.path}: the field of a text route must return RawBlob!, not ${type}`);
 }
 
 export function rootField(schema: GraphQLSchema, route: Route): GraphQLField<unknown, unknown> {

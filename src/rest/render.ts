@@ -1,4 +1,4 @@
-// Rendering REST answers: exact `application/json`, GitLab error bodies, pagination headers.
+// Rendering REST answers: exact `application/json`, GitLab error bodies, pagination headers, raw files.
 import qs from "qs";
 import { AppError } from "../errors.js";
 import type { RestBag } from "../context.js";
@@ -23,6 +23,36 @@ export function noContent(): Response {
 
 export function textResponse(status: number, text: string, headers: Record<string, string> = {}): Response {
   return new Response(text, { status, headers: { ...SECURITY_HEADERS, "Content-Type": "text/plain", ...headers } });
+}
+
+/** A file as GitLab sends a text blob: Workhorse's type for text content, shown inline under its name. */
+export function blobResponse(status: number, blob: { file_name: string; content: string }): Response {
+  return textResponse(status, blob.content, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Content-Disposition": contentDisposition("inline", blob.file_name),
+  });
+}
+
+/** Rails' ContentDisposition.format: an ASCII `filename` for old clients, the exact name in RFC 5987's `filename*`. */
+export function contentDisposition(disposition: string, filename: string): string {
+  const ascii = percentEscape(transliterate(filename), /[^ A-Za-z0-9!#$+.^_`|~-]/gu);
+  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${percentEscape(filename, /[^A-Za-z0-9!#$&+.^_`|~-]/gu)}`;
+}
+
+const percentEscape = (text: string, escaped: RegExp) =>
+  text.replace(escaped, (char) => [...Buffer.from(char)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join(""));
+
+/** Letters I18n approximates other than by dropping an accent. */
+const APPROXIMATIONS: Record<string, string> = {
+  Æ: "AE", æ: "ae", Ð: "D", ð: "d", Ø: "O", ø: "o", Þ: "Th", þ: "th", ß: "ss", Đ: "D", đ: "d", Ł: "L", ł: "l", Œ: "OE", œ: "oe", ı: "i",
+};
+
+/** I18n.transliterate: accents dropped, a few letters spelled out, anything else non-ASCII "?". */
+function transliterate(text: string): string {
+  return [...text.normalize("NFC")]
+    .map((char) => APPROXIMATIONS[char] ?? char.normalize("NFD").replace(/\p{M}/gu, ""))
+    .map((char) => (/^[\x00-\x7F]*$/.test(char) ? char : "?"))
+    .join("");
 }
 
 /** Ruby's String#<=> (what `to_query` sorts with): code units, upper case before lower case. */

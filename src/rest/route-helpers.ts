@@ -1,6 +1,7 @@
 // Route rows of the /api/v4 route table (routes.ts): each maps a GitLab method + path to one root
 // field of the GraphQL schema. Success status defaults by verb (GET/PUT 200, POST 201, DELETE 204).
 // `files` names the route's file params (Upload args), in order: see the adapter's `file` part.
+// `text` routes answer a file's content instead of JSON: their root field returns a RawBlob.
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 
 export interface Route {
@@ -10,11 +11,13 @@ export interface Route {
   status?: number;
   /** params that take a multipart file part (Upload args) */
   files?: readonly string[];
+  /** the root field's RawBlob is sent as the body (text/plain), named in Content-Disposition */
+  text?: boolean;
 }
 
 type RouteOptions = Pick<Route, "status" | "files">;
 
-export const get = (path: string, field: string): Route => ({ method: "GET", path, field: `Query.${field}` });
+export const get = (path: string, field: string, options: Pick<Route, "text"> = {}): Route => ({ method: "GET", path, field: `Query.${field}`, ...options });
 export const post = (path: string, field: string, options: RouteOptions = {}): Route => ({ method: "POST", path, field: `Mutation.${field}`, ...options });
 export const put = (path: string, field: string, options: RouteOptions = {}): Route => ({ method: "PUT", path, field: `Mutation.${field}`, ...options });
 export const del = (path: string, field: string): Route => ({ method: "DELETE", path, field: `Mutation.${field}` });

@@ -1,10 +1,10 @@
-// Project snippets: GitLab's Entities::ProjectSnippet and the /projects/:id/snippets endpoints,
-// each through one domain function.
+// Project snippets: GitLab's Entities::ProjectSnippet and the /projects/:id/snippets endpoints
+// (raw: the first file's content as a RawBlob), each through one domain function.
 import type { Context } from "../context.js";
 import type { Snippet, User } from "../generated/prisma/client.js";
 import { projectFullPath } from "../domain/projects.js";
 import { createProjectSnippet, deleteProjectSnippet, updateProjectSnippet } from "../domain/snippets/snippet-writes.js";
-import { getProjectSnippet, listProjectSnippets, snippetFilesInclude, type SnippetView } from "../domain/snippets/snippets.js";
+import { getProjectSnippet, getProjectSnippetRaw, listProjectSnippets, snippetFilesInclude, type SnippetRaw, type SnippetView } from "../domain/snippets/snippets.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import { UserBasic } from "./users.js";
@@ -71,6 +71,11 @@ export const SnippetEntity = builder.prismaObject("Snippet", {
   }),
 });
 
+/** A file's name and content: what REST's `text` routes send as a text/plain body (see route-helpers.ts). */
+export const RawBlob = builder.objectRef<SnippetRaw>("RawBlob").implement({
+  fields: (t) => ({ file_name: t.exposeString("file_name"), content: t.exposeString("content") }),
+});
+
 const SnippetFileInput = builder.inputType("SnippetFileInput", {
   fields: (t) => ({
     file_path: t.string({ required: false }),
@@ -99,6 +104,11 @@ builder.queryFields((t) => ({
     type: SnippetEntity,
     args: { id: t.arg.id({ required: true }), snippet_id: t.arg.int({ required: true }) },
     resolve: (_r, args, ctx) => getProjectSnippet(ctx, String(args.id), args.snippet_id),
+  }),
+  projectSnippetRaw: t.field({
+    type: RawBlob,
+    args: { id: t.arg.id({ required: true }), snippet_id: t.arg.int({ required: true }) },
+    resolve: (_r, args, ctx) => getProjectSnippetRaw(ctx, String(args.id), args.snippet_id),
   }),
 }));
 

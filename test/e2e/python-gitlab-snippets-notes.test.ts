@@ -1,7 +1,8 @@
 // python-gitlab 3.12 driving project snippets and notes against the real server
 // (test/e2e/python/snippets_notes.py): snippets.create with file_name + content, get, list with
-// get_all, save(), delete; issue.notes, mr.notes and snippet.notes create / list / get / save /
-// delete (the child paths come from the parents' project_id, iid and id), internal notes, errors.
+// get_all, save(), content() (the raw file), delete; issue.notes, mr.notes and snippet.notes
+// create / list / get / save / delete (the child paths come from the parents' project_id, iid and
+// id), internal notes, errors.
 import { describe, expect, it } from "vitest";
 import { createUser, uniqueName } from "./helpers/fixtures.js";
 import { pythonGitlabUnavailable, runPython } from "./helpers/python.js";
@@ -30,6 +31,12 @@ describe.skipIf(unavailable !== null)(title, () => {
     expect(out.listed_ids).toHaveLength(3);
     expect(out.listed_ids[2]).toBe(out.created.id);
     expect(out.after_save).toEqual({ ...out.created, title: "Saved by python" });
+    expect(out.raw).toEqual({
+      dev: "print('saved')",
+      guest: "print('saved')",
+      anonymous_private: { type: "GitlabGetError", response_code: 404, error_message: "404 Snippet Not Found" },
+      unknown: { type: "GitlabGetError", response_code: 404, error_message: "404 Snippet Not Found" },
+    });
 
     const parents = {
       issue: { type: "Issue", id: out.issue.id, iid: out.issue.iid },

@@ -1,7 +1,7 @@
 // Project snippets and notes against the real server process, driven by @gitbeaker/rest 43.8:
-// ProjectSnippets.create with `files` (sent as files[].file_path), show, all, edit with file
-// actions, remove; IssueNotes, MergeRequestNotes and ProjectSnippetNotes create / all / show /
-// edit / remove; and the errors the client surfaces.
+// ProjectSnippets.create with `files` (sent as files[].file_path), show, showContent (raw), all,
+// edit with file actions, remove; IssueNotes, MergeRequestNotes and ProjectSnippetNotes create /
+// all / show / edit / remove; and the errors the client surfaces.
 import { Gitlab } from "@gitbeaker/rest";
 import { describe, expect, it } from "vitest";
 import { createUser, uniqueName } from "./helpers/fixtures.js";
@@ -22,7 +22,7 @@ async function projectWithMembers() {
 }
 
 describe("gitbeaker ProjectSnippets", () => {
-  it("create with files, show, all, edit with file actions, remove", async () => {
+  it("create with files, show, showContent, all, edit with file actions, remove", async () => {
     const { project, dev, guest } = await projectWithMembers();
     const api = gitlab(dev.token);
     const created = await api.ProjectSnippets.create(project.id, "From gitbeaker", {
@@ -37,6 +37,7 @@ describe("gitbeaker ProjectSnippets", () => {
       imported: false, imported_from: "none",
     });
     expect(await api.ProjectSnippets.show(project.id, created.id)).toEqual(created);
+    expect(await gitlab(guest.token).ProjectSnippets.showContent(project.id, created.id)).toBe("# a");
 
     const second = await api.ProjectSnippets.create(project.id, "Second", { visibility: "private", files: [{ filePath: "s.txt", content: "s" }] });
     const { data, paginationInfo } = await gitlab(guest.token).ProjectSnippets.all(project.id, { perPage: 1, showExpanded: true });
@@ -62,6 +63,7 @@ describe("gitbeaker ProjectSnippets", () => {
     const byGuest = gitlab(guest.token).ProjectSnippets.create(project.id, "Guest", { visibility: "public", files: [{ filePath: "g", content: "g" }] });
     expect(await failure(byGuest)).toEqual({ status: 403, message: "403 Forbidden" });
     expect(await failure(api.ProjectSnippets.edit(project.id, 999999, { visibility: "public" }))).toEqual({ status: 404, message: "404 Snippet Not Found" });
+    expect(await failure(api.ProjectSnippets.showContent(project.id, 999999))).toEqual({ status: 404, message: "404 Snippet Not Found" });
     expect(await failure(gitlab("").ProjectSnippets.all(project.id))).toMatchObject({ status: 401 });
   });
 });

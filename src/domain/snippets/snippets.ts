@@ -1,6 +1,7 @@
 // Project snippets (GitLab's ProjectSnippet, lib/api/project_snippets.rb): who may read them and
 // the read endpoints. findProjectSnippet is what notes, emoji reactions and webhooks build on.
 // Writes: snippet-writes.ts; Grape's parameter rules: snippet-params.ts.
+import { posix } from "node:path";
 import type { Prisma, Snippet, SnippetFile } from "../../generated/prisma/client.js";
 import { forbidden, notFound, recordNotFound } from "../../errors.js";
 import { AccessLevel, findProject, openVisibilities, requireAuthenticated, type ProjectAccess } from "../access.js";
@@ -94,3 +95,20 @@ export async function getProjectSnippet(ctx: DomainContext, projectRef: string, 
   return snippet;
 }
 
+export interface SnippetRaw {
+  /** the blob's name: the file's path without its folders */
+  file_name: string;
+  content: string;
+}
+
+/**
+ * GET /projects/:id/snippets/:snippet_id/raw: the snippet's first file (its repository's first
+ * blob), read as GET snippet is, but a miss is "404 Snippet Not Found" (`find_by`).
+ */
+export async function getProjectSnippetRaw(ctx: DomainContext, projectRef: string, id: number): Promise<SnippetRaw> {
+  const access = await snippetsProject(ctx, projectRef);
+  const [file] = (await snippetForChange(ctx, access, id)).files;
+  // create and update always leave a file; without one there would be no blob to send
+  if (!file) throw notFound("Snippet");
+  return { file_name: posix.basename(file.path), content: file.content };
+}

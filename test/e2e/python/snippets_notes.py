@@ -1,8 +1,9 @@
 """Project snippets and notes through python-gitlab 3.12: project.snippets.create with the older
-file_name + content form, get, list (get_all walking the Link header), save() of changed
-attributes, delete; issue.notes, mr.notes and snippet.notes create / list / get / save / delete,
-internal notes, and the errors the client raises. TAG is a unique name prefix, DEV_ID / DEV_TOKEN
-belong to a Developer of the project the script creates, GUEST_ID / GUEST_TOKEN to a Guest."""
+file_name + content form, get, list (get_all walking the Link header), save() of changed attributes,
+content() (the raw file), delete; issue.notes, mr.notes and snippet.notes create / list / get / save
+/ delete, internal notes, and the errors the client raises. TAG is a unique name prefix, DEV_ID /
+DEV_TOKEN belong to a Developer of the project the script creates, GUEST_ID / GUEST_TOKEN to a
+Guest."""
 import os
 
 import gitlab
@@ -44,6 +45,15 @@ fetched.title = "Saved by python"
 fetched.content = "print('saved')"
 fetched.save()
 after_save = view(dev_project.snippets.get(created.id), SNIPPET_KEYS)
+
+# raw: snippet.content() reads GET .../snippets/:id/raw and hands back the bytes
+anonymous_project = anonymous.projects.get(project.id, lazy=True)
+raw = {
+    "dev": dev_project.snippets.get(created.id, lazy=True).content().decode(),
+    "guest": guest_project.snippets.get(created.id).content().decode(),
+    "anonymous_private": error_of(lambda: anonymous_project.snippets.get(created.id, lazy=True).content()),
+    "unknown": error_of(lambda: dev_project.snippets.get(999999, lazy=True).content()),
+}
 
 # notes on an issue, a merge request and the snippet (children use the parent's project_id and iid / id)
 issue = project.issues.create({"title": "Noted issue"})
@@ -96,6 +106,7 @@ emit({
     "fetched": fetched_view,
     "listed_ids": listed_ids,
     "after_save": after_save,
+    "raw": raw,
     "notes": notes,
     "errors": errors,
 })
