@@ -256,15 +256,18 @@ export async function removeMember(ctx: DomainContext, source: MemberSource, id:
   }
   await ctx.db.$transaction(async (tx) => {
     await tx.groupMember.delete({ where: { groupId_userId: { groupId: t.id, userId } } });
-    if (!skipSubresources) await removeBelow(tx, t.id, userId);
     await publishMember(tx, ctx, "destroy", t.source, t.id, member);
+    if (!skipSubresources) await removeBelow(tx, ctx, t.id, userId);
   });
   return true;
 }
 
-async function removeBelow(tx: Prisma.TransactionClient, groupId: number, userId: number): Promise<void> {
+/** Each subgroup membership removed with it is a member removal of its own (GitLab destroys them one by one). */
+async function removeBelow(tx: Prisma.TransactionClient, ctx: DomainContext, groupId: number, userId: number): Promise<void> {
   const group = await tx.namespace.findUniqueOrThrow({ where: { id: groupId }, select: { traversalIds: true } });
   const below = { traversalIds: { startsWith: group.traversalIds } };
+  const groupMembers = await tx.groupMember.findMany({ where: { userId, group: below }, include: { user: true }, orderBy: { id: "asc" } });
   await tx.groupMember.deleteMany({ where: { userId, group: below } });
   await tx.projectMember.deleteMany({ where: { userId, project: { namespace: below } } });
+  for (const removed of groupMembers) await publishMember(tx, ctx, "destroy", "group", removed.groupId, removed);
 }

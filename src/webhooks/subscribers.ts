@@ -3,6 +3,7 @@
 import type { User } from "../generated/prisma/client.js";
 import { subscribe, BLANK_SHA, type Tx } from "../domain/events.js";
 import { enqueueHookDeliveries } from "./outbox.js";
+import { creationChanges } from "./payloads/changes.js";
 import { loadProject } from "./payloads/common.js";
 import { buildMemberPayload, buildSubgroupPayload } from "./payloads/membership.js";
 import { buildPushPayload, commitsBySha, isProtectedBranch } from "./payloads/push.js";
@@ -26,6 +27,26 @@ subscribe("push", async (tx, event, ctx) => {
     });
   };
   await enqueueHookDeliveries(tx, ctx, { projectId: event.projectId, trigger: "push_hooks", payload, branch: event.branch });
+});
+
+// A push to the source branch of open merge requests is an "update" of each (GitLab's
+// MergeRequests::Refresh::WebHooksService), with the branch's old head as `oldrev`.
+subscribe("push", async (tx, event, ctx) => {
+  const user = await userOf(tx, event.actorId);
+  if (!user) return;
+  const mergeRequests = await tx.mergeRequest.findMany({
+    where: { projectId: event.projectId, sourceBranch: event.branch, state: "opened" },
+    include: { assignees: true, reviewers: true },
+    orderBy: { id: "asc" },
+  });
+  for (const mr of mergeRequests) {
+    const payload = async () => {
+      const project = (await loadProject(tx, event.projectId))!;
+      const oldrev = event.before === BLANK_SHA ? undefined : event.before;
+      return buildMergeRequestPayload(ctx, tx, project, mr, user, "update", {}, oldrev);
+    };
+    await enqueueHookDeliveries(tx, ctx, { projectId: event.projectId, trigger: "merge_request_hooks", payload });
+  }
 });
 
 // GitLab sends member hooks for group memberships only (GroupMember#execute_hooks_for).
@@ -52,7 +73,8 @@ subscribe("issue", async (tx, event, ctx) => {
     userOf(tx, event.actorId),
   ]);
   if (!project || !issue || !user) return;
-  const payload = await buildIssuePayload(ctx, tx, project, issue, user, event.action, event.changes);
+  const changes = event.action === "open" ? { ...creationChanges(issue), ...event.changes } : event.changes;
+  const payload = await buildIssuePayload(ctx, tx, project, issue, user, event.action, changes);
   const trigger = issue.confidential ? "confidential_issue_hooks" : "issue_hooks";
   await enqueueHookDeliveries(tx, ctx, { projectId: project.id, trigger, payload });
 });

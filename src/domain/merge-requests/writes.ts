@@ -102,6 +102,7 @@ export async function updateMergeRequest(ctx: DomainContext, projectRef: string,
     await validateMergeRequest(tx, { ...mr, ...next }, { sourceBranch: false, targetBranch: next.targetBranch !== mr.targetBranch }, false);
     const row = await tx.mergeRequest.update({ where: { id: mr.id }, data: await rowData(tx, ctx, mr, next, metadata, input), include: { assignees: true, reviewers: true } });
     await replacePeople(tx, mr, metadata);
+    changes.updated_at = { previous: mr.updatedAt, current: row.updatedAt }; // every save moves it, as GitLab reports
     await publish(tx, ctx, "merge_request", { action: actionOf(mr.state, next.state), projectId: mr.projectId, mergeRequestId: mr.id, actorId: actor.user.id, changes });
     return metadata.assigneeIds || metadata.reviewerIds
       ? tx.mergeRequest.findUniqueOrThrow({ where: { id: mr.id }, include: { assignees: true, reviewers: true } })

@@ -72,6 +72,24 @@ export function userHookAttrs(user: User) {
   return { id: user.id, name: user.name, username: user.username, avatar_url: avatarUrlOfUser(user), email: webhookEmail(user) };
 }
 
+/** Issuable::STATE_ID_MAP. */
+export const STATE_IDS: Record<string, number> = { opened: 1, closed: 2, merged: 3, locked: 4 };
+
+/** Label#hook_attrs of the label names a row keeps (labels here are names only, without a record). */
+export function labelHookAttrs(names: unknown[], projectId: number) {
+  return names.map((title) => ({
+    id: null, title: String(title), color: null, project_id: projectId, created_at: null, updated_at: null,
+    template: false, description: null, type: "ProjectLabel", group_id: null,
+  }));
+}
+
+/** The users with these ids, in the order given (unknown ids left out). */
+export async function usersById(db: Tx, ids: number[]): Promise<User[]> {
+  if (!ids.length) return [];
+  const users = await db.user.findMany({ where: { id: { in: ids } } });
+  return ids.flatMap((id) => users.find((u) => u.id === id) ?? []);
+}
+
 export async function loadProject(db: Tx, projectId: number): Promise<ProjectWithNamespace | null> {
   return db.project.findUnique({ where: { id: projectId }, include: { namespace: true } });
 }

@@ -47,19 +47,18 @@ export function buildPushPayload(ctx: Ctx, data: PushData) {
   };
 }
 
-/** Commit#hook_attrs(with_changed_files: true). */
-export function commitHookAttrs(ctx: Ctx, project: ProjectWithNamespace, commit: Commit) {
-  return {
+/** Commit#hook_attrs: push payloads ask for the changed files, a merge request's last_commit does not. */
+export function commitHookAttrs(ctx: Ctx, project: ProjectWithNamespace, commit: Commit, withChangedFiles = true) {
+  const attrs = {
     id: commit.sha,
     message: commit.message,
     title: commit.title,
     timestamp: commit.authoredAt.toISOString().replace(/\.\d{3}Z$/, "+00:00"),
     url: `${projectWebUrl(ctx, project)}/-/commit/${commit.sha}`,
     author: { name: commit.authorName, email: commit.authorEmail },
-    added: paths(commit.addedPaths),
-    modified: paths(commit.modifiedPaths),
-    removed: paths(commit.removedPaths),
   };
+  if (!withChangedFiles) return attrs;
+  return { ...attrs, added: paths(commit.addedPaths), modified: paths(commit.modifiedPaths), removed: paths(commit.removedPaths) };
 }
 
 const paths = (json: string): string[] => {

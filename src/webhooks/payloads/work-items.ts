@@ -4,10 +4,11 @@
 import type { Issue, MergeRequest, Note, Snippet, User } from "../../generated/prisma/client.js";
 import type { Changes, Tx } from "../../domain/events.js";
 import { VISIBILITY_LEVELS } from "../../domain/access.js";
+import { issueHookChanges, mergeRequestHookChanges } from "./changes.js";
 import { commitHookAttrs } from "./push.js";
-import { projectHookAttrs, projectWebUrl, rubyTime, userHookAttrs, type Ctx, type ProjectWithNamespace } from "./common.js";
-
-const STATE_IDS: Record<string, number> = { opened: 1, closed: 2, merged: 3, locked: 4 };
+import {
+  STATE_IDS, labelHookAttrs, projectHookAttrs, projectWebUrl, rubyTime, userHookAttrs, usersById, type Ctx, type ProjectWithNamespace,
+} from "./common.js";
 
 export type IssueRow = Issue & { assignees: { userId: number }[] };
 export type MergeRequestRow = MergeRequest & { assignees: { userId: number }[]; reviewers: { userId: number }[] };
@@ -19,10 +20,7 @@ function labelAttrs(json: string, projectId: number) {
   } catch {
     /* no labels */
   }
-  return (Array.isArray(names) ? names : []).map((title) => ({
-    id: null, title: String(title), color: null, project_id: projectId, created_at: null, updated_at: null,
-    template: false, description: null, type: "ProjectLabel", group_id: null,
-  }));
+  return labelHookAttrs(Array.isArray(names) ? names : [], projectId);
 }
 
 /** Gitlab::HookData::IssueBuilder#build. */
@@ -37,7 +35,7 @@ export function issueHookAttrs(ctx: Ctx, project: ProjectWithNamespace, issue: I
     time_estimate: 0, total_time_spent: 0, time_change: 0, human_total_time_spent: null, human_time_estimate: null,
     human_time_change: null, weight: null, health_status: null, type: "Issue", iid: issue.iid,
     url: `${projectWebUrl(ctx, project)}/-/issues/${issue.iid}`, state: issue.state, severity: "unknown",
-    closed_at: rubyTime(issue.closedAt), labels: labelAttrs(issue.labels, issue.projectId),
+    closed_at: rubyTime(issue.closedAt), labels: labelAttrs(issue.labels, issue.projectId), customer_relations_contacts: [],
   };
 }
 
@@ -55,9 +53,11 @@ export async function mergeRequestHookAttrs(ctx: Ctx, db: Tx, project: ProjectWi
     assignee_ids: mr.assignees.map((a) => a.userId), reviewer_ids: mr.reviewers.map((r) => r.userId),
     detailed_merge_status: mr.state === "opened" ? (mr.mergeStatus === "can_be_merged" ? "mergeable" : "broken_status") : "not_open",
     human_time_change: null, human_time_estimate: null, human_total_time_spent: null, time_change: 0, total_time_spent: 0,
-    labels: labelAttrs(mr.labels, mr.projectId), last_commit: lastCommit ? commitHookAttrs(ctx, project, lastCommit) : null,
+    labels: labelAttrs(mr.labels, mr.projectId), last_commit: lastCommit ? commitHookAttrs(ctx, project, lastCommit, false) : null,
     source: projectAttrs, target: projectAttrs, state: mr.state, url: `${projectWebUrl(ctx, project)}/-/merge_requests/${mr.iid}`,
     work_in_progress: mr.draft,
+    // no discussions to resolve, authors are always members (no forks), and diffs are ready at once
+    blocking_discussions_resolved: true, first_contribution: false, prepared_at: rubyTime(mr.createdAt),
   };
 }
 
@@ -71,23 +71,10 @@ export function snippetHookAttrs(ctx: Ctx, project: ProjectWithNamespace, snippe
   };
 }
 
-function changesOf(changes: Changes) {
-  return Object.fromEntries(Object.entries(changes).map(([key, { previous, current }]) => [key, {
-    previous: previous instanceof Date ? rubyTime(previous) : previous,
-    current: current instanceof Date ? rubyTime(current) : current,
-  }]));
-}
-
 const repository = (ctx: Ctx, project: ProjectWithNamespace) => {
   const attrs = projectHookAttrs(ctx, project);
   return { name: attrs.name, url: attrs.url, description: attrs.description, homepage: attrs.homepage };
 };
-
-async function usersById(db: Tx, ids: number[]): Promise<User[]> {
-  if (!ids.length) return [];
-  const users = await db.user.findMany({ where: { id: { in: ids } } });
-  return ids.flatMap((id) => users.find((u) => u.id === id) ?? []);
-}
 
 export async function buildIssuePayload(ctx: Ctx, db: Tx, project: ProjectWithNamespace, issue: IssueRow, user: User, action: string, changes: Changes = {}) {
   const objectAttributes = { ...issueHookAttrs(ctx, project, issue), action };
@@ -99,16 +86,17 @@ export async function buildIssuePayload(ctx: Ctx, db: Tx, project: ProjectWithNa
     project: projectHookAttrs(ctx, project),
     object_attributes: objectAttributes,
     labels: objectAttributes.labels,
-    changes: changesOf(changes),
+    changes: await issueHookChanges(db, project.id, changes),
     repository: repository(ctx, project),
     ...(assignees.length ? { assignees: assignees.map(userHookAttrs) } : {}),
   };
 }
 
+/** `oldrev`: the source branch's previous head, when a push brought the update (never a blank sha). */
 export async function buildMergeRequestPayload(
-  ctx: Ctx, db: Tx, project: ProjectWithNamespace, mr: MergeRequestRow, user: User, action: string, changes: Changes = {},
+  ctx: Ctx, db: Tx, project: ProjectWithNamespace, mr: MergeRequestRow, user: User, action: string, changes: Changes = {}, oldrev?: string,
 ) {
-  const objectAttributes = { ...(await mergeRequestHookAttrs(ctx, db, project, mr)), action };
+  const objectAttributes = { ...(await mergeRequestHookAttrs(ctx, db, project, mr)), action, ...(oldrev ? { oldrev } : {}) };
   const [assignees, reviewers] = await Promise.all([
     usersById(db, mr.assignees.map((a) => a.userId)), usersById(db, mr.reviewers.map((r) => r.userId)),
   ]);
@@ -119,7 +107,7 @@ export async function buildMergeRequestPayload(
     project: projectHookAttrs(ctx, project),
     object_attributes: objectAttributes,
     labels: objectAttributes.labels,
-    changes: changesOf(changes),
+    changes: await mergeRequestHookChanges(db, project.id, changes),
     repository: repository(ctx, project),
     ...(assignees.length ? { assignees: assignees.map(userHookAttrs) } : {}),
     ...(reviewers.length ? { reviewers: reviewers.map(userHookAttrs) } : {}),

@@ -1,0 +1,74 @@
+// GitLab's `changes` of issue and merge request hooks (Gitlab::DataBuilder::Issuable#final_changes
+// with Issuable#to_hook_data's association changes): only the builder's safe attributes and
+// relations, the state as `state_id`, times as Time#to_s, labels as label hook attributes and
+// assignees / reviewers as user hook attributes. Domain events carry labels by name and people by id.
+import type { Changes, Tx } from "../../domain/events.js";
+import { isDraftTitle } from "../../domain/merge-requests/fields.js";
+import { STATE_IDS, labelHookAttrs, rubyTime, userHookAttrs, usersById } from "./common.js";
+
+/** Gitlab::HookData::IssueBuilder.safe_hook_attributes + safe_hook_relations (EE's included). */
+const ISSUE_KEYS = new Set([
+  "assignee_id", "author_id", "closed_at", "confidential", "created_at", "description", "discussion_locked", "due_date", "id",
+  "iid", "last_edited_at", "last_edited_by_id", "milestone_id", "moved_to_id", "duplicated_to_id", "project_id",
+  "relative_position", "state_id", "time_estimate", "title", "updated_at", "updated_by_id", "weight", "health_status",
+  "assignees", "labels", "total_time_spent", "time_change", "severity", "escalation_status", "customer_relations_contacts",
+]);
+
+/** Gitlab::HookData::MergeRequestBuilder.safe_hook_attributes + safe_hook_relations. */
+const MERGE_REQUEST_KEYS = new Set([
+  "assignee_id", "author_id", "blocking_discussions_resolved", "created_at", "description", "draft", "head_pipeline_id", "id",
+  "iid", "last_edited_at", "last_edited_by_id", "merge_commit_sha", "merge_error", "merge_params", "merge_status",
+  "merge_user_id", "merge_when_pipeline_succeeds", "milestone_id", "reviewer_ids", "source_branch", "source_project_id",
+  "state_id", "target_branch", "target_project_id", "time_estimate", "title", "updated_at", "updated_by_id", "prepared_at",
+  "assignees", "labels", "reviewers", "total_time_spent", "time_change",
+]);
+
+type Change = { previous: unknown; current: unknown };
+
+/** What saving a new record also reports as changed from nothing: its keys and creation time. */
+export function creationChanges(row: { id: number; iid: number; authorId: number; projectId: number; createdAt: Date }): Changes {
+  const created = { id: row.id, iid: row.iid, author_id: row.authorId, project_id: row.projectId, created_at: row.createdAt };
+  return Object.fromEntries(Object.entries(created).map(([key, current]) => [key, { previous: null, current }]));
+}
+
+export async function issueHookChanges(db: Tx, projectId: number, changes: Changes): Promise<Record<string, Change>> {
+  return hookChanges(db, projectId, changes, ISSUE_KEYS);
+}
+
+/** A title that gains or loses the draft prefix also reports `draft`, a column in GitLab. */
+export async function mergeRequestHookChanges(db: Tx, projectId: number, changes: Changes): Promise<Record<string, Change>> {
+  const title = changes.title;
+  const withDraft = { ...changes };
+  if (title && !changes.draft) {
+    const [previous, current] = [isDraftTitle(String(title.previous ?? "")), isDraftTitle(String(title.current ?? ""))];
+    if (previous !== current) withDraft.draft = { previous, current };
+  }
+  return hookChanges(db, projectId, withDraft, MERGE_REQUEST_KEYS);
+}
+
+async function hookChanges(db: Tx, projectId: number, changes: Changes, safe: Set<string>): Promise<Record<string, Change>> {
+  const entries = await Promise.all(Object.entries(changes).map(async ([key, change]) => {
+    const hookKey = key === "state" ? "state_id" : key;
+    if (!safe.has(hookKey)) return null;
+    const convert = (value: unknown) => hookValue(db, projectId, key, value);
+    return [hookKey, { previous: await convert(change.previous), current: await convert(change.current) }] as const;
+  }));
+  return Object.fromEntries(entries.filter((entry) => entry !== null));
+}
+
+async function hookValue(db: Tx, projectId: number, key: string, value: unknown): Promise<unknown> {
+  if (key === "state") return typeof value === "string" ? (STATE_IDS[value] ?? null) : value;
+  if (key === "labels") return labelHookAttrs(Array.isArray(value) ? value : [], projectId);
+  if (key === "assignees" || key === "reviewers") {
+    return (await usersById(db, Array.isArray(value) ? value.map(Number) : [])).map(userHookAttrs);
+  }
+  if (key.endsWith("_at")) return timeOf(value);
+  return value;
+}
+
+/** A Date or ISO 8601 text as Time#to_s; anything else as it is. */
+function timeOf(value: unknown): unknown {
+  if (value instanceof Date) return rubyTime(value);
+  if (typeof value === "string" && !Number.isNaN(Date.parse(value))) return rubyTime(new Date(value));
+  return value;
+}
