@@ -23,7 +23,8 @@ type Outcome = "ok" | "no_project" | "hidden" | "unauthorized";
 /**
  * [read (list and get), create, delete someone else's reaction] per actor and project visibility.
  * The one kind-dependent cell: Guests of a private project cannot read its merge requests
- * (Reporter and above), so there they get "hidden" for everything.
+ * (Reporter and above), so there they get "hidden" for reading and reacting; DELETE does not
+ * check that the awardable is readable (GitLab), so deleting another's reaction is still 401.
  */
 const MATRIX: Record<Actor, Record<Visibility, [Outcome, Outcome, Outcome]>> = {
   anonymous: { public: ["ok", "hidden", "unauthorized"], private: ["no_project", "no_project", "no_project"] },
@@ -35,7 +36,7 @@ const MATRIX: Record<Actor, Record<Visibility, [Outcome, Outcome, Outcome]>> = {
 };
 
 function expected(actor: Actor, visibility: Visibility, kind: AwardableKind): [Outcome, Outcome, Outcome] {
-  if (actor === "guest" && visibility === "private" && kind === "merge_requests") return ["hidden", "hidden", "hidden"];
+  if (actor === "guest" && visibility === "private" && kind === "merge_requests") return ["hidden", "hidden", "unauthorized"];
   return MATRIX[actor][visibility];
 }
 

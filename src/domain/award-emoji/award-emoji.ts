@@ -7,7 +7,7 @@ import type { DomainContext } from "../context.js";
 import { publish, type EmojiEvent, type Tx } from "../events.js";
 import { paginate, type Page, type PageArgs } from "../pagination.js";
 import { assertUnmodifiedSince } from "../preconditions.js";
-import { awardEmojiNotFound, findAwardable, mayAward, type Awardable, type AwardablePath } from "./awardables.js";
+import { awardEmojiNotFound, findAwardable, findAwardableRecord, mayAward, type Awardable, type AwardablePath } from "./awardables.js";
 import { canonicalEmojiName } from "./names.js";
 
 export type { AwardablePath } from "./awardables.js";
@@ -71,8 +71,9 @@ function validName(name: string): string {
 }
 
 /**
- * DELETE: the reaction is looked up first (404), then only its author or an administrator may
- * remove it; anyone else gets 401, as in GitLab. If-Unmodified-Since is honoured (412).
+ * DELETE: the reaction is looked up first (404), without checking that the caller may read the
+ * awardable, then only its author or an administrator may remove it; anyone else gets 401, as in
+ * GitLab. If-Unmodified-Since is honoured (412).
  */
 export async function removeAwardEmoji(
   ctx: DomainContext,
@@ -80,7 +81,7 @@ export async function removeAwardEmoji(
   awardId: number,
   unmodifiedSince?: string | null,
 ): Promise<boolean> {
-  const awardable = await findAwardable(ctx, path);
+  const awardable = await findAwardableRecord(ctx, path);
   const award = await findAward(ctx, awardable, awardId);
   const user = ctx.actor?.user;
   if (!user || (award.userId !== user.id && !user.isAdmin)) throw unauthorized();

@@ -28,42 +28,69 @@ export interface Awardable {
 
 export const awardEmojiNotFound = (detail?: string) => notFound(detail ? `Award Emoji ${detail}` : "Award Emoji");
 
-/** The awardable the caller may read; GitLab's 404 texts otherwise. */
+/**
+ * The awardable the caller may read, in GitLab's order: the record is looked up first ("404 Not
+ * found" when it or its note is not there, see findAwardableRecord), then the caller must be able
+ * to read it ("404 Award Emoji Not Found").
+ */
 export async function findAwardable(ctx: DomainContext, path: AwardablePath): Promise<Awardable> {
+  const { note } = await findAwardableRecord(ctx, path);
   const noteable = await findReadableNoteable(ctx, path);
-  if (path.noteId == null) return { type: noteable.type, id: noteable.id, noteable, note: null };
-  const note = await findNoteRecord(ctx, noteable, path.noteId);
+  if (!note) return { type: noteable.type, id: noteable.id, noteable, note: null };
   if (!canReadNote(ctx, noteable, note)) throw awardEmojiNotFound();
   return { type: "Note", id: note.id, noteable, note };
 }
 
-/**
- * GitLab first finds the record in the project ("404 Not found" when it is not there), then
- * checks that the caller may read it ("404 Award Emoji Not Found"). The noteable lookup does both
- * at once, so which of the two it was is asked only when it fails.
- */
+/** The noteable through its area's finder, which answers 404 when the caller may not read it. */
 async function findReadableNoteable(ctx: DomainContext, path: AwardablePath): Promise<Noteable> {
   try {
     return await findNoteable(ctx, path.noteableType, path.project, path.ref);
   } catch (error) {
-    if (!(error instanceof AppError) || error.status !== 404 || isProjectNotFound(error)) throw error;
-    throw (await noteableExists(ctx, path)) ? awardEmojiNotFound() : recordNotFound();
+    // the record exists (findAwardableRecord), so a 404 here means it is hidden from the caller
+    if (error instanceof AppError && error.status === 404) throw awardEmojiNotFound();
+    throw error;
   }
 }
 
-const isProjectNotFound = (error: AppError) => (error.body as { message?: unknown }).message === "404 Project Not Found";
+interface NoteableRecord {
+  id: number;
+  confidential?: boolean;
+  discussionLocked?: boolean | null;
+}
 
-async function noteableExists(ctx: DomainContext, path: AwardablePath): Promise<boolean> {
-  const { project } = await findProject(ctx, path.project);
-  const inProject = { projectId: project.id };
+/** The issue or merge request (by iid) or project snippet (by id) in the project, readable or not. */
+function noteableRecord(ctx: DomainContext, projectId: number, path: AwardablePath): Promise<NoteableRecord | null> {
   switch (path.noteableType) {
     case "Issue":
-      return (await ctx.db.issue.count({ where: { ...inProject, iid: path.ref } })) > 0;
+      return ctx.db.issue.findFirst({ where: { projectId, iid: path.ref }, select: { id: true, confidential: true, discussionLocked: true } });
     case "MergeRequest":
-      return (await ctx.db.mergeRequest.count({ where: { ...inProject, iid: path.ref } })) > 0;
+      return ctx.db.mergeRequest.findFirst({ where: { projectId, iid: path.ref }, select: { id: true, discussionLocked: true } });
     case "Snippet":
-      return (await ctx.db.snippet.count({ where: { ...inProject, id: path.ref } })) > 0;
+      return ctx.db.snippet.findFirst({ where: { projectId, id: path.ref }, select: { id: true } });
   }
+}
+
+/**
+ * GitLab's `awardable` helper, which checks no more than that the caller may see the project
+ * ("404 Project Not Found"): the record in it and the note in that record ("404 Not found").
+ * DELETE uses it alone, so whoever may not delete a reaction gets 401 even where the awardable is
+ * hidden from them; the other endpoints go on to check reading (findAwardable).
+ */
+export async function findAwardableRecord(ctx: DomainContext, path: AwardablePath): Promise<Awardable> {
+  const access = await findProject(ctx, path.project);
+  const record = await noteableRecord(ctx, access.project.id, path);
+  if (!record) throw recordNotFound();
+  const noteable: Noteable = {
+    type: path.noteableType,
+    id: record.id,
+    ref: path.ref,
+    access,
+    confidential: !!record.confidential,
+    locked: !!record.discussionLocked,
+  };
+  if (path.noteId == null) return { type: noteable.type, id: noteable.id, noteable, note: null };
+  const note = await findNoteRecord(ctx, noteable, path.noteId);
+  return { type: "Note", id: note.id, noteable, note };
 }
 
 /**

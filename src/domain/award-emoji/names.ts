@@ -1,21 +1,36 @@
 // Emoji names as GitLab knows them. GitLab's names are EmojiOne's shortnames of its gemojione
 // era (`thumbsup`, `slight_smile`, `flag_us`, `100`), with aliases (`+1`, `-1`, `satisfied`)
 // stored under the canonical name. emoji-toolkit is EmojiOne's maintained successor (JoyPixels):
-// its alpha codes are those names, its aliases cover GitLab's, and it keeps up with Unicode.
+// its alpha codes are those names, its aliases and Unicode names cover GitLab's aliases (the few
+// differences are listed below), and it keeps up with Unicode.
 import { createRequire } from "node:module";
 
 interface AlphaCode {
+  /** Unicode's (CLDR) name, e.g. "thumbs up: light skin tone" */
+  name: string;
   alpha_code: string;
   /** "|"-separated, each in colons; "" when none */
   aliases: string;
 }
 
 /**
- * JoyPixels 3.0 gave these emoji new primary alpha codes (listed in emoji-toolkit's alpha-code
- * changelog); GitLab kept the EmojiOne 2 names. Skin-tone variants (`_tone1`..`_tone5`) follow
- * their base name; both names are accepted.
+ * Emoji whose emoji-toolkit primary alpha code is not GitLab's name: JoyPixels 3.0's renames
+ * (listed in emoji-toolkit's alpha-code changelog), and later ones found against GitLab's alias
+ * table (fixtures/emojis/aliases.json). Skin-tone variants (`_tone1`..`_tone5`) follow their base
+ * name; both names are accepted.
  */
 const GITLAB_NAME_OF: Record<string, string> = {
+  mobile_phone: "iphone",
+  person_with_veil: "bride_with_veil",
+  person_in_tuxedo: "man_in_tuxedo",
+  keycap_ten: "ten",
+  blue_circle: "large_blue_circle",
+  rainbow_flag: "gay_pride_flag",
+  lady_beetle: "beetle",
+  england: "flag_england",
+  scotland: "flag_scotland",
+  wales: "flag_wales",
+  united_nations: "flag_united_nations",
   person_golfing: "golfer",
   person_wearing_turban: "man_with_turban",
   man_with_chinese_cap: "man_with_gua_pi_mao",
@@ -51,7 +66,36 @@ const GITLAB_NAME_OF: Record<string, string> = {
   person_doing_cartwheel: "cartwheel",
 };
 
+/** GitLab's aliases that emoji-toolkit lacks altogether (mostly newer Unicode names). */
+const GITLAB_ALIASES: Record<string, string> = {
+  un: "flag_united_nations",
+  flag_turkiye: "flag_tr",
+  person_with_skullcap: "man_with_gua_pi_mao",
+  person_in_suit_levitating: "levitate",
+  bullseye: "dart",
+  water_pistol: "gun",
+  laptop: "computer",
+  multiply: "heavy_multiplication_x",
+  plus: "heavy_plus_sign",
+  minus: "heavy_minus_sign",
+  divide: "heavy_division_sign",
+  red_question_mark: "question",
+  keycap_hash: "hash",
+};
+
 const stripColons = (code: string) => code.replace(/^:|:$/g, "");
+
+/**
+ * GitLab also takes the snake-cased Unicode name as an alias (`hundred_points`, `thumbs_up`,
+ * `flag_united_states`, `waving_hand_light_skin_tone`, `men_s_room`, `keycap_10`).
+ */
+const unicodeAlias = (name: string) =>
+  name
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_|_$/g, "");
 
 function gitlabName(primary: string): string {
   const [, base, tone = ""] = /^(.*?)(_tone[1-5])?$/.exec(primary)!;
@@ -59,20 +103,23 @@ function gitlabName(primary: string): string {
   return renamed ? `${renamed}${tone}` : primary;
 }
 
-/** Every accepted name (primary alpha code or alias) -> the name GitLab stores. */
+/** Every accepted name (primary alpha code, alias or Unicode name) -> the name GitLab stores. */
 function buildIndex(): Map<string, string> {
   const require = createRequire(import.meta.url);
   const codes = require("emoji-toolkit/extras/alpha-codes/eac.json") as Record<string, AlphaCode>;
-  const entries = Object.values(codes).map(({ alpha_code, aliases }) => {
+  const entries = Object.values(codes).map(({ name, alpha_code, aliases }) => {
     const primary = stripColons(alpha_code);
     const others = aliases ? aliases.split("|").map(stripColons) : [];
     const canonical = gitlabName(primary);
-    return { names: [primary, ...others, canonical], canonical };
+    return { names: [primary, ...others, canonical], canonical, unicodeName: unicodeAlias(name) };
   });
   const index = new Map<string, string>();
-  // primary codes first: an alias never shadows another emoji's own name
+  const add = (name: string, canonical: string) => index.has(name) || index.set(name, canonical);
+  // primary codes first, then aliases, then Unicode names: none shadows a name ranked before it
   for (const { names, canonical } of entries) index.set(names[0]!, canonical);
-  for (const { names, canonical } of entries) for (const name of names) if (!index.has(name)) index.set(name, canonical);
+  for (const { names, canonical } of entries) for (const name of names) add(name, canonical);
+  for (const [alias, canonical] of Object.entries(GITLAB_ALIASES)) add(alias, canonical);
+  for (const { unicodeName, canonical } of entries) add(unicodeName, canonical);
   return index;
 }
 
