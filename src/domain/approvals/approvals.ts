@@ -2,7 +2,7 @@
 // (lib/api/merge_request_approvals.rb with EE's ApprovalState, MergeRequests::ApprovalService,
 // RemoveApprovalService). Each change is one transaction that publishes an "approval" event.
 import type { MergeRequest } from "../../generated/prisma/client.js";
-import { conflict, forbidden, notFound, unauthorized } from "../../errors.js";
+import { AppError, conflict, forbidden, notFound, recordNotFound, unauthorized } from "../../errors.js";
 import { requireAuthenticated } from "../access.js";
 import type { DomainContext } from "../context.js";
 import { publish, type ApprovalEvent, type Tx } from "../events.js";
@@ -97,11 +97,21 @@ export const removalAction = (before: ApprovalState, after: ApprovalState) => (b
  * the MR; anyone else (owners and administrators included) and merged MRs answer 401.
  */
 export async function resetMergeRequestApprovals(ctx: DomainContext, projectRef: string, iid: number): Promise<number> {
-  const { mergeRequest, access } = await readableMergeRequest(ctx, projectRef, iid);
+  const { mergeRequest, access } = await findableMergeRequest(ctx, projectRef, iid);
   const user = ctx.actor!.user;
   if (!isResourceBot(user) || mergeRequest.state === "merged" || !(await canApprove(ctx, access, mergeRequest))) throw unauthorized();
   await ctx.db.$transaction((tx) => clearApprovals(tx, ctx, mergeRequest, user.id, "api"));
   return 202;
+}
+
+/** GitLab's find_project_merge_request: an MR the caller may not read is not found (404). */
+async function findableMergeRequest(ctx: DomainContext, projectRef: string, iid: number) {
+  try {
+    return await readableMergeRequest(ctx, projectRef, iid);
+  } catch (error) {
+    if (error instanceof AppError && error.status === 403) throw recordNotFound();
+    throw error;
+  }
 }
 
 /** Deletes every approval of the MR and publishes a "reset" event (nothing when there were none). */

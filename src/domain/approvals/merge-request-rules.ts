@@ -82,8 +82,8 @@ export interface MergeRequestRuleInput extends RuleInput {
 
 /**
  * POST .../approval_rules. approval_project_rule_id copies that project rule's name, and its users
- * and groups unless approvers are sent, keeping the approvals_required sent; a rule of another
- * project is refused, an unknown id ignored.
+ * and groups unless user_ids or group_ids are sent (usernames replace only the users), keeping the
+ * approvals_required sent; a rule of another project is refused, an unknown id ignored.
  */
 export async function createMergeRequestRule(
   ctx: DomainContext,

@@ -2,10 +2,12 @@
 // Developers and up read them, Maintainers change them. A rule applies to the branches of its
 // protected branches, to every protected branch (applies_to_all_protected_branches), or, with
 // neither, to every branch (ApprovalProjectRule#applies_to_branch?).
-import { recordNotFound } from "../../errors.js";
+import { forbidden, recordNotFound } from "../../errors.js";
 import { AccessLevel, findProject, requireAuthenticated, requireLevel, type ProjectAccess } from "../access.js";
-import type { DomainContext } from "../context.js";
+import { isAdmin, type DomainContext } from "../context.js";
+import type { Tx } from "../events.js";
 import type { Page, PageArgs } from "../pagination.js";
+import { featureAvailable } from "../project-features.js";
 import { pageOf } from "../repository/branches.js";
 import { assertUnmodifiedSince } from "../preconditions.js";
 import { projectProtections, protectedBranchesMatching, type ProtectedBranchWithLevels } from "../repository/protection-rules.js";
@@ -47,11 +49,16 @@ export async function applicableProjectRules(r: Reader, projectId: number, branc
   return userDefinedOrder(rules).filter((rule) => appliesToBranch(rule, scope.all, scope.matching));
 }
 
-/** admin_project or create_merge_request_in: Developers and up. */
+/**
+ * admin_project (Maintainers and up), or create_merge_request_in: Developers of a project that is
+ * not archived and whose merge requests they may use.
+ */
 async function readableProject(ctx: DomainContext, projectRef: string): Promise<ProjectAccess> {
   requireAuthenticated(ctx);
   const access = await findProject(ctx, projectRef);
+  if (isAdmin(ctx.actor) || access.level >= AccessLevel.maintainer) return access;
   requireLevel(ctx, access.level, AccessLevel.developer);
+  if (access.project.archived || !featureAvailable(ctx, access, "merge_requests")) throw forbidden();
   return access;
 }
 
@@ -106,12 +113,24 @@ export async function updateProjectRule(ctx: DomainContext, projectRef: string, 
   return view(ctx, access, saved);
 }
 
-/** DELETE /projects/:id/approval_rules/:approval_rule_id (412 on a stale If-Unmodified-Since). */
+/**
+ * DELETE /projects/:id/approval_rules/:approval_rule_id (412 on a stale If-Unmodified-Since). The
+ * rules of unmerged merge requests made from it go with it (ProjectRuleDestroyService).
+ */
 export async function deleteProjectRule(ctx: DomainContext, projectRef: string, id: number, unmodifiedSince?: string | null): Promise<boolean> {
   const access = await manageableProject(ctx, projectRef);
   const rule = await requireRule(ctx, access, id);
   assertUnmodifiedSince(rule.row.updatedAt, unmodifiedSince);
-  await ctx.db.approvalRule.delete({ where: { id: rule.row.id } });
+  await ctx.db.$transaction(async (tx) => {
+    await tx.approvalRule.deleteMany({ where: { id: { in: await derivedRulesOfUnmergedMergeRequests(tx, rule.row.id) } } });
+    await tx.approvalRule.delete({ where: { id: rule.row.id } });
+  });
   return true;
+}
+
+async function derivedRulesOfUnmergedMergeRequests(tx: Tx, sourceRuleId: number): Promise<number[]> {
+  const derived = await tx.approvalRule.findMany({ where: { kind: "merge_request", sourceRuleId }, select: { id: true, containerId: true } });
+  const merged = await tx.mergeRequest.findMany({ where: { id: { in: derived.map((r) => r.containerId) }, state: "merged" }, select: { id: true } });
+  return derived.filter((r) => !merged.some((m) => m.id === r.containerId)).map((r) => r.id);
 }
 

@@ -92,7 +92,7 @@ async function resolveProtectedBranches(ctx: DomainContext, container: RuleConta
 }
 
 const approversGiven = (input: RuleInput) => !!(input.user_ids?.length || input.group_ids?.length || input.usernames?.length);
-const approversSet = (input: RuleInput) => input.user_ids != null || input.group_ids != null || input.usernames != null;
+const usersSent = (input: RuleInput) => input.user_ids != null || input.usernames != null;
 
 /** The values of a new rule; `copied` holds what approval_project_rule_id copies (merge request rules). */
 export async function newRuleValues(
@@ -101,7 +101,8 @@ export async function newRuleValues(
   input: RuleInput & { name: string; approvals_required: number },
   copied: LoadedRule | null = null,
 ): Promise<RuleValues> {
-  const copyApprovers = copied && !approversSet(input);
+  // sending user_ids or group_ids stops the copy; usernames only replace the copied users
+  const copyApprovers = copied && input.user_ids == null && input.group_ids == null;
   const hasApprovers = approversGiven(input) || (copyApprovers && (copied.users.length > 0 || copied.groups.length > 0));
   const appliesToAll = container.kind === "group" ? true : !!input.applies_to_all_protected_branches;
   return {
@@ -112,16 +113,20 @@ export async function newRuleValues(
     approvalsRequired: input.approvals_required,
     appliesToAllProtectedBranches: appliesToAll,
     sourceRuleId: copied?.row.id ?? null,
-    userIds: copyApprovers ? copied.users.map((u) => u.id) : await resolveUsers(ctx, container, input),
+    userIds: copyApprovers && !usersSent(input) ? copied.users.map((u) => u.id) : await resolveUsers(ctx, container, input),
     groupIds: copyApprovers ? copied.groups.map((g) => g.id) : await resolveGroups(ctx, input, null),
     protectedBranchIds: appliesToAll ? [] : await resolveProtectedBranches(ctx, container, input.protected_branch_ids ?? []),
   };
 }
 
-/** The values after an update: only what was sent changes; users and groups are replaced when sent. */
+/**
+ * The values after an update: what was sent changes (users and groups are replaced when sent), the
+ * rest stays, except applies_to_all_protected_branches, which is false unless sent.
+ */
 export async function updatedRuleValues(ctx: DomainContext, container: RuleContainer, rule: LoadedRule, input: RuleInput): Promise<RuleValues> {
   const row = rule.row;
-  const appliesToAll = container.kind === "group" ? true : (input.applies_to_all_protected_branches ?? row.appliesToAllProtectedBranches);
+  // GitLab declares applies_to_all_protected_branches with default false on update too
+  const appliesToAll = container.kind === "group" ? true : !!input.applies_to_all_protected_branches;
   const branchIds = input.protected_branch_ids != null
     ? await resolveProtectedBranches(ctx, container, input.protected_branch_ids)
     : rule.protectedBranches.map((b) => b.id);

@@ -1,8 +1,8 @@
 // A project's merge request approval configuration: GET/POST /projects/:id/approvals
 // (ee/lib/api/project_approvals.rb, ee/lib/api/entities/approval_settings.rb). Maintainers and up
-// read and change it (read_approvers / update_approvers).
+// read and change it (read_approvers / update_approvers); nobody changes it in an archived project.
 import type { ProjectApprovalSetting } from "../../generated/prisma/client.js";
-import { paramError, validationError } from "../../errors.js";
+import { forbidden, paramError, validationError } from "../../errors.js";
 import { AccessLevel, findProject, requireAuthenticated, requireLevel } from "../access.js";
 import type { DomainContext } from "../context.js";
 import type { Reader } from "./rules.js";
@@ -89,6 +89,8 @@ export async function updateApprovalSettings(ctx: DomainContext, projectRef: str
   }
   const { project, level } = await findProject(ctx, projectRef);
   requireLevel(ctx, level, AccessLevel.maintainer);
+  // archived projects lose update_approvers (GitLab's archived features), administrators included
+  if (project.archived) throw forbidden();
   const current = await loadSettings(ctx, project.id);
   const next = applyInput(current, input);
   if (next.selectiveCodeOwnerRemovals && next.resetApprovalsOnPush) {

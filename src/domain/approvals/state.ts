@@ -37,6 +37,8 @@ export interface ApprovalState {
   /** every rule's eligible approvers, once each */
   approvers: User[];
   committerIds: Set<number>;
+  /** a protected branch matching the target branch requires code owner approval */
+  codeOwnerApprovalRequired: boolean;
 }
 
 const sum = (rules: WrappedRule[], pick: (r: WrappedRule) => number) => rules.reduce((total, r) => total + pick(r), 0);
@@ -62,11 +64,14 @@ export async function computeApprovalState(r: Reader, mergeRequest: MergeRequest
   const filter = (users: User[]) =>
     users.filter((u) => (settings.mergeRequestsAuthorApproval || u.id !== mergeRequest.authorId) && !committerIds.has(u.id));
   const codeOwnerRequired = scope.all.some((b) => scope.matching.has(b.id) && b.codeOwnerApprovalRequired);
+  // a code owner rule needs at least one approval, and only where required and someone may give it
+  const codeOwnerApprovals = (rule: LoadedRule, approvers: User[]) =>
+    codeOwnerRequired && approvers.length > 0 ? Math.max(rule.row.approvalsRequired, 1) : 0;
   const wrap = (rule: LoadedRule): WrappedRule => {
     const type = rule.row.ruleType;
     const approvers = filter(rule.approvers);
     const approvedApprovers = type === "any_approver" ? filter(approvedUsers) : approvers.filter((u) => approvedUsers.some((a) => a.id === u.id));
-    const approvalsRequired = type === "code_owner" ? (codeOwnerRequired ? Math.max(rule.row.approvalsRequired, 1) : 0) : rule.row.approvalsRequired;
+    const approvalsRequired = type === "code_owner" ? codeOwnerApprovals(rule, approvers) : rule.row.approvalsRequired;
     const approvalsLeft = Math.max(approvalsRequired - approvedApprovers.length, 0);
     const invalid = type !== "any_approver" && approvalsRequired > approvers.length;
     const approved = approvalsLeft <= 0 || invalid;
@@ -89,6 +94,7 @@ export async function computeApprovalState(r: Reader, mergeRequest: MergeRequest
     approved: rules.every((x) => x.approved),
     approvers: uniqueUsers(rules.flatMap((x) => x.approvers)),
     committerIds,
+    codeOwnerApprovalRequired: codeOwnerRequired,
   };
 }
 
@@ -121,9 +127,15 @@ export function rulesLeft(state: ApprovalState): WrappedRule[] {
   return candidates.filter((x) => !x.approved);
 }
 
-/** Rules that cannot be satisfied: fewer eligible approvers than approvals required. */
+/**
+ * Rules that cannot be satisfied: fewer eligible approvers than approvals required; a code owner
+ * rule without enough eligible owners only where the target branch requires code owner approval.
+ */
 export function invalidRules(state: ApprovalState): WrappedRule[] {
-  return state.rules.filter((x) => !isAny(x) && x.approvalsRequired > x.approvers.length);
+  return state.rules.filter((x) => {
+    if (isAny(x) || (x.approvers.length > 0 && x.approvers.length >= x.approvalsRequired)) return false;
+    return x.rule.row.ruleType === "code_owner" ? state.codeOwnerApprovalRequired : x.approvalsRequired > x.approvers.length;
+  });
 }
 
 export const hasApproved = (state: ApprovalState, userId: number) => state.approvals.some((a) => a.userId === userId);

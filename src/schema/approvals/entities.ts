@@ -4,7 +4,8 @@ import type { Namespace, User } from "../../generated/prisma/client.js";
 import type { RuleView } from "../../domain/approvals/views.js";
 import { builder } from "../builder.js";
 import { GroupEntity } from "../namespaces.js";
-import { ProtectedBranchEntity } from "../protected-branches.js";
+import type { ProtectedBranchWithLevels } from "../../domain/repository/protection-rules.js";
+import { ProtectedBranchEntity, ProtectedRefAccess } from "../protected-branches.js";
 import { UserBasic } from "../users.js";
 
 export const Approver = builder.objectRef<{ user: User }>("Approver").implement({
@@ -31,14 +32,44 @@ const ruleFields = (t: RuleFields) => ({
   report_type: t.exposeString("report_type", { nullable: true }),
 });
 
-const scopedRuleFields = (t: RuleFields) => ({
-  ...ruleFields(t),
-  protected_branches: t.field({ type: [ProtectedBranchEntity], resolve: (r) => r.protected_branches }),
+const levelsOf = (kind: string) => (branch: ProtectedBranchWithLevels) => branch.accessLevels.filter((entry) => entry.kind === kind);
+
+/**
+ * ProtectedBranch as project rules embed it: the spec shows code_owner_approval_required there in
+ * the string form of a boolean ("true" / "false"); group rules embed the boolean entity.
+ */
+const ProjectRuleProtectedBranch = builder.objectRef<ProtectedBranchWithLevels>("ProjectApprovalRuleProtectedBranch").implement({
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    name: t.exposeString("name"),
+    push_access_levels: t.field({ type: [ProtectedRefAccess], resolve: levelsOf("push") }),
+    merge_access_levels: t.field({ type: [ProtectedRefAccess], resolve: levelsOf("merge") }),
+    allow_force_push: t.exposeBoolean("allowForcePush"),
+    unprotect_access_levels: t.field({ type: [ProtectedRefAccess], resolve: levelsOf("unprotect") }),
+    code_owner_approval_required: t.string({ resolve: (branch) => String(branch.codeOwnerApprovalRequired) }),
+    inherited: t.boolean({ resolve: () => false }),
+  }),
+});
+
+const scopeFields = (t: RuleFields) => ({
   applies_to_all_protected_branches: t.exposeBoolean("applies_to_all_protected_branches"),
 });
 
-export const ProjectApprovalRule = builder.objectRef<RuleView>("ProjectApprovalRule").implement({ fields: (t) => scopedRuleFields(t as RuleFields) });
-export const GroupApprovalRule = builder.objectRef<RuleView>("GroupApprovalRule").implement({ fields: (t) => scopedRuleFields(t as RuleFields) });
+export const ProjectApprovalRule = builder.objectRef<RuleView>("ProjectApprovalRule").implement({
+  fields: (t) => ({
+    ...ruleFields(t as RuleFields),
+    protected_branches: t.field({ type: [ProjectRuleProtectedBranch], resolve: (r) => r.protected_branches }),
+    ...scopeFields(t as RuleFields),
+  }),
+});
+
+export const GroupApprovalRule = builder.objectRef<RuleView>("GroupApprovalRule").implement({
+  fields: (t) => ({
+    ...ruleFields(t as RuleFields),
+    protected_branches: t.field({ type: [ProtectedBranchEntity], resolve: (r) => r.protected_branches }),
+    ...scopeFields(t as RuleFields),
+  }),
+});
 
 const SourceRule = builder.objectRef<{ approvals_required: number }>("MergeRequestApprovalRuleSourceRule").implement({
   fields: (t) => ({ approvals_required: t.exposeInt("approvals_required") }),
