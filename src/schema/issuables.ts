@@ -26,6 +26,13 @@ export const IssuableReferences = builder.objectRef<{ short: string; relative: s
 /** A user by id (none without one). */
 export const user = (ctx: Context, id: number | null) => (id == null ? null : ctx.loaders.user.load(id));
 
+/**
+ * The user ids of assignee or reviewer rows, ascending: the join rows have no order of their own
+ * (SQLite and PostgreSQL would hand them back differently), so issues and merge requests both
+ * list their people by id.
+ */
+export const userIdsOf = (rows: { userId: number }[]) => rows.map((row) => row.userId).sort((a, b) => a - b);
+
 /** Users by id, in the order given; ids of deleted users are left out. */
 export const users = async (ctx: Context, ids: number[]) =>
   (await Promise.all(ids.map((id) => ctx.loaders.user.load(id)))).filter((u) => u !== null);

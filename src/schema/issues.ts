@@ -9,7 +9,7 @@ import { taskCompletionStatus } from "../domain/task-lists.js";
 import { createIssue, updateIssue } from "../domain/issues/issue-writes.js";
 import { getIssue, type IssueWithAssignees } from "../domain/issues/issues.js";
 import { builder } from "./builder.js";
-import { IssuableReferences, none, TaskCompletionStatus, TimeStats, user, users } from "./issuables.js";
+import { IssuableReferences, none, TaskCompletionStatus, TimeStats, user, userIdsOf, users } from "./issuables.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { UserBasic } from "./users.js";
 
@@ -29,7 +29,7 @@ const IssueLinks = builder.objectRef<ReturnType<typeof issueLinks>>("IssueLinks"
   }),
 });
 
-const assigneeIds = (issue: IssueWithAssignees) => issue.assignees.map((a) => a.userId).sort((a, b) => a - b);
+const assigneeIds = (issue: IssueWithAssignees) => userIdsOf(issue.assignees);
 
 export const IssueEntity = builder.prismaObject("Issue", {
   name: "Issue",

@@ -13,7 +13,7 @@ import { getMergeRequest, type MergeRequestRow } from "../domain/merge-requests/
 import { canMerge, detailedMergeStatusOf, isSubscribed, userNotesCount } from "../domain/merge-requests/presenter.js";
 import { createMergeRequest, updateMergeRequest } from "../domain/merge-requests/writes.js";
 import { builder } from "./builder.js";
-import { IssuableReferences, none, TaskCompletionStatus, TimeStats, user, users } from "./issuables.js";
+import { IssuableReferences, none, TaskCompletionStatus, TimeStats, user, userIdsOf, users } from "./issuables.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { UserBasic } from "./users.js";
 
@@ -69,13 +69,13 @@ const basicFields = (t: Fields) => ({
   source_branch: t.exposeString("sourceBranch"),
   user_notes_count: t.int({ resolve: (mr: unknown, _a: unknown, ctx: Context) => userNotesCount(ctx, row(mr)) }),
   author: t.field({ type: UserBasic, resolve: async (mr: unknown, _a: unknown, ctx: Context) => (await user(ctx, row(mr).authorId))! }),
-  assignees: t.field({ type: [UserBasic], resolve: (mr: unknown, _a: unknown, ctx: Context) => users(ctx, row(mr).assignees.map((a) => a.userId)) }),
+  assignees: t.field({ type: [UserBasic], resolve: (mr: unknown, _a: unknown, ctx: Context) => users(ctx, userIdsOf(row(mr).assignees)) }),
   assignee: t.field({
     type: UserBasic,
     nullable: true,
-    resolve: async (mr: unknown, _a: unknown, ctx: Context) => (await users(ctx, row(mr).assignees.map((a) => a.userId)))[0] ?? null,
+    resolve: async (mr: unknown, _a: unknown, ctx: Context) => (await users(ctx, userIdsOf(row(mr).assignees)))[0] ?? null,
   }),
-  reviewers: t.field({ type: [UserBasic], resolve: (mr: unknown, _a: unknown, ctx: Context) => users(ctx, row(mr).reviewers.map((r) => r.userId)) }),
+  reviewers: t.field({ type: [UserBasic], resolve: (mr: unknown, _a: unknown, ctx: Context) => users(ctx, userIdsOf(row(mr).reviewers)) }),
   source_project_id: t.exposeInt("projectId"),
   target_project_id: t.exposeInt("projectId"),
   labels: t.stringList({ resolve: (mr: unknown) => labelsOf(row(mr)) }),

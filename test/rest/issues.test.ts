@@ -465,9 +465,13 @@ describe("GET /projects/:id/issues", () => {
     ["labels=bug", { labels: "bug" }, () => [closed.iid, labelled.iid]],
     ["labels=bug,ui (all of them)", { labels: "bug,ui" }, () => [labelled.iid]],
     ["labels=None", { labels: "None" }, () => [plain.iid]],
+    ["labels=No Label (the older spelling of None)", { labels: "No Label" }, () => [plain.iid]],
     ["labels=Any", { labels: "Any" }, () => [closed.iid, labelled.iid]],
+    ["labels=BUG (label titles match case-sensitively)", { labels: "BUG" }, () => []],
+    ["labels=bu (whole titles only)", { labels: "bu" }, () => []],
     ["search in title or description", { search: "trace" }, () => [plain.iid]],
     ["search in title only", { search: "trace", in: "title" }, () => []],
+    ["search with `in` naming neither column searches both", { search: "trace", in: "body" }, () => [plain.iid]],
     ["author_id", { author_id: 0 }, () => []],
     ["assignee_id=None", { assignee_id: "None" }, () => [closed.iid, plain.iid]],
     ["assignee_id=Any", { assignee_id: "any" }, () => [labelled.iid]],
@@ -480,6 +484,33 @@ describe("GET /projects/:id/issues", () => {
     const res = await list(t.anon, query);
     expect(res.status, res.text).toBe(200);
     expect(iidsOf(res.body)).toEqual(expected());
+  });
+
+  it("order_by=due_date puts issues without a due date last, ascending and descending", async () => {
+    const other = await projectWithMembers({ visibility: "public" });
+    const none = await createIssue(owner.api, other.id);
+    const late = await createIssue(owner.api, other.id, { due_date: "2031-06-01" });
+    const early = await createIssue(owner.api, other.id, { due_date: "2030-01-01" });
+    const order = async (sort: string) => iidsOf((await owner.api.get(issuesPath(other), { query: { order_by: "due_date", sort } })).body);
+    expect(await order("asc")).toEqual([early.iid, late.iid, none.iid]);
+    expect(await order("desc")).toEqual([late.iid, early.iid, none.iid]);
+  });
+
+  it("counts only the issues that carry the labels exactly (X-Total and pages agree)", async () => {
+    const other = await projectWithMembers({ visibility: "public" });
+    const [bug, upper, both] = [
+      await createIssue(owner.api, other.id, { labels: "bug" }),
+      await createIssue(owner.api, other.id, { labels: "Bug" }),
+      await createIssue(owner.api, other.id, { labels: "Bug,bug" }),
+    ];
+    const res = await owner.api.get(issuesPath(other), { query: { labels: "Bug", per_page: 1 } });
+    expect(iidsOf(res.body)).toEqual([both.iid]);
+    expect(res.headers.get("x-total")).toBe("2");
+    expect(iidsOf((await owner.api.get(issuesPath(other), { query: { labels: "Bug", per_page: 1, page: 2 } })).body)).toEqual([upper.iid]);
+    expect(iidsOf((await owner.api.get(issuesPath(other), { query: { labels: "bug" } })).body)).toEqual([both.iid, bug.iid]);
+    const everywhere = (await owner.api.get("/issues", { query: { labels: "Bug", scope: "created_by_me", per_page: 100 } })).body.map((i: any) => i.id);
+    expect(everywhere).toEqual(expect.arrayContaining([both.id, upper.id]));
+    expect(everywhere).not.toContain(bug.id);
   });
 
   it("filters by author, assignee, iids[] and scope for a signed-in user", async () => {
@@ -512,6 +543,8 @@ describe("GET /projects/:id/issues", () => {
     [{ sort: "up" }, "sort does not have a valid value"],
     [{ scope: "mine" }, "scope does not have a valid value"],
     [{ assignee_id: "someone" }, "assignee_id should be an integer, none, or any, however got someone"],
+    [{ author_id: 1, author_username: "root" }, "author_id, author_username are mutually exclusive"],
+    [{ assignee_id: 1, assignee_username: "root" }, "assignee_id, assignee_username are mutually exclusive"],
     [{ author_id: "me" }, "author_id is invalid"],
     [{ created_after: "yesterday" }, "created_after is invalid"],
   ])("answers 400 for %j", async (query, error) => {

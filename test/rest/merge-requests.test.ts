@@ -4,6 +4,7 @@
 // unknown branches, same branches 422, another open MR 409, invalid state_event); the head sha
 // following pushes to the source branch; list filters, scopes and pagination.
 import { beforeAll, describe, expect, it } from "vitest";
+import { subscribe, type MergeRequestEvent } from "../../src/domain/events.js";
 import { parseLinks, type ApiClient } from "../helpers/api.js";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
 import { addMember, createGroup, createProject, createUser, uniq, type TestUser } from "../helpers/factories.js";
@@ -512,7 +513,7 @@ describe("GET /projects/:id/merge_requests", () => {
     [{ scope: "mine" }, "scope does not have a valid value"],
     [{ wip: "maybe" }, "wip does not have a valid value"],
     [{ author_id: "x" }, "author_id is invalid"],
-    [{ assignee_id: "someone" }, "assignee_id should be an integer, none or any, however got someone"],
+    [{ assignee_id: "someone" }, "assignee_id should be an integer, none, or any, however got someone"],
     [{ author_id: 1, author_username: "root" }, "author_id, author_username are mutually exclusive"],
     [{ created_after: "yesterday" }, "created_after is invalid"],
   ])("bad filter %j: 400", async (query, error) => {
@@ -599,5 +600,87 @@ describe("GET /merge_requests and GET /groups/:id/merge_requests", () => {
     expect(res.body.map((m: any) => m.id)).toEqual([mr.id]);
     expect(res.body[0]).toMatchObject({ reference: `${inGroup.path}!${mr.iid}`, references: { relative: `${inGroup.path}!${mr.iid}` } });
     expect((await t.anon.get("/groups/999999/merge_requests")).body).toEqual({ message: "404 Group Not Found" });
+  });
+});
+
+describe("rules merge requests share with issues", () => {
+  it("labels: stored once and listed in GitLab's (bytewise) order; the filter matches titles exactly", async () => {
+    const project = await projectWithTeam({ visibility: "public" });
+    const mr = await createMergeRequest(developer.api, project.id, { labels: "zeta, Beta ,alpha,zeta" });
+    expect(mr.labels).toEqual(["Beta", "alpha", "zeta"]);
+    const url = `${mrs(project)}/${mr.iid}`;
+    expect((await developer.api.put(url, { add_labels: "Alpha", remove_labels: "zeta" })).body.labels).toEqual(["Alpha", "Beta", "alpha"]);
+    const bare = await createMergeRequest(developer.api, project.id);
+    const iids = async (labels: string) => (await t.anon.get(mrs(project), { query: { labels } })).body.map((m: any) => m.iid);
+    expect(await iids("alpha")).toEqual([mr.iid]);
+    expect(await iids("ALPHA")).toEqual([]);
+    expect(await iids("alph")).toEqual([]);
+    expect(await iids("Alpha,Beta")).toEqual([mr.iid]);
+    expect(await iids("No Label")).toEqual([bare.iid]);
+    expect(await iids("None")).toEqual([bare.iid]);
+    expect(await iids("Any")).toEqual([mr.iid]);
+    const page = await t.anon.get(mrs(project), { query: { labels: "Beta", per_page: 1 } });
+    expect(page.headers.get("x-total")).toBe("1");
+  });
+
+  it("people are listed by user id, whatever order they were given in", async () => {
+    const [first, second] = [developer, reporter].sort((a, b) => a.id - b.id);
+    const mr = await createMergeRequest(developer.api, privateProject.id, { assignee_ids: [second.id, first.id], reviewer_ids: [second.id, first.id] });
+    expect(mr.assignees.map((u: any) => u.id)).toEqual([first.id, second.id]);
+    expect(mr.assignee.id).toBe(first.id);
+    expect(mr.reviewers.map((u: any) => u.id)).toEqual([first.id, second.id]);
+  });
+
+  it("a locked discussion cannot be reopened (state_event reopen leaves it closed), as for issues", async () => {
+    const mr = await createMergeRequest(developer.api, publicProject.id);
+    const url = `${mrs(publicProject)}/${mr.iid}`;
+    await developer.api.put(url, { state_event: "close", discussion_locked: true });
+    const res = await maintainer.api.put(url, { state_event: "reopen" });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ state: "closed", discussion_locked: true });
+    const unlocked = await maintainer.api.put(url, { discussion_locked: false });
+    expect(unlocked.body).toMatchObject({ state: "closed", discussion_locked: false });
+    expect((await maintainer.api.put(url, { state_event: "reopen" })).body).toMatchObject({ state: "opened" });
+  });
+
+  it("an archived project takes no new merge requests and no changes (403), but still shows them", async () => {
+    const project = await projectWithTeam({ visibility: "public" });
+    const mr = await createMergeRequest(developer.api, project.id);
+    const source = uniq("feature");
+    await createBranch(developer.api, project.id, source);
+    expect((await owner.api.put(`/projects/${project.id}`, { archived: true })).status).toBe(200);
+    for (const api of [developer.api, owner.api, t.root]) {
+      const created = await api.post(mrs(project), { title: "Late", source_branch: source, target_branch: "main" });
+      expect(created).toMatchObject({ status: 403, body: FORBIDDEN });
+      expect(await api.put(`${mrs(project)}/${mr.iid}`, { title: "Late" })).toMatchObject({ status: 403, body: FORBIDDEN });
+    }
+    expect(await t.anon.get(`${mrs(project)}/${mr.iid}`)).toMatchObject({ status: 200, body: { title: mr.title } });
+  });
+});
+
+describe("the merge_request domain event", () => {
+  const events: MergeRequestEvent[] = [];
+  subscribe("merge_request", async (_tx, event) => {
+    events.push(event);
+  });
+
+  it("open on create; update, close and reopen on PUT; nothing when the PUT changes nothing", async () => {
+    events.length = 0;
+    const mr = await createMergeRequest(developer.api, privateProject.id, { title: "Evented" });
+    const url = `${mrs(privateProject)}/${mr.iid}`;
+    await developer.api.put(url, { title: "Evented, renamed" });
+    await maintainer.api.put(url, { state_event: "close" });
+    await maintainer.api.put(url, { state_event: "close" });
+    await developer.api.put(url, { state_event: "reopen", title: "Evented, reopened" });
+    const base = { projectId: privateProject.id, mergeRequestId: mr.id };
+    expect(events.map(({ changes, ...event }) => event)).toEqual([
+      { ...base, action: "open", actorId: developer.id },
+      { ...base, action: "update", actorId: developer.id },
+      { ...base, action: "close", actorId: maintainer.id },
+      { ...base, action: "reopen", actorId: developer.id },
+    ]);
+    expect(events[1]!.changes.title).toEqual({ previous: "Evented", current: "Evented, renamed" });
+    expect(events[2]!.changes.state).toEqual({ previous: "opened", current: "closed" });
+    expect(events[3]!.changes).toMatchObject({ state: { previous: "closed", current: "opened" }, title: { previous: "Evented, renamed", current: "Evented, reopened" } });
   });
 });

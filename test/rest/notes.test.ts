@@ -3,6 +3,7 @@
 // owner, admin) on public and private projects, internal notes, confidential issues, locked
 // discussions, archived projects, notes of another noteable, bad input, ordering and pagination.
 import { beforeAll, describe, expect, it } from "vitest";
+import { subscribe, type NoteEvent } from "../../src/domain/events.js";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
 import { addMember, createProject, createUser, type TestUser } from "../helpers/factories.js";
 import { createIssue } from "../helpers/issues.js";
@@ -442,5 +443,30 @@ describe("projects with a feature for members only", () => {
     const res = await outsider.api.get(notesPath(parent));
     expect([res.status, res.body]).toEqual([404, NOT_FOUND]);
     expect((await guest.api.get(notesPath(parent))).status).toBe(200);
+  });
+});
+
+describe("the note domain event", () => {
+  const events: NoteEvent[] = [];
+  subscribe("note", async (_tx, event) => {
+    events.push(event);
+  });
+
+  it.each(["issues", "merge_requests", "snippets"] as const)("is published on create (create) and on a changed body (update) on %s", async (kind) => {
+    const project = await projectWithMembers("private");
+    const parent =
+      kind === "issues" ? (await createIssue(developer.api, project.id)).iid
+      : kind === "merge_requests" ? (await createMergeRequest(developer.api, project.id)).iid
+      : (await createSnippet(developer.api, project.id)).id;
+    const url = `/projects/${project.id}/${kind}/${parent}/notes`;
+    events.length = 0;
+    const note = (await developer.api.post(url, { body: "first" })).body;
+    await developer.api.put(`${url}/${note.id}`, { body: "second" });
+    await developer.api.put(`${url}/${note.id}`, { body: "second" });
+    await developer.api.delete(`${url}/${note.id}`);
+    expect(events).toEqual([
+      { action: "create", projectId: project.id, noteId: note.id, actorId: developer.id },
+      { action: "update", projectId: project.id, noteId: note.id, actorId: developer.id },
+    ]);
   });
 });

@@ -8,6 +8,7 @@ import { isAdmin, type DomainContext } from "../context.js";
 import { paginate, type Page, type PageArgs, type SortDirection } from "../pagination.js";
 import type { RelationQuery } from "../prisma-query.js";
 import { featureAvailable } from "../project-features.js";
+import { exactLabelsWhere, labelFilter, labelsCondition } from "./issue-values.js";
 import { canReadAllConfidential, type IssueWithAssignees } from "./issues.js";
 
 export const ISSUE_ORDER_COLUMNS = ["created_at", "updated_at", "title", "due_date"] as const;
@@ -57,21 +58,37 @@ export async function listIssues(ctx: DomainContext, filters: IssueFilters & { n
   return pageOf(ctx, where, filters, query);
 }
 
+export type PersonFilter = number | "none" | "any";
+
+/** Grape's IntegerNoneAny (assignee_id of issue and merge request lists, reviewer_id): an integer, None or Any in any case. */
+export function integerNoneAny(name: string, value: string | null | undefined): PersonFilter | undefined {
+  if (value == null) return undefined;
+  const word = value.trim().toLowerCase();
+  if (word === "none" || word === "any") return word;
+  if (/^\d+$/.test(word)) return Number(word);
+  throw paramError(`${name} should be an integer, none, or any, however got ${value}`);
+}
+
+/** Grape's `mutually_exclusive` over pairs of list filters (issues and merge requests alike). */
+export function requireExclusive(params: object, pairs: [string, string][]): void {
+  const given = (name: string) => (params as Record<string, unknown>)[name] != null;
+  for (const [a, b] of pairs) if (given(a) && given(b)) throw paramError(`${a}, ${b} are mutually exclusive`);
+}
+
 /** Grape's checks of the params the schema types cannot express; returns the scope. */
 function checkParams(filters: IssueFilters, defaultScope: string): string {
-  const value = filters.assignee_id;
-  if (value != null && !/^\d+$/.test(value) && !["none", "any"].includes(value.toLowerCase())) {
-    throw paramError(`assignee_id should be an integer, none, or any, however got ${value}`);
-  }
+  requireExclusive(filters, [["author_id", "author_username"], ["assignee_id", "assignee_username"]]);
+  integerNoneAny("assignee_id", filters.assignee_id);
   if (filters.scope == null) return defaultScope;
   const scope = filters.scope.replace(/-/g, "_");
   if (!SCOPES.includes(scope)) throw paramError("scope does not have a valid value");
   return scope;
 }
 
-function pageOf(ctx: DomainContext, where: Prisma.IssueWhereInput, filters: IssueFilters, query?: RelationQuery) {
+async function pageOf(ctx: DomainContext, narrowed: Prisma.IssueWhereInput, filters: IssueFilters, query?: RelationQuery) {
   const column = { created_at: "createdAt", updated_at: "updatedAt", title: "title", due_date: "dueDate" }[filters.order_by ?? "created_at"];
   const sort = filters.sort ?? "desc";
+  const where = await exactLabelsWhere(narrowed, labelFilter(filters.labels), (w) => ctx.db.issue.findMany({ where: w, select: { id: true, labels: true } }));
   return paginate(
     filters,
     (cap) => ctx.db.issue.count({ where, take: cap }),
@@ -79,7 +96,8 @@ function pageOf(ctx: DomainContext, where: Prisma.IssueWhereInput, filters: Issu
       ctx.db.issue.findMany({
         where, skip, take,
         include: { ...(query?.include ?? {}), assignees: true },
-        orderBy: [{ [column]: sort }, { id: sort }],
+        // a missing due date sorts last either way, as GitLab orders it (and the same on SQLite and PostgreSQL)
+        orderBy: [{ [column]: column === "dueDate" ? { sort, nulls: "last" } : sort }, { id: sort }],
       }) as Promise<IssueWithAssignees[]>,
   );
 }
@@ -117,7 +135,8 @@ async function filterWhere(ctx: DomainContext, f: IssueFilters, scope: string): 
   if (scope === "created_by_me") where.push({ authorId: userId });
   if (scope === "assigned_to_me") where.push({ assignees: { some: { userId } } });
   if (f.state && f.state !== "all") where.push({ state: f.state });
-  if (f.labels?.length) where.push(labelsWhere(f.labels));
+  const labels = labelsCondition(labelFilter(f.labels));
+  if (labels) where.push(labels);
   // Forgeline has no milestones: "None" matches every issue, any other milestone none.
   if (f.milestone != null && f.milestone.toLowerCase() !== "none") where.push({ id: { in: [] } });
   if (f.iids) where.push({ iid: { in: f.iids } });
@@ -134,20 +153,18 @@ async function filterWhere(ctx: DomainContext, f: IssueFilters, scope: string): 
   return where;
 }
 
-/** Every named label must be on the issue; "None" and "Any" ask for no label or at least one. */
-function labelsWhere(labels: string[]): Prisma.IssueWhereInput {
-  if (labels.length === 1 && ["none", "no label"].includes(labels[0]!.toLowerCase())) return { labels: "[]" };
-  if (labels.length === 1 && labels[0]!.toLowerCase() === "any") return { NOT: { labels: "[]" } };
-  // An element of the stored JSON array is the JSON string of the name, quotes included.
-  return { AND: labels.map((name) => ({ labels: { contains: JSON.stringify(name) } })) };
+/**
+ * Issuable.full_search's columns (issues and merge requests): `in` names title, description or
+ * both comma-joined; naming neither searches both.
+ */
+export function searchColumns(within: string | null | undefined): ("title" | "description")[] {
+  const named = (within ?? "").split(",").map((c) => c.trim());
+  const columns = (["title", "description"] as const).filter((column) => named.includes(column));
+  return columns.length ? columns : ["title", "description"];
 }
 
-function searchWhere(search: string, fieldsParam: string | null | undefined): Prisma.IssueWhereInput {
-  const fields = (fieldsParam ?? "title,description").split(",").map((f) => f.trim());
-  const where: Prisma.IssueWhereInput[] = [];
-  if (fields.includes("title")) where.push({ title: { contains: search } });
-  if (fields.includes("description")) where.push({ description: { contains: search } });
-  return where.length ? { OR: where } : { id: { in: [] } };
+function searchWhere(search: string, within: string | null | undefined): Prisma.IssueWhereInput {
+  return { OR: searchColumns(within).map((column) => ({ [column]: { contains: search } })) };
 }
 
 function assigneeWhere(value: string): Prisma.IssueWhereInput {

@@ -1,8 +1,8 @@
 // What GitLab's Issue entity shows beyond the columns: URLs, references, counts and the
 // caller's subscription.
-import DataLoader from "dataloader";
 import type { Namespace, Project } from "../../generated/prisma/client.js";
 import type { DomainContext } from "../context.js";
+import { userNotesCount as notesCount } from "../notes/notes.js";
 import { projectFullPath } from "../projects.js";
 import type { IssueWithAssignees } from "./issues.js";
 
@@ -36,22 +36,5 @@ export function isSubscribed(ctx: DomainContext, issue: IssueWithAssignees): boo
   return issue.authorId === userId || issue.assignees.some((a) => a.userId === userId);
 }
 
-const noteCountLoaders = new WeakMap<DomainContext, DataLoader<number, number>>();
-
 /** Comments (non-system notes) on the issue; one query per page of issues. */
-export function userNotesCount(ctx: DomainContext, issueId: number): Promise<number> {
-  let loader = noteCountLoaders.get(ctx);
-  if (!loader) {
-    loader = new DataLoader(async (ids) => {
-      const rows = await ctx.db.note.groupBy({
-        by: ["noteableId"],
-        where: { noteableType: "Issue", noteableId: { in: [...ids] }, system: false },
-        _count: { _all: true },
-      });
-      const counts = new Map(rows.map((row) => [row.noteableId, row._count._all]));
-      return ids.map((id) => counts.get(id) ?? 0);
-    });
-    noteCountLoaders.set(ctx, loader);
-  }
-  return loader.load(issueId);
-}
+export const userNotesCount = (ctx: DomainContext, issueId: number) => notesCount(ctx, "Issue", issueId);

@@ -1,12 +1,13 @@
-// Value rules of issue attributes: label lists (stored as a JSON array of names), due dates,
-// and the Markdown task list GitLab counts in descriptions.
+// Value rules of issue attributes: label lists (stored as a JSON array of names, for merge
+// requests too: one set of label rules serves both issuables), due dates, and the Markdown task
+// list GitLab counts in descriptions.
 import type { Issue } from "../../generated/prisma/client.js";
 import { taskCompletionStatus } from "../task-lists.js";
 
 /** The issue's label names, sorted as GitLab lists them. */
 export function labelsOf(issue: Pick<Issue, "labels">): string[] {
   const parsed: unknown = JSON.parse(issue.labels || "[]");
-  return Array.isArray(parsed) ? parsed.map(String) : [];
+  return Array.isArray(parsed) ? sortNames(parsed.map(String)) : [];
 }
 
 export interface LabelChanges {
@@ -24,6 +25,58 @@ export function labelsAfter(current: string[], changes: LabelChanges): string[] 
 }
 
 const cleanNames = (names: string[]) => names.map((name) => name.trim()).filter(Boolean);
+
+/** GitLab's filter words: "None" (or the older "No Label") for no label at all, "Any" for at least one. */
+const NO_LABEL = ["none", "no label"];
+const ANY_LABEL = "any";
+
+/** What the `labels` filter param of a list asks for: nothing, no label, any label, or every one of some names. */
+export type LabelFilter = { kind: "none" } | { kind: "any" } | { kind: "every"; names: string[] } | null;
+
+export function labelFilter(labels: string[] | null | undefined): LabelFilter {
+  const names = cleanNames(labels ?? []);
+  if (!names.length) return null;
+  const lower = names.map((name) => name.toLowerCase());
+  if (lower.some((name) => NO_LABEL.includes(name))) return { kind: "none" };
+  if (lower.includes(ANY_LABEL)) return { kind: "any" };
+  return { kind: "every", names };
+}
+
+type LabelsColumnCondition = { labels: string } | { NOT: { labels: string } } | { AND: { labels: { contains: string } }[] };
+
+/**
+ * The filter as a condition on the labels column (a JSON array of names) of issues and merge
+ * requests. For names it only narrows: a substring match, which ignores case on SQLite; the
+ * list then keeps the rows `hasEveryLabel` accepts (see `exactLabelsWhere`).
+ */
+export function labelsCondition(filter: LabelFilter): LabelsColumnCondition | null {
+  if (!filter) return null;
+  if (filter.kind === "none") return { labels: "[]" };
+  if (filter.kind === "any") return { NOT: { labels: "[]" } };
+  // an element of the stored JSON array is the JSON string of the name, quotes included
+  return { AND: filter.names.map((name) => ({ labels: { contains: JSON.stringify(name) } })) };
+}
+
+/** Every named label is on the row, spelled exactly (GitLab matches label titles case-sensitively). */
+export function hasEveryLabel(row: Pick<Issue, "labels">, names: string[]): boolean {
+  const own = new Set(labelsOf(row));
+  return names.every((name) => own.has(name));
+}
+
+/**
+ * A list's condition limited to the rows that carry every named label exactly: the database
+ * narrows with `labelsCondition` (already part of `where`), the names are compared here, and the
+ * page is then read by id. Without named labels the condition is returned as it is.
+ */
+export async function exactLabelsWhere<W extends object>(
+  where: W,
+  filter: LabelFilter,
+  candidates: (where: W) => Promise<{ id: number; labels: string }[]>,
+): Promise<W> {
+  if (filter?.kind !== "every") return where;
+  const ids = (await candidates(where)).filter((row) => hasEveryLabel(row, filter.names)).map((row) => row.id);
+  return { AND: [where, { id: { in: ids } }] } as unknown as W;
+}
 
 /** Ruby's String#sort order (bytewise), which GitLab applies to label names. */
 export const sortNames = (names: string[]) =>

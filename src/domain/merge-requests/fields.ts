@@ -9,10 +9,8 @@ type ProjectPath = { path: string; namespace: { fullPath: string } };
 /** MergeRequest.draft?: the title starts with "[Draft]", "(Draft)" or "Draft:" (any case). */
 export const isDraftTitle = (title: string) => /^(\[draft\]|\(draft\)|draft:)/i.test(title);
 
-/** Label names, sorted as GitLab lists them. */
-export function labelsOf(mr: Pick<MergeRequest, "labels">): string[] {
-  return (JSON.parse(mr.labels) as string[]).slice().sort();
-}
+/** Label names, sorted as GitLab lists them: the issues' label rules serve merge requests too. */
+export { labelsOf } from "../issues/issue-values.js";
 
 export function mergeRequestWebUrl(ctx: DomainContext, project: ProjectPath, iid: number): string {
   return `${ctx.config.publicUrl}/${projectFullPath(project)}/-/merge_requests/${iid}`;

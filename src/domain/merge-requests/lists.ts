@@ -8,6 +8,8 @@ import { isAdmin, type DomainContext } from "../context.js";
 import { paginate, type Page, type PageArgs } from "../pagination.js";
 import { fuzzySearch } from "../paths.js";
 import { withInclude, type RelationQuery } from "../prisma-query.js";
+import { integerNoneAny, requireExclusive, searchColumns, type PersonFilter } from "../issues/issue-lists.js";
+import { exactLabelsWhere, labelFilter, labelsCondition } from "../issues/issue-values.js";
 import { ROW_INCLUDE, requireReadMergeRequests, type MergeRequestRow } from "./merge-requests.js";
 
 export const MERGE_REQUEST_STATES = ["opened", "closed", "locked", "merged", "all"] as const;
@@ -67,7 +69,8 @@ async function listMergeRequests(
   filters: MergeRequestFilters,
   query?: RelationQuery,
 ): Promise<Page<MergeRequestRow>> {
-  const where: Prisma.MergeRequestWhereInput = { AND: [scope, ...(await filterConditions(ctx, filters))] };
+  const narrowed: Prisma.MergeRequestWhereInput = { AND: [scope, ...(await filterConditions(ctx, filters))] };
+  const where = await exactLabelsWhere(narrowed, labelFilter(filters.labels), (w) => ctx.db.mergeRequest.findMany({ where: w, select: { id: true, labels: true } }));
   const direction = filters.sort ?? "desc";
   return paginate(
     filters,
@@ -75,10 +78,14 @@ async function listMergeRequests(
     (skip, take) =>
       ctx.db.mergeRequest.findMany({
         ...withInclude(query, ROW_INCLUDE), where, skip, take,
-        orderBy: [{ [orderColumn(filters.order_by)]: direction }, { id: direction }],
+        orderBy: [orderOf(orderColumn(filters.order_by), direction), { id: direction }],
       }) as Promise<MergeRequestRow[]>,
   );
 }
+
+/** Unmerged merge requests sort last by merged_at either way (GitLab's nulls_last; SQLite and PostgreSQL differ without it). */
+const orderOf = (column: ReturnType<typeof orderColumn>, sort: "asc" | "desc") =>
+  ({ [column]: column === "mergedAt" ? { sort, nulls: "last" } : sort }) as Prisma.MergeRequestOrderByWithRelationInput;
 
 function orderColumn(orderBy: MergeRequestFilters["order_by"]): "createdAt" | "updatedAt" | "title" | "mergedAt" {
   if (orderBy === "updated_at") return "updatedAt";
@@ -97,12 +104,10 @@ async function readableProjectsWhere(ctx: DomainContext): Promise<Prisma.Project
 }
 
 async function filterConditions(ctx: DomainContext, f: MergeRequestFilters): Promise<Prisma.MergeRequestWhereInput[]> {
-  if (f.author_id != null && f.author_username != null) throw paramError("author_id, author_username are mutually exclusive");
-  if (f.assignee_id != null && f.assignee_username != null) throw paramError("assignee_id, assignee_username are mutually exclusive");
-  if (f.reviewer_id != null && f.reviewer_username != null) throw paramError("reviewer_id, reviewer_username are mutually exclusive");
+  requireExclusive(f, [["author_id", "author_username"], ["assignee_id", "assignee_username"], ["reviewer_id", "reviewer_username"]]);
   if (f.scope != null && !SCOPES.includes(f.scope)) throw paramError("scope does not have a valid value");
-  const assigneeId = noneAnyOrId("assignee_id", f.assignee_id);
-  const reviewerId = noneAnyOrId("reviewer_id", f.reviewer_id);
+  const assigneeId = integerNoneAny("assignee_id", f.assignee_id);
+  const reviewerId = integerNoneAny("reviewer_id", f.reviewer_id);
   const conditions: Prisma.MergeRequestWhereInput[] = [];
   const userId = ctx.actor?.user.id ?? -1;
   if (f.scope === "created_by_me" || f.scope === "created-by-me") conditions.push({ authorId: userId });
@@ -114,7 +119,8 @@ async function filterConditions(ctx: DomainContext, f: MergeRequestFilters): Pro
   for (const name of f.assignee_username ?? []) conditions.push({ assignees: { some: { userId: await userIdOf(ctx, name) } } });
   if (reviewerId !== undefined) conditions.push(peopleCondition("reviewers", reviewerId));
   if (f.reviewer_username != null) conditions.push(peopleCondition("reviewers", await reviewerUsername(ctx, f.reviewer_username)));
-  conditions.push(...labelConditions(f.labels));
+  const labels = labelsCondition(labelFilter(f.labels));
+  if (labels) conditions.push(labels);
   if (f.source_branch != null) conditions.push({ sourceBranch: f.source_branch });
   if (f.target_branch != null) conditions.push({ targetBranch: f.target_branch });
   if (f.search) conditions.push(fuzzySearch<Prisma.MergeRequestWhereInput>(searchColumns(f.in), f.search));
@@ -123,17 +129,6 @@ async function filterConditions(ctx: DomainContext, f: MergeRequestFilters): Pro
   if (f.updated_after || f.updated_before) conditions.push({ updatedAt: { gte: f.updated_after ?? undefined, lte: f.updated_before ?? undefined } });
   if (f.iids) conditions.push({ iid: { in: f.iids } });
   return conditions;
-}
-
-type PersonFilter = number | "none" | "any";
-
-/** IntegerNoneAny params: an integer, or None / Any in any case. */
-function noneAnyOrId(name: string, value: string | null | undefined): PersonFilter | undefined {
-  if (value == null) return undefined;
-  const word = value.trim().toLowerCase();
-  if (word === "none" || word === "any") return word;
-  if (/^\d+$/.test(word)) return Number(word);
-  throw paramError(`${name} should be an integer, none or any, however got ${value}`);
 }
 
 function peopleCondition(relation: "assignees" | "reviewers", filter: PersonFilter): Prisma.MergeRequestWhereInput {
@@ -151,18 +146,4 @@ async function reviewerUsername(ctx: DomainContext, name: string): Promise<Perso
 async function userIdOf(ctx: DomainContext, username: string): Promise<number> {
   const user = await ctx.db.user.findUnique({ where: { usernameLower: username.toLowerCase() }, select: { id: true } });
   return user?.id ?? -1;
-}
-
-/** `labels`: every named label (stored as a JSON array of names); None: no labels, Any: some. */
-function labelConditions(labels: string[] | null | undefined): Prisma.MergeRequestWhereInput[] {
-  if (!labels?.length) return [];
-  if (labels.length === 1 && labels[0]!.toLowerCase() === "none") return [{ labels: "[]" }];
-  if (labels.length === 1 && labels[0]!.toLowerCase() === "any") return [{ NOT: { labels: "[]" } }];
-  return labels.map((name) => ({ labels: { contains: JSON.stringify(name) } }));
-}
-
-/** `in`: title, description, or both comma-joined (the default). */
-function searchColumns(within: string | null | undefined): string[] {
-  const columns = (within ?? "title,description").split(",").map((c) => c.trim()).filter((c) => c === "title" || c === "description");
-  return columns.length ? columns : ["title", "description"];
 }

@@ -64,15 +64,18 @@ export async function findMergeRequestWithAccess(
 export const getMergeRequest = (ctx: DomainContext, projectRef: string | number, iid: number) =>
   findMergeRequestWithAccess(ctx, projectRef, iid).then((found) => found.mergeRequest);
 
-/** `create_merge_request_from`: Developers and up, with the feature enabled (admins always). */
+/**
+ * `create_merge_request_from`: Developers and up, with the feature enabled (admins always); an
+ * archived project takes no new merge requests (GitLab's archived abilities), as for issues.
+ */
 export function requireCreateMergeRequest(ctx: DomainContext, access: ProjectAccess): void {
   requireAuthenticated(ctx);
-  if (!canReadMergeRequests(ctx, access) || !hasDeveloperAccess(ctx, access)) throw forbidden();
+  if (access.project.archived || !canReadMergeRequests(ctx, access) || !hasDeveloperAccess(ctx, access)) throw forbidden();
 }
 
-/** `update_merge_request`: Developers and up, or the author or an assignee who can read it. */
+/** `update_merge_request`: Developers and up, or the author or an assignee who can read it; never in an archived project. */
 export function canUpdateMergeRequest(ctx: DomainContext, access: ProjectAccess, mergeRequest: MergeRequestWithPeople): boolean {
-  if (!canReadMergeRequests(ctx, access)) return false;
+  if (access.project.archived || !canReadMergeRequests(ctx, access)) return false;
   if (hasDeveloperAccess(ctx, access)) return true;
   const userId = ctx.actor?.user.id;
   return userId != null && (mergeRequest.authorId === userId || mergeRequest.assignees.some((a) => a.userId === userId));

@@ -6,6 +6,7 @@ import type { DomainContext } from "../context.js";
 import { publish, type Changes, type Tx } from "../events.js";
 import { nextInternalId } from "../internal-ids.js";
 import { branchHead, currentMergeStatus } from "./branches.js";
+import { labelsAfter, labelsOf } from "../issues/issue-values.js";
 import { isDraftTitle } from "./fields.js";
 import { canSetMetadata, findMergeRequestWithAccess, requireCreateMergeRequest, type MergeRequestRow, type MergeRequestWithPeople } from "./merge-requests.js";
 import { mergeRequestReaders } from "./people.js";
@@ -50,6 +51,7 @@ export async function createMergeRequest(ctx: DomainContext, projectRef: string,
   const access = await findProject(ctx, projectRef);
   requireCreateMergeRequest(ctx, access);
   const metadata = await metadataOf(ctx, access, input, []);
+  const now = ctx.now();
   const created = await ctx.db.$transaction(async (tx) => {
     const candidate = {
       id: null, projectId: access.project.id, title: input.title, description: input.description ?? null,
@@ -72,6 +74,8 @@ export async function createMergeRequest(ctx: DomainContext, projectRef: string,
         // the project's remove_source_branch_after_merge setting, on by default, when not asked
         forceRemoveSourceBranch: input.remove_source_branch ?? true,
         authorId: actor.user.id,
+        createdAt: now,
+        updatedAt: now,
         assignees: { create: (metadata.assigneeIds ?? []).map((userId) => ({ userId })) },
         reviewers: { create: (metadata.reviewerIds ?? []).map((userId) => ({ userId })) },
       },
@@ -89,13 +93,13 @@ export async function updateMergeRequest(ctx: DomainContext, projectRef: string,
   if (input.target_branch != null && !input.target_branch.trim()) throw paramError("target_branch is empty");
   const actor = requireAuthenticated(ctx);
   const { mergeRequest: mr, access } = await findMergeRequestWithAccess(ctx, projectRef, iid, "update");
-  const metadata = await metadataOf(ctx, access, input, JSON.parse(mr.labels) as string[]);
+  const metadata = await metadataOf(ctx, access, input, labelsOf(mr));
   const updated = await ctx.db.$transaction(async (tx) => {
     const next = {
       title: input.title ?? mr.title,
       description: input.description ?? mr.description,
       targetBranch: input.target_branch ?? mr.targetBranch,
-      state: stateAfter(mr.state, input.state_event),
+      state: stateAfter(mr, input.state_event),
     };
     const changes = changesOf(mr, next, metadata, input);
     if (!Object.keys(changes).length) return mr;
@@ -117,11 +121,14 @@ function requireSomeUpdateParam(input: UpdateMergeRequestInput): void {
   throw paramError(`${UPDATE_PARAMS.join(", ")} are missing, at least one parameter must be provided`);
 }
 
-/** close only from opened, reopen only from closed; anything else leaves the state as it is. */
-function stateAfter(state: string, event: UpdateMergeRequestInput["state_event"]): string {
-  if (event === "close" && state === "opened") return "closed";
-  if (event === "reopen" && state === "closed") return "opened";
-  return state;
+/**
+ * close only from opened, reopen only from closed and never while the discussion is locked (as
+ * for issues); anything else leaves the state as it is.
+ */
+function stateAfter(mr: Pick<MergeRequestWithPeople, "state" | "discussionLocked">, event: UpdateMergeRequestInput["state_event"]): string {
+  if (event === "close" && mr.state === "opened") return "closed";
+  if (event === "reopen" && mr.state === "closed" && !mr.discussionLocked) return "opened";
+  return mr.state;
 }
 
 const actionOf = (before: string, after: string) =>
@@ -145,19 +152,19 @@ async function metadataOf(ctx: DomainContext, access: ProjectAccess, input: Upda
   return {
     assigneeIds: assignees != null ? await mergeRequestReaders(ctx, access, assignees) : null,
     reviewerIds: input.reviewer_ids != null ? await mergeRequestReaders(ctx, access, input.reviewer_ids) : null,
-    labels: labelsAfter(labels, input),
+    labels: labelsChange(labels, input),
     discussionLocked: input.discussion_locked ?? null,
   };
 }
 
-/** `labels` replaces the set; `add_labels` and `remove_labels` change it. Names are trimmed and kept once. */
-function labelsAfter(current: string[], input: UpdateMergeRequestInput): string[] | null {
+/** The issues' label rules (`labels` replaces, then add / remove), or null when no label param is given. */
+function labelsChange(current: string[], input: UpdateMergeRequestInput): string[] | null {
   if (input.labels == null && input.add_labels == null && input.remove_labels == null) return null;
-  const clean = (names: string[] | null | undefined) => (names ?? []).map((n) => n.trim()).filter(Boolean);
-  const removed = new Set(clean(input.remove_labels));
-  const base = input.labels != null ? clean(input.labels) : current;
-  return [...new Set([...base, ...clean(input.add_labels)])].filter((name) => !removed.has(name));
+  return labelsAfter(current, input);
 }
+
+/** People compared as sets (the join rows keep no order), by id as the issue events report them. */
+const sortedIds = (ids: number[]) => [...ids].sort((a, b) => a - b);
 
 type Next = { title: string; description: string | null; targetBranch: string; state: string };
 
@@ -171,9 +178,9 @@ function changesOf(mr: MergeRequestWithPeople, next: Next, metadata: Metadata, i
   note("description", mr.description, next.description);
   note("target_branch", mr.targetBranch, next.targetBranch);
   note("state", mr.state, next.state);
-  if (metadata.assigneeIds) note("assignees", mr.assignees.map((a) => a.userId), metadata.assigneeIds);
-  if (metadata.reviewerIds) note("reviewers", mr.reviewers.map((r) => r.userId), metadata.reviewerIds);
-  if (metadata.labels) note("labels", JSON.parse(mr.labels), metadata.labels);
+  if (metadata.assigneeIds) note("assignees", sortedIds(mr.assignees.map((a) => a.userId)), sortedIds(metadata.assigneeIds));
+  if (metadata.reviewerIds) note("reviewers", sortedIds(mr.reviewers.map((r) => r.userId)), sortedIds(metadata.reviewerIds));
+  if (metadata.labels) note("labels", labelsOf(mr), metadata.labels);
   if (metadata.discussionLocked != null) note("discussion_locked", mr.discussionLocked, metadata.discussionLocked);
   if (input.squash != null) note("squash", mr.squash, input.squash);
   if (input.remove_source_branch != null) note("force_remove_source_branch", mr.forceRemoveSourceBranch, input.remove_source_branch);
@@ -185,6 +192,7 @@ async function rowData(tx: Tx, ctx: DomainContext, mr: MergeRequestWithPeople, n
   const closed = mr.state !== "closed" && next.state === "closed";
   const recheck = reopened || next.targetBranch !== mr.targetBranch;
   return {
+    updatedAt: ctx.now(),
     title: next.title,
     description: next.description,
     targetBranch: next.targetBranch,

@@ -95,6 +95,7 @@ export async function createNote(
   const errors = noteErrors(input.body, createdAt);
   if (internal && type === "Snippet") errors.confidential = ["can not be set for this resource"];
   if (Object.keys(errors).length) throw invalidNote(errors);
+  const now = ctx.now();
   const note = await ctx.db.$transaction(async (tx) => {
     const created = await tx.note.create({
       data: {
@@ -104,10 +105,11 @@ export async function createNote(
         authorId: actor.user.id,
         body: input.body,
         internal,
-        ...(createdAt ? { createdAt, updatedAt: createdAt } : {}),
+        createdAt: createdAt ?? now,
+        updatedAt: createdAt ?? now,
       },
     });
-    await touchNoteable(tx, noteable, ctx.now());
+    await touchNoteable(tx, noteable, now);
     await publish(tx, ctx, "note", { action: "create", projectId: created.projectId, noteId: created.id, actorId: actor.user.id });
     return created;
   });
@@ -132,8 +134,9 @@ export async function updateNote(
   const errors = noteErrors(input.body);
   if (Object.keys(errors).length) throw invalidNote(errors);
   const updated = await ctx.db.$transaction(async (tx) => {
-    const saved = await tx.note.update({ where: { id: note.id }, data: { body: input.body! } });
-    await touchNoteable(tx, noteable, ctx.now());
+    const now = ctx.now();
+    const saved = await tx.note.update({ where: { id: note.id }, data: { body: input.body!, updatedAt: now } });
+    await touchNoteable(tx, noteable, now);
     await publish(tx, ctx, "note", { action: "update", projectId: saved.projectId, noteId: saved.id, actorId: actor.user.id });
     return saved;
   });

@@ -2,6 +2,7 @@
 // Helpers::NotesHelpers and NotePolicy): finding the noteable and its notes, who may read, write
 // and change them, and the read endpoints. findNoteable and findNote are what emoji reactions and
 // webhooks build on. Writes: note-writes.ts.
+import DataLoader from "dataloader";
 import type { Note, Prisma } from "../../generated/prisma/client.js";
 import { notFound, recordNotFound } from "../../errors.js";
 import { AccessLevel, requireAuthenticated, type ProjectAccess } from "../access.js";
@@ -133,4 +134,26 @@ export async function getNote(ctx: DomainContext, type: NoteableType, projectRef
   requireAuthenticated(ctx);
   const noteable = await findNoteable(ctx, type, projectRef, ref);
   return findNote(ctx, noteable, noteId);
+}
+
+const countLoaders = new WeakMap<DomainContext, Map<NoteableType, DataLoader<number, number>>>();
+
+/** `user_notes_count` of an issue, merge request or snippet: its comments (non-system notes), one query per page of them. */
+export function userNotesCount(ctx: DomainContext, type: NoteableType, noteableId: number): Promise<number> {
+  const loaders = countLoaders.get(ctx) ?? new Map<NoteableType, DataLoader<number, number>>();
+  countLoaders.set(ctx, loaders);
+  let loader = loaders.get(type);
+  if (!loader) {
+    loader = new DataLoader(async (ids) => {
+      const rows = await ctx.db.note.groupBy({
+        by: ["noteableId"],
+        where: { noteableType: type, noteableId: { in: [...ids] }, system: false },
+        _count: { _all: true },
+      });
+      const counts = new Map(rows.map((row) => [row.noteableId, row._count._all]));
+      return ids.map((id) => counts.get(id) ?? 0);
+    });
+    loaders.set(type, loader);
+  }
+  return loader.load(noteableId);
 }

@@ -68,6 +68,7 @@ export async function createProjectSnippet(ctx: DomainContext, projectRef: strin
   checkTitle(input.title!);
   const files = newSnippetFiles(input);
   if (!files) throw repositoryError(true);
+  const now = ctx.now();
   const snippet = await ctx.db.snippet.create({
     data: {
       projectId: access.project.id,
@@ -75,6 +76,8 @@ export async function createProjectSnippet(ctx: DomainContext, projectRef: strin
       description: input.description ?? null,
       visibility: input.visibility!,
       authorId: actor.user.id,
+      createdAt: now,
+      updatedAt: now,
       files: { create: fileRows(files) },
     },
     include: snippetFilesInclude,
@@ -115,6 +118,7 @@ export async function updateProjectSnippet(ctx: DomainContext, projectRef: strin
     title: input.title ?? undefined,
     description: input.description ?? undefined,
     visibility: input.visibility ?? undefined,
+    updatedAt: ctx.now(),
   };
   const updated = await ctx.db.$transaction(async (tx) => {
     if (files) {
