@@ -16,9 +16,6 @@ import { UserBasic } from "./users.js";
 type WithProject = Issue & { project: Project & { namespace: Namespace } };
 const withProject = { project: { include: { namespace: true } } } as const;
 
-/** Rows of GET /issues: their `references.relative` is the full reference (no project context). */
-const instanceWideRows = new WeakSet<object>();
-
 const IssueLinks = builder.objectRef<ReturnType<typeof issueLinks>>("IssueLinks").implement({
   fields: (t) => ({
     self: t.exposeString("self"),
@@ -74,7 +71,7 @@ export const IssueEntity = builder.prismaObject("Issue", {
     references: t.field({
       type: IssuableReferences,
       select: withProject,
-      resolve: (i) => issueReferences((i as WithProject).project, i.iid, !instanceWideRows.has(i)),
+      resolve: (i) => issueReferences((i as WithProject).project, i.iid),
     }),
     severity: t.string({ resolve: () => "UNKNOWN" }),
     subscribed: t.boolean({ select: { assignees: true }, resolve: (i, _a, ctx) => isSubscribed(ctx, i) }),
@@ -137,11 +134,7 @@ builder.queryFields((t) => ({
   issues: t.prismaField({
     type: [IssueEntity],
     args: { ...issueFilterArgs, non_archived: t.arg.boolean({ required: false }) },
-    resolve: async (query, _r, filters, ctx) => {
-      const rows = rowsOf(ctx, await listIssues(ctx, filters, query));
-      for (const row of rows) instanceWideRows.add(row);
-      return rows;
-    },
+    resolve: async (query, _r, filters, ctx) => rowsOf(ctx, await listIssues(ctx, filters, query)),
   }),
   projectIssue: t.prismaField({
     type: IssueEntity,

@@ -616,9 +616,9 @@ describe("GET /issues", () => {
     expect(forAdmin).toEqual(expect.arrayContaining([privateOther.id, confidentialPublic.id]));
   });
 
-  it("gives full references, since no project frames the list", async () => {
+  it("gives references relative to nothing (Issue#to_reference(nil) is the short form), since no project frames the list", async () => {
     const res = await outsider.api.get("/issues", { query: { search: "Stranger's own" } });
-    expect(res.body[0].references).toEqual({ short: `#${mine.iid}`, relative: `${pub.path_with_namespace}#${mine.iid}`, full: `${pub.path_with_namespace}#${mine.iid}` });
+    expect(res.body[0].references).toEqual({ short: `#${mine.iid}`, relative: `#${mine.iid}`, full: `${pub.path_with_namespace}#${mine.iid}` });
   });
 
   it("leaves out archived projects unless non_archived=false", async () => {

@@ -20,13 +20,12 @@ export function issueLinks(ctx: DomainContext, issue: { projectId: number; iid: 
 }
 
 /**
- * `references`: `relative` is relative to the project the issue was requested through, so it
- * equals `short` there and `full` in instance-wide lists.
+ * `references`: `relative` is relative to the project the issue was requested through, or to
+ * nothing in GET /issues (Issue#to_reference(nil)): `short` in both cases.
  */
-export function issueReferences(project: ProjectWithNamespace, iid: number, requestedThroughProject: boolean) {
+export function issueReferences(project: ProjectWithNamespace, iid: number) {
   const short = `#${iid}`;
-  const full = `${projectFullPath(project)}${short}`;
-  return { short, relative: requestedThroughProject ? short : full, full };
+  return { short, relative: short, full: `${projectFullPath(project)}${short}` };
 }
 
 /** Whether the caller gets notifications: GitLab subscribes the author and the assignees (participants). */
