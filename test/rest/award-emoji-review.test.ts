@@ -250,3 +250,27 @@ describe("REST bodies of awardables", () => {
     expect(bodies.issue._links.award_emoji).toBe(`http://forgeline.test/api/v4/projects/${project.id}/issues/${issue.iid}/award_emoji`);
   });
 });
+
+describe("reactions go with what they react to", () => {
+  const reactionCount = (awardableType: string, awardableId: number) =>
+    t.services.db.awardEmoji.count({ where: { awardableType, awardableId } });
+
+  it("deleting a note deletes its reactions", async () => {
+    const issue = await createIssue(owner.api, project.id);
+    const note = await createNote(owner.api, project.id, "issues", issue.iid);
+    await awardEmoji(reporter.api, { projectId: project.id, kind: "issues", ref: issue.iid, noteId: note.id }, "tada");
+    expect(await reactionCount("Note", note.id)).toBe(1);
+    expect((await owner.api.delete(`/projects/${project.id}/issues/${issue.iid}/notes/${note.id}`)).status).toBe(204);
+    expect(await reactionCount("Note", note.id)).toBe(0);
+  });
+
+  it("deleting a snippet deletes its reactions and those of its notes", async () => {
+    const snippet = await createSnippet(owner.api, project.id, { visibility: "public" });
+    const note = await createNote(owner.api, project.id, "snippets", snippet.id);
+    await awardEmoji(reporter.api, { projectId: project.id, kind: "snippets", ref: snippet.id }, "rocket");
+    await awardEmoji(reporter.api, { projectId: project.id, kind: "snippets", ref: snippet.id, noteId: note.id }, "eyes");
+    expect((await owner.api.delete(`/projects/${project.id}/snippets/${snippet.id}`)).status).toBe(204);
+    expect(await reactionCount("Snippet", snippet.id)).toBe(0);
+    expect(await reactionCount("Note", note.id)).toBe(0);
+  });
+});

@@ -1,6 +1,7 @@
 // Writing notes (Notes::CreateService / UpdateService / DestroyService behind lib/api/notes.rb):
 // who may comment and who may change a comment (NotePolicy), internal notes, GitLab's answers to
 // invalid notes, and the `note` domain event published inside the transaction.
+import { deleteReactionsOf } from "../award-emoji/cleanup.js";
 import { AccessLevel, requireAuthenticated } from "../access.js";
 import { badRequest, forbidden, paramError } from "../../errors.js";
 import { isAdmin, type DomainContext } from "../context.js";
@@ -157,6 +158,9 @@ export async function deleteNote(
   const note = await findNoteRecord(ctx, noteable, noteId);
   if (!canChangeNote(ctx, noteable, note)) throw forbidden();
   assertUnmodifiedSince(note.updatedAt, unmodifiedSince);
-  await ctx.db.note.delete({ where: { id: note.id } });
+  await ctx.db.$transaction(async (tx) => {
+    await deleteReactionsOf(tx, "Note", [note.id]);
+    await tx.note.delete({ where: { id: note.id } });
+  });
   return true;
 }
