@@ -16,15 +16,23 @@ async function describe(entry: ProtectedBranchAccessLevel, ctx: Context): Promis
   return roleDescription(entry.accessLevel);
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const accessFields = (t: PothosSchemaTypes.ObjectFieldBuilder<any, ProtectedBranchAccessLevel>) => ({
+  id: t.exposeInt("id"),
+  access_level: t.exposeInt("accessLevel", { nullable: true }),
+  access_level_description: t.string({ nullable: true, resolve: (entry: ProtectedBranchAccessLevel, _a: unknown, ctx: Context) => describe(entry, ctx) }),
+  user_id: t.exposeInt("userId", { nullable: true }),
+  group_id: t.exposeInt("groupId", { nullable: true }),
+});
+
+/** Merge and unprotect levels. */
 export const ProtectedRefAccess = builder.objectRef<ProtectedBranchAccessLevel>("ProtectedRefAccess").implement({
-  fields: (t) => ({
-    id: t.exposeInt("id"),
-    access_level: t.exposeInt("accessLevel", { nullable: true }),
-    access_level_description: t.string({ nullable: true, resolve: (entry, _a, ctx) => describe(entry, ctx) }),
-    deploy_key_id: t.int({ nullable: true, resolve: () => null }),
-    user_id: t.exposeInt("userId", { nullable: true }),
-    group_id: t.exposeInt("groupId", { nullable: true }),
-  }),
+  fields: (t) => accessFields(t),
+});
+
+/** Push levels also carry deploy_key_id (only push access levels have that column in GitLab). */
+export const ProtectedPushAccess = builder.objectRef<ProtectedBranchAccessLevel>("ProtectedPushAccess").implement({
+  fields: (t) => ({ ...accessFields(t), deploy_key_id: t.int({ nullable: true, resolve: () => null }) }),
 });
 
 const levelsOf = (kind: AccessKind) => (rule: ProtectedBranchWithLevels) => rule.accessLevels.filter((entry) => entry.kind === kind);
@@ -33,7 +41,7 @@ export const ProtectedBranchEntity = builder.objectRef<ProtectedBranchWithLevels
   fields: (t) => ({
     id: t.exposeInt("id"),
     name: t.exposeString("name"),
-    push_access_levels: t.field({ type: [ProtectedRefAccess], resolve: levelsOf("push") }),
+    push_access_levels: t.field({ type: [ProtectedPushAccess], resolve: levelsOf("push") }),
     merge_access_levels: t.field({ type: [ProtectedRefAccess], resolve: levelsOf("merge") }),
     allow_force_push: t.exposeBoolean("allowForcePush"),
     unprotect_access_levels: t.field({ type: [ProtectedRefAccess], resolve: levelsOf("unprotect") }),

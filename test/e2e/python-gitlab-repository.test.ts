@@ -43,7 +43,7 @@ describe.skipIf(unavailable !== null)(title, () => {
     expect(out.protected).toEqual({
       name: "feature/*",
       push: [{ id: expect.any(Number), access_level: 40, access_level_description: "Maintainers", deploy_key_id: null, user_id: null, group_id: null }],
-      merge: [{ id: expect.any(Number), access_level: 30, access_level_description: "Developers + Maintainers", deploy_key_id: null, user_id: null, group_id: null }],
+      merge: [{ id: expect.any(Number), access_level: 30, access_level_description: "Developers + Maintainers", user_id: null, group_id: null }],
     });
     expect(out.protected_listed).toEqual(["feature/*"]);
     expect(out.protected_get).toBe("feature/*");

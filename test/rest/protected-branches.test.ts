@@ -18,8 +18,10 @@ const api = (actor: Actor): ApiClient => (actor === "anonymous" ? t.anon : actor
 
 const url = (p: any) => `/projects/${p.id}/protected_branches`;
 const role = (access_level: number, access_level_description: string) => ({
-  id: expect.any(Number), access_level, access_level_description, deploy_key_id: null, user_id: null, group_id: null,
+  id: expect.any(Number), access_level, access_level_description, user_id: null, group_id: null,
 });
+/** Only push access levels have a deploy key column in GitLab, so only they show deploy_key_id. */
+const pushRole = (access_level: number, access_level_description: string) => ({ ...role(access_level, access_level_description), deploy_key_id: null });
 const MAINTAINERS = role(40, "Maintainers");
 const BODIES: Record<number, unknown> = {
   401: { message: "401 Unauthorized" }, 403: { message: "403 Forbidden" }, 404: { message: "404 Project Not Found" },
@@ -53,7 +55,7 @@ describe("POST /projects/:id/protected_branches", () => {
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.any(Number), name: "stable",
-      push_access_levels: [MAINTAINERS], merge_access_levels: [MAINTAINERS], unprotect_access_levels: [MAINTAINERS],
+      push_access_levels: [pushRole(40, "Maintainers")], merge_access_levels: [MAINTAINERS], unprotect_access_levels: [MAINTAINERS],
       allow_force_push: false, code_owner_approval_required: false, inherited: false,
     });
   });
@@ -62,11 +64,11 @@ describe("POST /projects/:id/protected_branches", () => {
     const gitbeaker = await team.maintainer.api.post(`${url(priv)}?push_access_level=30&merge_access_level=0&name=gb-main`, {}, { raw: true });
     expect(gitbeaker.status).toBe(201);
     expect(gitbeaker.body).toMatchObject({
-      name: "gb-main", push_access_levels: [role(30, "Developers + Maintainers")], merge_access_levels: [role(0, "No one")],
+      name: "gb-main", push_access_levels: [pushRole(30, "Developers + Maintainers")], merge_access_levels: [role(0, "No one")],
     });
     const python = await team.maintainer.api.post(url(priv), { name: "py-main", push_access_level: 60, merge_access_level: 40, allow_force_push: true });
     expect(python.status).toBe(201);
-    expect(python.body).toMatchObject({ push_access_levels: [role(60, "Instance admins")], allow_force_push: true });
+    expect(python.body).toMatchObject({ push_access_levels: [pushRole(60, "Instance admins")], allow_force_push: true });
   });
 
   it("stores allowed_to_* users, groups and roles, with their names as descriptions", async () => {

@@ -5,7 +5,7 @@ import type { RuleView } from "../../domain/approvals/views.js";
 import { builder } from "../builder.js";
 import { GroupEntity } from "../namespaces.js";
 import type { ProtectedBranchWithLevels } from "../../domain/repository/protection-rules.js";
-import { ProtectedBranchEntity, ProtectedRefAccess } from "../protected-branches.js";
+import { ProtectedBranchEntity, ProtectedPushAccess, ProtectedRefAccess } from "../protected-branches.js";
 import { UserBasic } from "../users.js";
 
 export const Approver = builder.objectRef<{ user: User }>("Approver").implement({
@@ -42,7 +42,7 @@ const ProjectRuleProtectedBranch = builder.objectRef<ProtectedBranchWithLevels>(
   fields: (t) => ({
     id: t.exposeInt("id"),
     name: t.exposeString("name"),
-    push_access_levels: t.field({ type: [ProtectedRefAccess], resolve: levelsOf("push") }),
+    push_access_levels: t.field({ type: [ProtectedPushAccess], resolve: levelsOf("push") }),
     merge_access_levels: t.field({ type: [ProtectedRefAccess], resolve: levelsOf("merge") }),
     allow_force_push: t.exposeBoolean("allowForcePush"),
     unprotect_access_levels: t.field({ type: [ProtectedRefAccess], resolve: levelsOf("unprotect") }),
