@@ -90,7 +90,7 @@ describe("projectIssue / projectIssues / issues", () => {
     expect((await t.anon.graphql(LIST, { id: String(project.id), state: "opened" })).body.data.projectIssues).toEqual([{ iid: first.iid }]);
     expect((await t.anon.graphql(LIST, { id: String(project.id), labels: ["x"] })).body.data.projectIssues).toEqual([{ iid: first.iid }]);
     const mine = await stranger.api.graphql(ALL, {});
-    expect(mine.body.data.issues).toEqual([{ id: second.id, references: { relative: `${project.path_with_namespace}#${second.iid}` } }]);
+    expect(mine.body.data.issues).toEqual([{ id: second.id, references: { relative: `#${second.iid}` } }]);
     expect(errorOf(await t.anon.graphql(ALL, {}))).toMatchObject({ http: { status: 401 } });
   });
 });
