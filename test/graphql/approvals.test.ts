@@ -4,13 +4,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { projectBot } from "../helpers/approvals.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
+import { gitlabError } from "../helpers/errors.js";
 import { createMergeRequest } from "../helpers/merge-requests.js";
-import { createTeam, createTeamProject, type Team } from "../helpers/repository.js";
+import { createTeam, createTeamProject, type Team } from "../helpers/team.js";
 
 let t: TestApp;
 let team: Team;
 
-const gitlabError = (res: { body: { errors?: any[] } }) => res.body.errors![0].extensions;
 const data = (res: { body: { data?: any; errors?: any[] } }) => {
   expect(res.body.errors).toBeUndefined();
   return res.body.data;

@@ -3,10 +3,12 @@
 // notes carry `award_emoji` (issues and MRs also `upvotes`/`downvotes`), batched per request.
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { startTestApp, type TestApp } from "../helpers/app.js";
-import { addMember, createProject, createUser, type TestUser } from "../helpers/factories.js";
+import { gitlabError } from "../helpers/errors.js";
+import { createProject, type TestUser } from "../helpers/factories.js";
 import { createIssue } from "../helpers/issues.js";
 import { createMergeRequest } from "../helpers/merge-requests.js";
 import { createNote, createSnippet } from "../helpers/snippets-notes.js";
+import { createTeam, createTeamProject } from "../helpers/team.js";
 
 let t: TestApp;
 let owner: TestUser;
@@ -14,13 +16,12 @@ let other: TestUser;
 let project: any;
 
 const AWARD = "id name awardable_id awardable_type created_at updated_at user { id username }";
-const gitlabError = (res: { body: { errors?: any[] } }) => res.body.errors![0].extensions;
 
 beforeAll(async () => {
   t = await startTestApp();
-  [owner, other] = await Promise.all([createUser(t), createUser(t)]);
-  project = await createProject(owner.api, { visibility: "public" });
-  await addMember(owner.api, "projects", project.id, other.id, 30);
+  const team = await createTeam(t);
+  ({ owner, developer: other } = team);
+  project = await createTeamProject(team, { visibility: "public" });
 });
 
 describe("award emoji root fields", () => {

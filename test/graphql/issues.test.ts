@@ -2,8 +2,10 @@
 // same domain functions as REST (same rules; errors carry GitLab's status and body in extensions).
 import { beforeAll, describe, expect, it } from "vitest";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
-import { addMember, createProject, createUser, type TestUser } from "../helpers/factories.js";
+import { gitlabError } from "../helpers/errors.js";
+import { createProject, type TestUser } from "../helpers/factories.js";
 import { createIssue } from "../helpers/issues.js";
+import { createTeamWithProjects } from "../helpers/team.js";
 
 let t: TestApp;
 let owner: TestUser, guest: TestUser, reporter: TestUser, stranger: TestUser;
@@ -23,17 +25,9 @@ const ONE = `query($id: ID!, $iid: Int!) { projectIssue(id: $id, issue_iid: $iid
 const LIST = `query($id: ID!, $state: IssueStateFilter, $labels: [String!]) { projectIssues(id: $id, state: $state, labels: $labels) { iid } }`;
 const ALL = `query($scope: String) { issues(scope: $scope, per_page: 100) { id references { relative } } }`;
 
-const errorOf = (res: { body: { errors?: any[] } }) => res.body.errors![0].extensions;
-
 beforeAll(async () => {
   t = await startTestApp();
-  [owner, guest, reporter, stranger] = await Promise.all(Array.from({ length: 4 }, () => createUser(t)));
-  pub = await createProject(owner.api, { visibility: "public" });
-  priv = await createProject(owner.api, { visibility: "private" });
-  for (const project of [pub, priv]) {
-    await addMember(owner.api, "projects", project.id, guest.id, 10);
-    await addMember(owner.api, "projects", project.id, reporter.id, 20);
-  }
+  ({ owner, guest, reporter, nonMember: stranger, publicProject: pub, privateProject: priv } = await createTeamWithProjects(t));
 });
 
 describe("createIssue / updateIssue", () => {
@@ -56,17 +50,17 @@ describe("createIssue / updateIssue", () => {
 
   it("needs a signed-in user, and answers GitLab's errors", async () => {
     const anonymous = await t.anon.graphql(CREATE, { id: String(pub.id), title: "x" });
-    expect(errorOf(anonymous)).toMatchObject({ http: { status: 401 }, gitlab: { message: "401 Unauthorized" } });
+    expect(gitlabError(anonymous)).toMatchObject({ http: { status: 401 }, gitlab: { message: "401 Unauthorized" } });
     const hidden = await stranger.api.graphql(CREATE, { id: String(priv.id), title: "x" });
-    expect(errorOf(hidden)).toMatchObject({ http: { status: 404 }, gitlab: { message: "404 Project Not Found" } });
+    expect(gitlabError(hidden)).toMatchObject({ http: { status: 404 }, gitlab: { message: "404 Project Not Found" } });
     const blank = await owner.api.graphql(CREATE, { id: String(priv.id), title: " " });
-    expect(errorOf(blank)).toMatchObject({ http: { status: 400 }, gitlab: { message: { title: ["can't be blank"] } } });
+    expect(gitlabError(blank)).toMatchObject({ http: { status: 400 }, gitlab: { message: { title: ["can't be blank"] } } });
     const issue = await createIssue(owner.api, priv.id);
     const forbidden = await guest.api.graphql(UPDATE, { id: String(priv.id), iid: issue.iid, title: "x" });
-    expect(errorOf(forbidden)).toMatchObject({ http: { status: 403 }, gitlab: { message: "403 Forbidden" } });
+    expect(gitlabError(forbidden)).toMatchObject({ http: { status: 403 }, gitlab: { message: "403 Forbidden" } });
     const nothing = await owner.api.graphql(UPDATE, { id: String(priv.id), iid: issue.iid });
-    expect(errorOf(nothing)).toMatchObject({ http: { status: 400 } });
-    expect(errorOf(nothing).gitlab.error).toMatch(/are missing, at least one parameter must be provided$/);
+    expect(gitlabError(nothing)).toMatchObject({ http: { status: 400 } });
+    expect(gitlabError(nothing).gitlab.error).toMatch(/are missing, at least one parameter must be provided$/);
   });
 });
 
@@ -75,9 +69,9 @@ describe("projectIssue / projectIssues / issues", () => {
     const secret = await createIssue(owner.api, pub.id, { confidential: true });
     expect((await reporter.api.graphql(ONE, { id: String(pub.id), iid: secret.iid })).body.data.projectIssue.id).toBe(secret.id);
     for (const api of [t.anon, stranger.api, guest.api]) {
-      expect(errorOf(await api.graphql(ONE, { id: String(pub.id), iid: secret.iid }))).toMatchObject({ http: { status: 404 }, gitlab: { message: "404 Not found" } });
+      expect(gitlabError(await api.graphql(ONE, { id: String(pub.id), iid: secret.iid }))).toMatchObject({ http: { status: 404 }, gitlab: { message: "404 Not found" } });
     }
-    expect(errorOf(await t.anon.graphql(ONE, { id: String(priv.id), iid: 1 }))).toMatchObject({ gitlab: { message: "404 Project Not Found" } });
+    expect(gitlabError(await t.anon.graphql(ONE, { id: String(priv.id), iid: 1 }))).toMatchObject({ gitlab: { message: "404 Project Not Found" } });
   });
 
   it("lists a project's issues with filters, and the caller's issues instance-wide", async () => {
@@ -91,6 +85,6 @@ describe("projectIssue / projectIssues / issues", () => {
     expect((await t.anon.graphql(LIST, { id: String(project.id), labels: ["x"] })).body.data.projectIssues).toEqual([{ iid: first.iid }]);
     const mine = await stranger.api.graphql(ALL, {});
     expect(mine.body.data.issues).toEqual([{ id: second.id, references: { relative: `#${second.iid}` } }]);
-    expect(errorOf(await t.anon.graphql(ALL, {}))).toMatchObject({ http: { status: 401 } });
+    expect(gitlabError(await t.anon.graphql(ALL, {}))).toMatchObject({ http: { status: 401 } });
   });
 });

@@ -3,8 +3,10 @@
 // REST (same rules, GitLab's errors in extensions) and agree with what REST shows.
 import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../helpers/app.js";
-import { addMember, createProject, createUser, uniq, type TestUser } from "../helpers/factories.js";
+import { gitlabError } from "../helpers/errors.js";
+import { uniq, type TestUser } from "../helpers/factories.js";
 import { commitTo, createBranch, createMergeRequest } from "../helpers/merge-requests.js";
+import { createTeam, createTeamProject } from "../helpers/team.js";
 
 let t: TestApp;
 let owner: TestUser;
@@ -28,14 +30,11 @@ const LIST = `query($id: ID!, $state: MergeRequestStateFilter, $labels: [String!
 }`;
 const ALL = `query($scope: String) { mergeRequests(scope: $scope) { id iid } }`;
 
-const gitlabError = (res: { body: { errors?: any[] } }) => res.body.errors![0].extensions;
-
 beforeAll(async () => {
   t = await startTestApp();
-  [owner, developer, guest] = await Promise.all([createUser(t), createUser(t), createUser(t)]);
-  project = await createProject(owner.api, { visibility: "private" });
-  await addMember(owner.api, "projects", project.id, developer.id, 30);
-  await addMember(owner.api, "projects", project.id, guest.id, 10);
+  const team = await createTeam(t);
+  ({ owner, developer, guest } = team);
+  project = await createTeamProject(team, { visibility: "private" });
 });
 
 describe("merge requests over GraphQL", () => {

@@ -2,7 +2,8 @@
 // fields REST uses (same rules; GitLab's status and body in the error extensions).
 import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../helpers/app.js";
-import { createTeam, createTeamProject, type Team } from "../helpers/repository.js";
+import { gitlabError } from "../helpers/errors.js";
+import { createTeam, createTeamProject, type Team } from "../helpers/team.js";
 
 let t: TestApp;
 let team: Team;
@@ -13,7 +14,6 @@ const BRANCH = `name merged protected developers_can_push developers_can_merge c
 const LEVEL = "access_level access_level_description user_id group_id";
 const PROTECTED = `id name allow_force_push code_owner_approval_required push_access_levels { ${LEVEL} } merge_access_levels { ${LEVEL} } unprotect_access_levels { ${LEVEL} }`;
 
-const gitlabError = (res: { body: { errors?: any[] } }) => res.body.errors![0].extensions;
 
 beforeAll(async () => {
   t = await startTestApp();

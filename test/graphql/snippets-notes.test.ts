@@ -3,10 +3,12 @@
 // issues, merge requests and snippets.
 import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../helpers/app.js";
-import { addMember, createProject, createUser, type TestUser } from "../helpers/factories.js";
+import { gitlabError } from "../helpers/errors.js";
+import type { TestUser } from "../helpers/factories.js";
 import { createIssue } from "../helpers/issues.js";
 import { createMergeRequest } from "../helpers/merge-requests.js";
 import { createNote, createSnippet } from "../helpers/snippets-notes.js";
+import { createTeam, createTeamProject } from "../helpers/team.js";
 
 let t: TestApp;
 let owner: TestUser;
@@ -27,14 +29,11 @@ const DELETE_SNIPPET = `mutation($id: ID!, $snippet_id: Int!) { deleteProjectSni
 const SNIPPET = `query($id: ID!, $snippet_id: Int!) { projectSnippet(id: $id, snippet_id: $snippet_id) { ${SNIPPET_FIELDS} } }`;
 const SNIPPETS = `query($id: ID!, $per_page: Int) { projectSnippets(id: $id, per_page: $per_page) { id title } }`;
 
-const gitlabError = (res: { body: { errors?: any[] } }) => res.body.errors![0].extensions;
-
 beforeAll(async () => {
   t = await startTestApp();
-  [owner, guest, reporter] = await Promise.all([1, 2, 3].map(() => createUser(t)));
-  project = await createProject(owner.api, { visibility: "public" });
-  await addMember(owner.api, "projects", project.id, guest.id, 10);
-  await addMember(owner.api, "projects", project.id, reporter.id, 20);
+  const team = await createTeam(t);
+  ({ owner, guest, reporter } = team);
+  project = await createTeamProject(team, { visibility: "public" });
 });
 
 describe("project snippets over GraphQL", () => {

@@ -1,9 +1,7 @@
-// Repository fixtures through the public API: branches, commits of file actions, protected
-// branches, and a project with one member of each role.
+// Repository fixtures through the public API: branches, commits of file actions and protected
+// branches.
 import { expect } from "vitest";
 import type { ApiClient } from "./api.js";
-import type { TestApp } from "./app.js";
-import { addMember, createProject, createUser, type TestUser } from "./factories.js";
 
 const enc = (value: string | number) => encodeURIComponent(String(value));
 
@@ -50,29 +48,4 @@ export async function protectBranch(by: ApiClient, projectId: number | string, n
   const res = await by.post(`/projects/${enc(projectId)}/protected_branches`, { name, ...params });
   expect(res.status, res.text).toBe(201);
   return res.body;
-}
-
-export interface Team {
-  owner: TestUser;
-  maintainer: TestUser;
-  developer: TestUser;
-  reporter: TestUser;
-  guest: TestUser;
-  nonMember: TestUser;
-}
-
-/** Users for every role: the owner creates the projects, the others are added as members. */
-export async function createTeam(t: TestApp): Promise<Team> {
-  const [owner, maintainer, developer, reporter, guest, nonMember] = await Promise.all(
-    Array.from({ length: 6 }, () => createUser(t)),
-  );
-  return { owner: owner!, maintainer: maintainer!, developer: developer!, reporter: reporter!, guest: guest!, nonMember: nonMember! };
-}
-
-/** A project of the team's owner with the maintainer, developer, reporter and guest as members. */
-export async function createTeamProject(team: Team, overrides: Record<string, unknown> = {}): Promise<any> {
-  const project = await createProject(team.owner.api, overrides);
-  const levels: [TestUser, number][] = [[team.maintainer, 40], [team.developer, 30], [team.reporter, 20], [team.guest, 10]];
-  for (const [user, level] of levels) await addMember(team.owner.api, "projects", project.id, user.id, level);
-  return project;
 }

@@ -9,10 +9,11 @@ import { approvalStatus, approve, createProjectRule, idsOf, mrPath, projectBot, 
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { addMember, createGroup, createUser } from "../helpers/factories.js";
 import { commitTo, createMergeRequest } from "../helpers/merge-requests.js";
-import { createTeam, createTeamProject, protectBranch, type Team } from "../helpers/repository.js";
+import { protectBranch } from "../helpers/repository.js";
+import { createTeamProject, createTeamWithProjects, type TeamWithProjects } from "../helpers/team.js";
 
 let t: TestApp;
-let team: Team;
+let team: TeamWithProjects;
 let privateProject: any;
 let publicProject: any;
 
@@ -23,9 +24,8 @@ subscribe("approval", async (_tx, event) => {
 
 beforeAll(async () => {
   t = await startTestApp();
-  team = await createTeam(t);
-  privateProject = await createTeamProject(team);
-  publicProject = await createTeamProject(team, { visibility: "public" });
+  team = await createTeamWithProjects(t);
+  ({ privateProject, publicProject } = team);
 });
 
 beforeEach(() => {

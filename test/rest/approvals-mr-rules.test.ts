@@ -8,7 +8,7 @@ import { approvalState, createMergeRequestRule, createProjectRule, idsOf, mrPath
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { createGroup } from "../helpers/factories.js";
 import { createMergeRequest } from "../helpers/merge-requests.js";
-import { createTeam, createTeamProject, type Team } from "../helpers/repository.js";
+import { createTeam, createTeamProject, type Team } from "../helpers/team.js";
 
 let t: TestApp;
 let team: Team;

@@ -7,10 +7,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createProjectRule, idsOf } from "../helpers/approvals.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { addMember, createGroup, createUser, type TestUser } from "../helpers/factories.js";
-import { createTeam, createTeamProject, protectBranch, type Team } from "../helpers/repository.js";
+import { protectBranch } from "../helpers/repository.js";
+import { createTeamProject, createTeamWithProjects, type TeamWithProjects } from "../helpers/team.js";
 
 let t: TestApp;
-let team: Team;
+let team: TeamWithProjects;
 let project: any;
 let publicProject: any;
 
@@ -18,9 +19,8 @@ const rules = (projectId: number) => `/projects/${projectId}/approval_rules`;
 
 beforeAll(async () => {
   t = await startTestApp();
-  team = await createTeam(t);
-  project = await createTeamProject(team);
-  publicProject = await createTeamProject(team, { visibility: "public" });
+  team = await createTeamWithProjects(t);
+  ({ privateProject: project, publicProject } = team);
 });
 
 describe("POST /projects/:id/approval_rules", () => {

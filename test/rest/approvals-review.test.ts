@@ -10,7 +10,8 @@ import { approvalState, approvalStatus, approve, createMergeRequestRule, createP
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { addMember, createGroup, createUser, type TestUser } from "../helpers/factories.js";
 import { createMergeRequest } from "../helpers/merge-requests.js";
-import { createTeam, createTeamProject, protectBranch, type Team } from "../helpers/repository.js";
+import { protectBranch } from "../helpers/repository.js";
+import { createTeam, createTeamProject, type Team } from "../helpers/team.js";
 
 let t: TestApp;
 let team: Team;

@@ -5,10 +5,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { setApprovalSettings } from "../helpers/approvals.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
-import { createTeam, createTeamProject, type Team } from "../helpers/repository.js";
+import { createTeamProject, createTeamWithProjects, type TeamWithProjects } from "../helpers/team.js";
 
 let t: TestApp;
-let team: Team;
+let team: TeamWithProjects;
 let privateProject: any;
 let publicProject: any;
 
@@ -27,9 +27,8 @@ const DEFAULTS = {
 
 beforeAll(async () => {
   t = await startTestApp();
-  team = await createTeam(t);
-  privateProject = await createTeamProject(team);
-  publicProject = await createTeamProject(team, { visibility: "public" });
+  team = await createTeamWithProjects(t);
+  ({ privateProject, publicProject } = team);
 });
 
 describe("GET /projects/:id/approvals", () => {

@@ -9,7 +9,8 @@ import { approvalState, approvalStatus, approve, createProjectRule, idsOf, setAp
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { addMember, createGroup, createUser, type TestUser } from "../helpers/factories.js";
 import { commitTo, createBranch, createMergeRequest } from "../helpers/merge-requests.js";
-import { commitFiles, createTeam, createTeamProject, protectBranch, type Team } from "../helpers/repository.js";
+import { commitFiles, protectBranch } from "../helpers/repository.js";
+import { createTeam, createTeamProject, type Team } from "../helpers/team.js";
 
 let t: TestApp;
 let team: Team;

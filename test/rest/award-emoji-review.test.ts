@@ -5,16 +5,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { awardEmoji, awardEmojiPath, type AwardableTarget } from "../helpers/award-emoji.js";
-import { addMember, createProject, createUser, type TestUser } from "../helpers/factories.js";
+import { AWARD_EMOJI_NOT_FOUND, NOT_FOUND, UNAUTHORIZED } from "../helpers/errors.js";
+import { createProject, type TestUser } from "../helpers/factories.js";
 import { createIssue } from "../helpers/issues.js";
 import { createMergeRequest } from "../helpers/merge-requests.js";
 import { createNote, createSnippet } from "../helpers/snippets-notes.js";
-
-const UNAUTHORIZED = { message: "401 Unauthorized" };
-const AWARD_EMOJI_NOT_FOUND = { message: "404 Award Emoji Not Found" };
-const NOT_FOUND = { message: "404 Not found" };
+import { createTeam, createTeamProject, type Team } from "../helpers/team.js";
 
 let t: TestApp;
+let team: Team;
 let owner: TestUser;
 let guest: TestUser;
 let reporter: TestUser;
@@ -23,10 +22,9 @@ let project: any;
 
 beforeAll(async () => {
   t = await startTestApp();
-  [owner, guest, reporter, stranger] = await Promise.all([1, 2, 3, 4].map(() => createUser(t)));
-  project = await createProject(owner.api, { visibility: "public" });
-  await addMember(owner.api, "projects", project.id, guest.id, 10);
-  await addMember(owner.api, "projects", project.id, reporter.id, 20);
+  team = await createTeam(t);
+  ({ owner, guest, reporter, nonMember: stranger } = team);
+  project = await createTeamProject(team, { visibility: "public" });
 });
 
 /** [name sent, name GitLab stores] */

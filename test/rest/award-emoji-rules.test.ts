@@ -8,16 +8,15 @@ import { subscribe, type EmojiEvent } from "../../src/domain/events.js";
 import { parseLinks } from "../helpers/api.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { AWARDABLE_KINDS, awardEmoji, awardEmojiPath, type AwardableKind, type AwardableTarget } from "../helpers/award-emoji.js";
+import { AWARD_EMOJI_NOT_FOUND, NOT_FOUND, PROJECT_NOT_FOUND } from "../helpers/errors.js";
 import { addMember, createProject, createUser, type TestUser } from "../helpers/factories.js";
 import { createIssue } from "../helpers/issues.js";
 import { createMergeRequest } from "../helpers/merge-requests.js";
 import { createNote, createSnippet } from "../helpers/snippets-notes.js";
-
-const NOT_FOUND = { message: "404 Not found" };
-const AWARD_EMOJI_NOT_FOUND = { message: "404 Award Emoji Not Found" };
-const PROJECT_NOT_FOUND = { message: "404 Project Not Found" };
+import { createTeam, createTeamProject, type Team } from "../helpers/team.js";
 
 let t: TestApp;
+let team: Team;
 let owner: TestUser;
 let guest: TestUser;
 let reporter: TestUser;
@@ -41,10 +40,9 @@ const namesOn = async (target: AwardableTarget) => (await t.root.get(awardEmojiP
 
 beforeAll(async () => {
   t = await startTestApp();
-  [owner, guest, reporter, stranger] = await Promise.all([1, 2, 3, 4].map(() => createUser(t)));
-  project = await createProject(owner.api, { visibility: "public" });
-  await addMember(owner.api, "projects", project.id, guest.id, 10);
-  await addMember(owner.api, "projects", project.id, reporter.id, 20);
+  team = await createTeam(t);
+  ({ owner, guest, reporter, nonMember: stranger } = team);
+  project = await createTeamProject(team, { visibility: "public" });
 });
 
 describe.each(AWARDABLE_KINDS)("names on %s (and their notes)", (kind) => {

@@ -6,14 +6,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient } from "../helpers/api.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { AWARDABLE_KINDS, AWARDABLE_TYPE, awardEmoji, awardEmojiPath, type AwardableKind, type AwardableTarget } from "../helpers/award-emoji.js";
-import { addMember, createProject, createUser, type TestUser } from "../helpers/factories.js";
+import { AWARD_EMOJI_NOT_FOUND, PROJECT_NOT_FOUND, UNAUTHORIZED } from "../helpers/errors.js";
+import { addMember, createUser, type TestUser } from "../helpers/factories.js";
 import { createIssue } from "../helpers/issues.js";
 import { createMergeRequest } from "../helpers/merge-requests.js";
 import { createNote, createSnippet } from "../helpers/snippets-notes.js";
-
-const PROJECT_NOT_FOUND = { message: "404 Project Not Found" };
-const AWARD_EMOJI_NOT_FOUND = { message: "404 Award Emoji Not Found" };
-const UNAUTHORIZED = { message: "401 Unauthorized" };
+import { ACCESS_LEVEL, createTeamWithProjects } from "../helpers/team.js";
 
 type Visibility = "public" | "private";
 type Actor = "anonymous" | "non_member" | "guest" | "developer" | "owner" | "admin";
@@ -68,12 +66,11 @@ async function createAwardable(kind: AwardableKind, projectId: number, visibilit
 
 beforeAll(async () => {
   t = await startTestApp();
-  [author, reactor, guest, developer, nonMember] = await Promise.all([1, 2, 3, 4, 5].map(() => createUser(t)));
-  for (const visibility of ["public", "private"] as const) {
-    const project = await createProject(author.api, { visibility });
-    await addMember(author.api, "projects", project.id, guest.id, 10);
-    await addMember(author.api, "projects", project.id, developer.id, 30);
-    await addMember(author.api, "projects", project.id, reactor.id, 30);
+  const team = await createTeamWithProjects(t);
+  ({ owner: author, guest, developer, nonMember } = team);
+  reactor = await createUser(t);
+  for (const [visibility, project] of [["public", team.publicProject], ["private", team.privateProject]] as const) {
+    await addMember(author.api, "projects", project.id, reactor.id, ACCESS_LEVEL.developer);
     for (const kind of AWARDABLE_KINDS) {
       const awardable = await createAwardable(kind, project.id, visibility);
       const note = await createNote(author.api, project.id, kind, awardable.ref);

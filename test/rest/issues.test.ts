@@ -7,17 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { subscribe, type IssueEvent } from "../../src/domain/events.js";
 import { parseLinks, type ApiClient } from "../helpers/api.js";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
+import { FORBIDDEN, NOT_FOUND, PROJECT_NOT_FOUND, UNAUTHORIZED } from "../helpers/errors.js";
 import { addMember, createProject, createUser, uniq, type TestUser } from "../helpers/factories.js";
 import { createIssue } from "../helpers/issues.js";
+import { ACCESS_LEVEL, createTeam, createTeamProject, type Team } from "../helpers/team.js";
 
 let t: TestApp;
+let team: Team;
 let owner: TestUser, maintainer: TestUser, developer: TestUser, reporter: TestUser, planner: TestUser, guest: TestUser, stranger: TestUser;
 let pub: any, priv: any;
 
-const PROJECT_NOT_FOUND = { message: "404 Project Not Found" };
-const NOT_FOUND = { message: "404 Not found" };
-const FORBIDDEN = { message: "403 Forbidden" };
-const UNAUTHORIZED = { message: "401 Unauthorized" };
 const AT_LEAST_ONE =
   "assignee_id, assignee_ids, confidential, description, discussion_locked, due_date, labels, add_labels, remove_labels, " +
   "milestone_id, state_event, title are missing, at least one parameter must be provided";
@@ -35,12 +34,10 @@ const issuesPath = (project: any) => `/projects/${project.id}/issues`;
 const issuePath = (project: any, iid: number) => `/projects/${project.id}/issues/${iid}`;
 const iidsOf = (body: any[]) => body.map((i) => i.iid);
 
-/** A project of `owner` with guest..maintainer members (and a Planner). */
+/** A project of the team (guest..maintainer members) with a Planner as well. */
 async function projectWithMembers(overrides: Record<string, unknown> = {}): Promise<any> {
-  const project = await createProject(owner.api, overrides);
-  for (const [user, level] of [[guest, 10], [planner, 15], [reporter, 20], [developer, 30], [maintainer, 40]] as const) {
-    await addMember(owner.api, "projects", project.id, user.id, level);
-  }
+  const project = await createTeamProject(team, overrides);
+  await addMember(owner.api, "projects", project.id, planner.id, ACCESS_LEVEL.planner);
   return project;
 }
 
@@ -52,7 +49,8 @@ const actors = () => ({
 
 beforeAll(async () => {
   t = await startTestApp();
-  [owner, maintainer, developer, reporter, planner, guest, stranger] = await Promise.all(Array.from({ length: 7 }, () => createUser(t)));
+  [team, planner] = await Promise.all([createTeam(t), createUser(t)]);
+  ({ owner, maintainer, developer, reporter, guest, nonMember: stranger } = team);
   pub = await projectWithMembers({ visibility: "public" });
   priv = await projectWithMembers({ visibility: "private" });
 });

@@ -7,10 +7,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { subscribe, type MergeRequestEvent } from "../../src/domain/events.js";
 import { parseLinks, type ApiClient } from "../helpers/api.js";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
-import { addMember, createGroup, createProject, createUser, uniq, type TestUser } from "../helpers/factories.js";
+import { FORBIDDEN, NOT_FOUND, PROJECT_NOT_FOUND, UNAUTHORIZED } from "../helpers/errors.js";
+import { createGroup, createProject, createUser, uniq, type TestUser } from "../helpers/factories.js";
 import { commitTo, createBranch, createMergeRequest } from "../helpers/merge-requests.js";
+import { createTeamProject, createTeamWithProjects, type TeamWithProjects } from "../helpers/team.js";
 
 let t: TestApp;
+let team: TeamWithProjects;
 let owner: TestUser;
 let maintainer: TestUser;
 let developer: TestUser;
@@ -20,25 +23,11 @@ let stranger: TestUser;
 let publicProject: any;
 let privateProject: any;
 
-const FORBIDDEN = { message: "403 Forbidden" };
-const UNAUTHORIZED = { message: "401 Unauthorized" };
-const NOT_FOUND = { message: "404 Not found" };
-const PROJECT_NOT_FOUND = { message: "404 Project Not Found" };
-
 const mrs = (project: any) => `/projects/${project.id}/merge_requests`;
 const userBasic = (u: TestUser) => ({
   id: u.id, username: u.username, name: `User ${u.username}`, state: "active", locked: false,
   avatar_url: expect.stringContaining("https://www.gravatar.com/avatar/"), web_url: `${BASE_URL}/${u.username}`,
 });
-
-/** A project of `owner` with every role as a member. */
-async function projectWithTeam(overrides: Record<string, unknown>): Promise<any> {
-  const project = await createProject(owner.api, overrides);
-  for (const [member, level] of [[maintainer, 40], [developer, 30], [reporter, 20], [guest, 10]] as const) {
-    await addMember(owner.api, "projects", project.id, member.id, level);
-  }
-  return project;
-}
 
 /** Actors by name with the API client each uses (root is the instance administrator). */
 const actors = () => ({
@@ -48,9 +37,8 @@ const actors = () => ({
 
 beforeAll(async () => {
   t = await startTestApp();
-  [owner, maintainer, developer, reporter, guest, stranger] = await Promise.all(Array.from({ length: 6 }, () => createUser(t)));
-  publicProject = await projectWithTeam({ visibility: "public" });
-  privateProject = await projectWithTeam({ visibility: "private" });
+  team = await createTeamWithProjects(t);
+  ({ owner, maintainer, developer, reporter, guest, nonMember: stranger, publicProject, privateProject } = team);
 });
 
 describe("POST /projects/:id/merge_requests", () => {
@@ -87,7 +75,7 @@ describe("POST /projects/:id/merge_requests", () => {
   });
 
   it("numbers merge requests per project (iid) and marks Draft titles", async () => {
-    const project = await projectWithTeam({ visibility: "private" });
+    const project = await createTeamProject(team, { visibility: "private" });
     const first = await createMergeRequest(developer.api, project.id, { title: "Draft: first" });
     const second = await createMergeRequest(developer.api, project.id, { title: "[Draft] second" });
     const third = await createMergeRequest(developer.api, project.id, { title: "(draft) third" });
@@ -116,7 +104,7 @@ describe("POST /projects/:id/merge_requests", () => {
   });
 
   it("needs the merge requests feature: 403 when it is disabled, even for the owner and admins", async () => {
-    const project = await projectWithTeam({ visibility: "public", merge_requests_access_level: "disabled" });
+    const project = await createTeamProject(team, { visibility: "public", merge_requests_access_level: "disabled" });
     await createBranch(owner.api, project.id, "topic");
     for (const api of [owner.api, t.root]) {
       const res = await api.post(mrs(project), { title: "t", source_branch: "topic", target_branch: "main" });
@@ -244,7 +232,7 @@ describe("GET /projects/:id/merge_requests/:merge_request_iid", () => {
   });
 
   it("merge requests for members only in a public project: Reporters and above read them, others get 403", async () => {
-    const project = await projectWithTeam({ visibility: "public", merge_requests_access_level: "private" });
+    const project = await createTeamProject(team, { visibility: "public", merge_requests_access_level: "private" });
     const mr = await createMergeRequest(developer.api, project.id);
     const expected: Record<string, number> = { anonymous: 403, stranger: 403, guest: 403, reporter: 200, developer: 200, maintainer: 200, owner: 200, admin: 200 };
     for (const [actor, api] of Object.entries(actors())) {
@@ -279,7 +267,7 @@ describe("the head sha follows the source branch", () => {
   });
 
   it("a commit to the target branch moves start_sha but not the MR's sha", async () => {
-    const project = await projectWithTeam({ visibility: "public" });
+    const project = await createTeamProject(team, { visibility: "public" });
     const mr = await createMergeRequest(developer.api, project.id);
     const onSource = await commitTo(developer.api, project.id, mr.source_branch);
     const onMain = await commitTo(developer.api, project.id, "main");
@@ -289,7 +277,7 @@ describe("the head sha follows the source branch", () => {
   });
 
   it("a deleted source branch leaves the last sha and makes the MR unmergeable; closed MRs stay as they were", async () => {
-    const project = await projectWithTeam({ visibility: "public" });
+    const project = await createTeamProject(team, { visibility: "public" });
     const mr = await createMergeRequest(developer.api, project.id);
     const closed = await createMergeRequest(developer.api, project.id, { source_branch: "closed-one" });
     await developer.api.put(`${mrs(project)}/${closed.iid}`, { state_event: "close" });
@@ -304,7 +292,7 @@ describe("the head sha follows the source branch", () => {
   });
 
   it("a deleted target branch makes its open MRs unmergeable until the branch is back", async () => {
-    const project = await projectWithTeam({ visibility: "public" });
+    const project = await createTeamProject(team, { visibility: "public" });
     await createBranch(developer.api, project.id, "release");
     const mr = await createMergeRequest(developer.api, project.id, { target_branch: "release" });
     await developer.api.delete(`/projects/${project.id}/repository/branches/release`);
@@ -443,7 +431,7 @@ describe("GET /projects/:id/merge_requests", () => {
   let b: any;
   let c: any;
   beforeAll(async () => {
-    project = await projectWithTeam({ visibility: "public" });
+    project = await createTeamProject(team, { visibility: "public" });
     a = await createMergeRequest(developer.api, project.id, { title: "Alpha widget", labels: "bug", assignee_ids: [developer.id], reviewer_ids: [reporter.id] });
     b = await createMergeRequest(maintainer.api, project.id, { title: "Draft: beta", description: "about the widget", target_branch: "main" });
     c = await createMergeRequest(developer.api, project.id, { title: "Gamma", labels: "bug,ui" });
@@ -605,7 +593,7 @@ describe("GET /merge_requests and GET /groups/:id/merge_requests", () => {
 
 describe("rules merge requests share with issues", () => {
   it("labels: stored once and listed in GitLab's (bytewise) order; the filter matches titles exactly", async () => {
-    const project = await projectWithTeam({ visibility: "public" });
+    const project = await createTeamProject(team, { visibility: "public" });
     const mr = await createMergeRequest(developer.api, project.id, { labels: "zeta, Beta ,alpha,zeta" });
     expect(mr.labels).toEqual(["Beta", "alpha", "zeta"]);
     const url = `${mrs(project)}/${mr.iid}`;
@@ -644,7 +632,7 @@ describe("rules merge requests share with issues", () => {
   });
 
   it("an archived project takes no new merge requests and no changes (403), but still shows them", async () => {
-    const project = await projectWithTeam({ visibility: "public" });
+    const project = await createTeamProject(team, { visibility: "public" });
     const mr = await createMergeRequest(developer.api, project.id);
     const source = uniq("feature");
     await createBranch(developer.api, project.id, source);

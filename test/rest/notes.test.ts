@@ -5,12 +5,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { subscribe, type NoteEvent } from "../../src/domain/events.js";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
-import { addMember, createProject, createUser, type TestUser } from "../helpers/factories.js";
+import { FORBIDDEN, NOT_FOUND, NOTE_NOT_FOUND, PROJECT_NOT_FOUND, UNAUTHORIZED } from "../helpers/errors.js";
+import { createUser, type TestUser } from "../helpers/factories.js";
 import { createIssue } from "../helpers/issues.js";
 import { createMergeRequest } from "../helpers/merge-requests.js";
 import { createNote, createSnippet, type NoteableKind } from "../helpers/snippets-notes.js";
+import { createTeamProject, createTeamWithProjects, type TeamWithProjects } from "../helpers/team.js";
 
 let t: TestApp;
+let team: TeamWithProjects;
 let owner: TestUser;
 let guest: TestUser;
 let reporter: TestUser;
@@ -20,22 +23,7 @@ let outsider: TestUser;
 let publicProject: any;
 let privateProject: any;
 
-const UNAUTHORIZED = { message: "401 Unauthorized" };
-const FORBIDDEN = { message: "403 Forbidden" };
-const NOT_FOUND = { message: "404 Not found" };
-const NOTE_NOT_FOUND = { message: "404 Note Not Found" };
-const PROJECT_NOT_FOUND = { message: "404 Project Not Found" };
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-
-const LEVELS = { guest: 10, reporter: 20, developer: 30, maintainer: 40 } as const;
-
-async function projectWithMembers(visibility: string): Promise<any> {
-  const project = await createProject(owner.api, { visibility });
-  for (const [user, level] of [[guest, LEVELS.guest], [reporter, LEVELS.reporter], [developer, LEVELS.developer], [maintainer, LEVELS.maintainer]] as const) {
-    await addMember(owner.api, "projects", project.id, user.id, level);
-  }
-  return project;
-}
 
 interface Parent {
   kind: NoteableKind;
@@ -102,9 +90,8 @@ function entity(p: Parent, author: TestUser, fields: { id: number; body: string;
 
 beforeAll(async () => {
   t = await startTestApp();
-  [owner, guest, reporter, developer, maintainer, outsider] = await Promise.all([1, 2, 3, 4, 5, 6].map(() => createUser(t)));
-  publicProject = await projectWithMembers("public");
-  privateProject = await projectWithMembers("private");
+  team = await createTeamWithProjects(t);
+  ({ owner, guest, reporter, developer, maintainer, nonMember: outsider, publicProject, privateProject } = team);
 });
 
 const members = () => [
@@ -179,7 +166,7 @@ describe.each(["issues", "merge_requests", "snippets"] as const)("notes on %s", 
     });
 
     it("refuses comments in an archived project (403)", async () => {
-      const project = await projectWithMembers("public");
+      const project = await createTeamProject(team, { visibility: "public" });
       const parent = await makeParent(kind, project);
       expect((await t.root.put(`/projects/${project.id}`, { archived: true })).status).toBe(200);
       for (const api of [developer.api, owner.api, t.root]) {
@@ -437,7 +424,7 @@ describe.each(["issues", "merge_requests"] as const)("a locked discussion on %s"
 
 describe("projects with a feature for members only", () => {
   it("answer non-members 404 Not found for notes of its issues", async () => {
-    const project = await projectWithMembers("public");
+    const project = await createTeamProject(team, { visibility: "public" });
     const parent = await makeParent("issues", project);
     expect((await t.root.put(`/projects/${project.id}`, { issues_access_level: "private" })).status).toBe(200);
     const res = await outsider.api.get(notesPath(parent));
@@ -453,7 +440,7 @@ describe("the note domain event", () => {
   });
 
   it.each(["issues", "merge_requests", "snippets"] as const)("is published on create (create) and on a changed body (update) on %s", async (kind) => {
-    const project = await projectWithMembers("private");
+    const project = await createTeamProject(team, { visibility: "private" });
     const parent =
       kind === "issues" ? (await createIssue(developer.api, project.id)).iid
       : kind === "merge_requests" ? (await createMergeRequest(developer.api, project.id)).iid

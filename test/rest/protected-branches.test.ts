@@ -2,19 +2,18 @@
 // GitLab's entity with push / merge / unprotect access levels (roles, users, groups), defaults,
 // the clients' request shapes, wildcard names, duplicates (409) and bad levels (400 / 422).
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ApiClient } from "../helpers/api.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
+import { FORBIDDEN, PROJECT_NOT_FOUND, UNAUTHORIZED } from "../helpers/errors.js";
 import { addMember, createGroup, uniq } from "../helpers/factories.js";
-import { createBranch, createTeam, createTeamProject, protectBranch, type Team } from "../helpers/repository.js";
+import { createBranch, protectBranch } from "../helpers/repository.js";
+import { ACTORS, clientOf, createTeamProject, createTeamWithProjects, type Actor, type TeamWithProjects } from "../helpers/team.js";
 
 let t: TestApp;
-let team: Team;
+let team: TeamWithProjects;
 let priv: any;
 let pub: any;
 
-type Actor = "anonymous" | "nonMember" | "guest" | "reporter" | "developer" | "maintainer" | "owner" | "admin";
-const ACTORS: Actor[] = ["anonymous", "nonMember", "guest", "reporter", "developer", "maintainer", "owner", "admin"];
-const api = (actor: Actor): ApiClient => (actor === "anonymous" ? t.anon : actor === "admin" ? t.root : team[actor].api);
+const api = (actor: Actor) => clientOf(t, team, actor);
 
 const url = (p: any) => `/projects/${p.id}/protected_branches`;
 const role = (access_level: number, access_level_description: string) => ({
@@ -23,15 +22,12 @@ const role = (access_level: number, access_level_description: string) => ({
 /** Only push access levels have a deploy key column in GitLab, so only they show deploy_key_id. */
 const pushRole = (access_level: number, access_level_description: string) => ({ ...role(access_level, access_level_description), deploy_key_id: null });
 const MAINTAINERS = role(40, "Maintainers");
-const BODIES: Record<number, unknown> = {
-  401: { message: "401 Unauthorized" }, 403: { message: "403 Forbidden" }, 404: { message: "404 Project Not Found" },
-};
+const BODIES: Record<number, unknown> = { 401: UNAUTHORIZED, 403: FORBIDDEN, 404: PROJECT_NOT_FOUND };
 
 beforeAll(async () => {
   t = await startTestApp();
-  team = await createTeam(t);
-  priv = await createTeamProject(team);
-  pub = await createTeamProject(team, { visibility: "public" });
+  team = await createTeamWithProjects(t);
+  ({ privateProject: priv, publicProject: pub } = team);
 });
 
 describe("POST /projects/:id/protected_branches", () => {

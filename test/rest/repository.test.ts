@@ -4,25 +4,22 @@
 // wildcard), history order and pagination, and the push events a branch change publishes.
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BLANK_SHA, subscribe, type PushEvent } from "../../src/domain/events.js";
-import { parseLinks, type ApiClient } from "../helpers/api.js";
+import { parseLinks } from "../helpers/api.js";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
+import { FORBIDDEN, PROJECT_NOT_FOUND, UNAUTHORIZED } from "../helpers/errors.js";
 import { createProject, createUser, uniq } from "../helpers/factories.js";
-import { commitFile, commitFiles, createBranch, createTeam, createTeamProject, protectBranch, type Team } from "../helpers/repository.js";
+import { commitFile, commitFiles, createBranch, protectBranch } from "../helpers/repository.js";
+import { ACTORS, clientOf, createTeamProject, createTeamWithProjects, type Actor, type TeamWithProjects } from "../helpers/team.js";
 
 let t: TestApp;
-let team: Team;
+let team: TeamWithProjects;
 let priv: any; // private project of the team
 let pub: any; // public project of the team
 
-const FORBIDDEN = { message: "403 Forbidden" };
 const PUSH_FORBIDDEN = { message: "403 Forbidden - You are not allowed to push into this branch" };
-const UNAUTHORIZED = { message: "401 Unauthorized" };
-const PROJECT_NOT_FOUND = { message: "404 Project Not Found" };
 const failure = (message: string) => ({ message });
 
-type Actor = "anonymous" | "nonMember" | "guest" | "reporter" | "developer" | "maintainer" | "owner" | "admin";
-const ACTORS: Actor[] = ["anonymous", "nonMember", "guest", "reporter", "developer", "maintainer", "owner", "admin"];
-const api = (actor: Actor): ApiClient => (actor === "anonymous" ? t.anon : actor === "admin" ? t.root : team[actor].api);
+const api = (actor: Actor) => clientOf(t, team, actor);
 
 const branchesUrl = (p: any) => `/projects/${p.id}/repository/branches`;
 const commitsUrl = (p: any) => `/projects/${p.id}/repository/commits`;
@@ -35,9 +32,8 @@ subscribe("push", async (_tx, event) => {
 
 beforeAll(async () => {
   t = await startTestApp();
-  team = await createTeam(t);
-  priv = await createTeamProject(team);
-  pub = await createTeamProject(team, { visibility: "public" });
+  team = await createTeamWithProjects(t);
+  ({ privateProject: priv, publicProject: pub } = team);
 });
 
 afterEach(() => {

@@ -4,10 +4,13 @@
 // the GraphQL field behind it.
 import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../helpers/app.js";
-import { addMember, createProject, createUser, type TestUser } from "../helpers/factories.js";
+import { FORBIDDEN, PROJECT_NOT_FOUND, SNIPPET_NOT_FOUND } from "../helpers/errors.js";
+import { createUser, type TestUser } from "../helpers/factories.js";
 import { createSnippet } from "../helpers/snippets-notes.js";
+import { createTeamProject, createTeamWithProjects, type TeamWithProjects } from "../helpers/team.js";
 
 let t: TestApp;
+let team: TeamWithProjects;
 let owner: TestUser;
 let guest: TestUser;
 let reporter: TestUser;
@@ -16,21 +19,6 @@ let maintainer: TestUser;
 let outsider: TestUser;
 let publicProject: any;
 let privateProject: any;
-
-const FORBIDDEN = { message: "403 Forbidden" };
-const SNIPPET_NOT_FOUND = { message: "404 Snippet Not Found" };
-const PROJECT_NOT_FOUND = { message: "404 Project Not Found" };
-
-const LEVELS = { guest: 10, reporter: 20, developer: 30, maintainer: 40 } as const;
-
-async function projectWithMembers(visibility: string): Promise<any> {
-  const project = await createProject(owner.api, { visibility });
-  await addMember(owner.api, "projects", project.id, guest.id, LEVELS.guest);
-  await addMember(owner.api, "projects", project.id, reporter.id, LEVELS.reporter);
-  await addMember(owner.api, "projects", project.id, developer.id, LEVELS.developer);
-  await addMember(owner.api, "projects", project.id, maintainer.id, LEVELS.maintainer);
-  return project;
-}
 
 const rawPath = (project: any, snippetId: number | string) => `/projects/${project.id}/snippets/${snippetId}/raw`;
 
@@ -43,11 +31,8 @@ function expectFile(res: { status: number; headers: Headers; text: string }, fil
 
 beforeAll(async () => {
   t = await startTestApp();
-  [owner, guest, reporter, developer, maintainer, outsider] = await Promise.all(
-    ["owner", "guest", "reporter", "developer", "maintainer", "outsider"].map(() => createUser(t)),
-  );
-  publicProject = await projectWithMembers("public");
-  privateProject = await projectWithMembers("private");
+  team = await createTeamWithProjects(t);
+  ({ owner, guest, reporter, developer, maintainer, nonMember: outsider, publicProject, privateProject } = team);
 });
 
 describe("GET /projects/:id/snippets/:snippet_id/raw", () => {
@@ -105,7 +90,7 @@ describe("GET /projects/:id/snippets/:snippet_id/raw", () => {
   });
 
   it("answers 403 when the project's snippets are disabled, or for members only and the caller is not one", async () => {
-    const project = await projectWithMembers("public");
+    const project = await createTeamProject(team, { visibility: "public" });
     const snippet = await createSnippet(owner.api, project.id, { visibility: "public" });
     await t.root.put(`/projects/${project.id}`, { snippets_access_level: "private" });
     for (const api of [outsider.api, t.anon]) {

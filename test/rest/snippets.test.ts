@@ -6,10 +6,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseLinks } from "../helpers/api.js";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
+import { FORBIDDEN, NOT_FOUND, PROJECT_NOT_FOUND, SNIPPET_NOT_FOUND, UNAUTHORIZED } from "../helpers/errors.js";
 import { addMember, createProject, createUser, uniq, type TestUser } from "../helpers/factories.js";
 import { createNote, createSnippet } from "../helpers/snippets-notes.js";
+import { ACCESS_LEVEL, createTeamProject, createTeamWithProjects, type TeamWithProjects } from "../helpers/team.js";
 
 let t: TestApp;
+let team: TeamWithProjects;
 let owner: TestUser;
 let guest: TestUser;
 let reporter: TestUser;
@@ -18,24 +21,6 @@ let maintainer: TestUser;
 let outsider: TestUser;
 let publicProject: any;
 let privateProject: any;
-
-const UNAUTHORIZED = { message: "401 Unauthorized" };
-const FORBIDDEN = { message: "403 Forbidden" };
-const NOT_FOUND = { message: "404 Not found" };
-const SNIPPET_NOT_FOUND = { message: "404 Snippet Not Found" };
-const PROJECT_NOT_FOUND = { message: "404 Project Not Found" };
-
-const LEVELS = { guest: 10, reporter: 20, developer: 30, maintainer: 40 } as const;
-
-/** A project owned by `owner` with guest, reporter, developer and maintainer members. */
-async function projectWithMembers(visibility: string, extra: Record<string, unknown> = {}): Promise<any> {
-  const project = await createProject(owner.api, { visibility, ...extra });
-  await addMember(owner.api, "projects", project.id, guest.id, LEVELS.guest);
-  await addMember(owner.api, "projects", project.id, reporter.id, LEVELS.reporter);
-  await addMember(owner.api, "projects", project.id, developer.id, LEVELS.developer);
-  await addMember(owner.api, "projects", project.id, maintainer.id, LEVELS.maintainer);
-  return project;
-}
 
 const snippetsPath = (project: any) => `/projects/${project.id}/snippets`;
 const snippetPath = (project: any, snippet: any) => `/projects/${project.id}/snippets/${snippet.id}`;
@@ -77,11 +62,8 @@ function entity(project: any, author: TestUser | { id: number; username: string 
 
 beforeAll(async () => {
   t = await startTestApp();
-  [owner, guest, reporter, developer, maintainer, outsider] = await Promise.all(
-    ["owner", "guest", "reporter", "developer", "maintainer", "outsider"].map(() => createUser(t)),
-  );
-  publicProject = await projectWithMembers("public");
-  privateProject = await projectWithMembers("private");
+  team = await createTeamWithProjects(t);
+  ({ owner, guest, reporter, developer, maintainer, nonMember: outsider, publicProject, privateProject } = team);
 });
 
 describe("POST /projects/:id/snippets", () => {
@@ -202,7 +184,7 @@ describe("POST /projects/:id/snippets", () => {
 
 describe("the project's snippet feature", () => {
   it("disabled: every snippet endpoint answers 403, even to the owner and admins", async () => {
-    const project = await projectWithMembers("public");
+    const project = await createTeamProject(team, { visibility: "public" });
     const snippet = await createSnippet(owner.api, project.id);
     const update = await t.root.put(`/projects/${project.id}`, { snippets_access_level: "disabled" });
     expect(update.status, update.text).toBe(200);
@@ -220,7 +202,7 @@ describe("the project's snippet feature", () => {
   });
 
   it("private (members only): non-members get 403, members read every snippet", async () => {
-    const project = await projectWithMembers("public");
+    const project = await createTeamProject(team, { visibility: "public" });
     const snippet = await createSnippet(owner.api, project.id, { visibility: "public" });
     await t.root.put(`/projects/${project.id}`, { snippets_access_level: "private" });
     for (const api of [outsider.api, t.anon]) {
@@ -293,7 +275,7 @@ describe("GET /projects/:id/snippets", () => {
   let made: any[];
 
   beforeAll(async () => {
-    project = await projectWithMembers("public");
+    project = await createTeamProject(team, { visibility: "public" });
     made = [];
     for (const visibility of ["public", "internal", "private", "public", "private"]) {
       made.push(await createSnippet(reporter.api, project.id, { visibility }));
@@ -454,7 +436,7 @@ describe("PUT /projects/:id/snippets/:snippet_id", () => {
   });
 
   it("refuses changes in an archived project (403)", async () => {
-    const project = await projectWithMembers("public");
+    const project = await createTeamProject(team, { visibility: "public" });
     const snippet = await createSnippet(reporter.api, project.id);
     expect((await t.root.put(`/projects/${project.id}`, { archived: true })).status).toBe(200);
     for (const api of [reporter.api, owner.api, t.root]) {
@@ -486,9 +468,9 @@ describe("DELETE /projects/:id/snippets/:snippet_id", () => {
   it("keeps an author demoted below Reporter from deleting, though they may still edit", async () => {
     const author = await createUser(t);
     const project = await createProject(owner.api, { visibility: "public" });
-    await addMember(owner.api, "projects", project.id, author.id, LEVELS.reporter);
+    await addMember(owner.api, "projects", project.id, author.id, ACCESS_LEVEL.reporter);
     const snippet = await createSnippet(author.api, project.id);
-    expect((await owner.api.put(`/projects/${project.id}/members/${author.id}`, { access_level: LEVELS.guest })).status).toBe(200);
+    expect((await owner.api.put(`/projects/${project.id}/members/${author.id}`, { access_level: ACCESS_LEVEL.guest })).status).toBe(200);
     expect((await author.api.put(snippetPath(project, snippet), { title: "still mine" })).status).toBe(200);
     expect((await author.api.delete(snippetPath(project, snippet))).body).toEqual(FORBIDDEN);
   });
