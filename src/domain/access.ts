@@ -37,6 +37,25 @@ export async function projectAccessLevel(ctx: DomainContext, project: Project & 
   return Math.max(direct, inherited);
 }
 
+/**
+ * `projectAccessLevel` of other users, in one pair of queries: each user's highest direct or
+ * inherited (ancestor group) membership, Owner for the owner of a personal namespace. Users
+ * without any are left out.
+ */
+export async function projectMemberLevels(ctx: DomainContext, project: Project & { namespace: Namespace }, userIds: number[]): Promise<Map<number, number>> {
+  const ns = project.namespace;
+  const memberOf = { userId: { in: userIds }, ...notExpired(ctx) };
+  const select = { userId: true, accessLevel: true } as const;
+  const [direct, inherited] = await Promise.all([
+    ctx.db.projectMember.findMany({ where: { projectId: project.id, ...memberOf }, select }),
+    ns.kind === "group" ? ctx.db.groupMember.findMany({ where: { groupId: { in: ancestorIds(ns) }, ...memberOf }, select }) : [],
+  ]);
+  const levels = new Map<number, number>();
+  for (const row of [...direct, ...inherited]) levels.set(row.userId, Math.max(levels.get(row.userId) ?? 0, row.accessLevel));
+  if (ns.kind === "user" && ns.ownerId != null && userIds.includes(ns.ownerId)) levels.set(ns.ownerId, AccessLevel.owner);
+  return levels;
+}
+
 export interface ProjectMemberships {
   /** level of the caller's own project membership (0: none) */
   direct: number;

@@ -60,6 +60,11 @@ export async function paginate<T>(
   return { rows: rows.slice(0, take), info: { page, perPage, total, hasNext: rows.length > take, hasPrev } };
 }
 
+/** A page of a list already in memory (GitLab paginates arrays the same way it paginates relations). */
+export function paginateList<T>(all: readonly T[], args: PageArgs): Promise<Page<T>> {
+  return paginate(args, async () => all.length, async (skip, take) => all.slice(skip, skip + take));
+}
+
 export interface KeysetPage<T> {
   rows: T[];
   /** query params that select the next page, or null at the end */

@@ -2,7 +2,7 @@
 // level: "enabled" (whoever sees the project), "private" (members only) or "disabled".
 import type { Project } from "../generated/prisma/client.js";
 import { paramError } from "../errors.js";
-import { AccessLevel, type ProjectAccess } from "./access.js";
+import { AccessLevel, canSee, projectMemberLevels, type ProjectAccess } from "./access.js";
 import { isAdmin, type DomainContext } from "./context.js";
 
 export const PROJECT_FEATURES = ["issues", "merge_requests", "snippets", "repository"] as const;
@@ -40,6 +40,23 @@ export function featureAvailable(ctx: DomainContext, access: ProjectAccess, feat
   if (isAdmin(ctx.actor)) return true;
   const membersOnly = setting === "private" || access.project.visibility === "private";
   return !membersOnly || access.level >= minimumLevel(feature, access.project);
+}
+
+/**
+ * The active users among `userIds` who may use a feature of the project, each asked as the
+ * caller would be: what GitLab keeps of the assignees and reviewers it is given.
+ */
+export async function featureUsers(ctx: DomainContext, { project }: ProjectAccess, feature: ProjectFeature, userIds: number[]): Promise<Set<number>> {
+  const [users, levels] = await Promise.all([
+    ctx.db.user.findMany({ where: { id: { in: userIds }, state: "active" } }),
+    projectMemberLevels(ctx, project, userIds),
+  ]);
+  const allowed = users.filter((user) => {
+    const asUser: DomainContext = { ...ctx, actor: { user, scopes: new Set(), tokenId: null } };
+    const level = levels.get(user.id) ?? 0;
+    return canSee(asUser.actor, project.visibility, level) && featureAvailable(asUser, { project, level }, feature);
+  });
+  return new Set(allowed.map((user) => user.id));
 }
 
 /** Prisma data for the `<feature>_access_level` params and the deprecated `<feature>_enabled` booleans. */

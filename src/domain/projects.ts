@@ -16,8 +16,20 @@ import { initializeRepository } from "./repository/initialize.js";
 
 export * from "./project-lists.js";
 
-export function projectFullPath(project: { path: string; namespace: { fullPath: string } }) {
+type ProjectPath = { path: string; namespace: { fullPath: string } };
+
+export function projectFullPath(project: ProjectPath) {
   return `${project.namespace.fullPath}/${project.path}`;
+}
+
+/** The project's page (`web_url`); its git URLs and its objects' pages start from it. */
+export function projectWebUrl(ctx: Pick<DomainContext, "config">, project: ProjectPath): string {
+  return `${ctx.config.publicUrl}/${projectFullPath(project)}`;
+}
+
+/** The page of something in the project: `<project web url>/-/<kind>/<id>` (issues, merge_requests, snippets, commit, tree). */
+export function projectPageUrl(ctx: Pick<DomainContext, "config">, project: ProjectPath, kind: string, id: string | number): string {
+  return `${projectWebUrl(ctx, project)}/-/${kind}/${id}`;
 }
 
 export interface ProjectInput extends FeatureSettingsInput {

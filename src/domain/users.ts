@@ -32,6 +32,12 @@ export async function getUser(ctx: DomainContext, id: number): Promise<User> {
   return user;
 }
 
+/** The id of the user with that username (any case), or null: list filters by username match nobody then. */
+export async function userIdByUsername(ctx: DomainContext, username: string): Promise<number | null> {
+  const user = await ctx.db.user.findUnique({ where: { usernameLower: username.toLowerCase() }, select: { id: true } });
+  return user?.id ?? null;
+}
+
 export const USER_ORDER_COLUMNS = ["id", "name", "username", "created_at", "updated_at"] as const;
 export type UserOrder = (typeof USER_ORDER_COLUMNS)[number];
 const columnOf: Record<UserOrder, string> = {

@@ -3,7 +3,8 @@
 // Emoji reactions add upvotes, downvotes and award_emoji to IssueEntity (award-emoji.ts).
 import type { Issue, Namespace, Project } from "../generated/prisma/client.js";
 import { ISSUE_ORDER_COLUMNS, ISSUE_STATES, listIssues, listProjectIssues } from "../domain/issues/issue-lists.js";
-import { issueLinks, issueReferences, issueWebUrl, isSubscribed, userNotesCount } from "../domain/issues/issue-presenter.js";
+import { issueLinks, issueReferences, isSubscribed, userNotesCount } from "../domain/issues/issue-presenter.js";
+import { projectPageUrl } from "../domain/projects.js";
 import { labelsOf, taskStatus } from "../domain/issues/issue-values.js";
 import { taskCompletionStatus } from "../domain/task-lists.js";
 import { createIssue, updateIssue } from "../domain/issues/issue-writes.js";
@@ -58,7 +59,7 @@ export const IssueEntity = builder.prismaObject("Issue", {
     confidential: t.exposeBoolean("confidential"),
     discussion_locked: t.exposeBoolean("discussionLocked", { nullable: true }),
     issue_type: t.string({ resolve: () => "issue" }),
-    web_url: t.string({ select: withProject, resolve: (i, _a, ctx) => issueWebUrl(ctx, (i as WithProject).project, i.iid) }),
+    web_url: t.string({ select: withProject, resolve: (i, _a, ctx) => projectPageUrl(ctx, (i as WithProject).project, "issues", i.iid) }),
     time_stats: t.field({ type: TimeStats, resolve: () => ({}) }),
     task_completion_status: t.field({ type: TaskCompletionStatus, resolve: (i) => taskCompletionStatus(i.description) }),
     weight: t.int({ nullable: true, resolve: none }),

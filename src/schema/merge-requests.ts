@@ -4,7 +4,8 @@
 // award_emoji to both types (award-emoji.ts).
 import type { Context } from "../context.js";
 import { mergeRequestDiffOnce } from "../domain/merge-requests/commits.js";
-import { labelsOf, mergeRequestWebUrl, referencesOf } from "../domain/merge-requests/fields.js";
+import { labelsOf, referencesOf } from "../domain/merge-requests/fields.js";
+import { projectPageUrl } from "../domain/projects.js";
 import { taskCompletionStatus } from "../domain/task-lists.js";
 import {
   listAllMergeRequests, listGroupMergeRequests, listProjectMergeRequests, MERGE_REQUEST_ORDER, MERGE_REQUEST_STATES,
@@ -17,19 +18,7 @@ import { IssuableReferences, none, TaskCompletionStatus, TimeStats, user, userId
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { UserBasic } from "./users.js";
 
-/** Rows of GET /groups/:id/merge_requests: their references are relative to that group. */
-const listedInGroup = new WeakMap<object, number>();
-
-/**
- * IssuableReferences; `relative` is to_reference(group or project): `!iid`, `path!iid` from the
- * project's own group, else the full path.
- */
-function references(mr: MergeRequestRow) {
-  const groupId = listedInGroup.get(mr);
-  const refs = referencesOf(mr.project, mr.iid);
-  if (groupId === undefined) return refs;
-  return { ...refs, relative: mr.project.namespaceId === groupId ? `${mr.project.path}${refs.short}` : refs.full };
-}
+const references = (mr: MergeRequestRow) => referencesOf(mr.project, mr.iid, mr.listedInGroupId);
 
 const DiffRefs = builder.objectRef<{ base_sha: string | null; head_sha: string | null; start_sha: string | null }>("MergeRequestDiffRefs").implement({
   fields: (t) => ({
@@ -95,7 +84,7 @@ const basicFields = (t: Fields) => ({
   force_remove_source_branch: t.exposeBoolean("forceRemoveSourceBranch", { nullable: true }),
   reference: t.string({ resolve: (mr: unknown) => references(row(mr)).relative }),
   references: t.field({ type: IssuableReferences, resolve: (mr: unknown) => references(row(mr)) }),
-  web_url: t.string({ resolve: (mr: unknown, _a: unknown, ctx: Context) => mergeRequestWebUrl(ctx, row(mr).project, row(mr).iid) }),
+  web_url: t.string({ resolve: (mr: unknown, _a: unknown, ctx: Context) => projectPageUrl(ctx, row(mr).project, "merge_requests", row(mr).iid) }),
   time_stats: t.field({ type: TimeStats, resolve: () => ({}) }),
   squash: t.exposeBoolean("squash"),
   squash_on_merge: t.exposeBoolean("squash"),
@@ -174,11 +163,6 @@ const optionalArgs = builder.args((t) => ({
   squash: t.boolean({ required: false }),
 }));
 
-const inGroup = (rows: MergeRequestRow[], groupId: number) => {
-  for (const mr of rows) listedInGroup.set(mr, groupId);
-  return rows;
-};
-
 builder.queryFields((t) => ({
   projectMergeRequests: t.prismaField({
     type: [MergeRequestEntity],
@@ -188,10 +172,7 @@ builder.queryFields((t) => ({
   groupMergeRequests: t.prismaField({
     type: [MergeRequestEntity],
     args: { id: t.arg.id({ required: true }), ...filterArgs, non_archived: t.arg.boolean({ required: false }) },
-    resolve: async (query, _r, { id, ...filters }, ctx) => {
-      const page = await listGroupMergeRequests(ctx, String(id), filters, query);
-      return inGroup(rowsOf(ctx, page), page.groupId);
-    },
+    resolve: async (query, _r, { id, ...filters }, ctx) => rowsOf(ctx, await listGroupMergeRequests(ctx, String(id), filters, query)),
   }),
   mergeRequests: t.prismaField({
     type: [MergeRequestEntity],

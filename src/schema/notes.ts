@@ -1,21 +1,11 @@
 // Notes: GitLab's Entities::Note and the notes endpoints of issues, merge requests and project
 // snippets (five root fields per noteable kind), each through one domain function.
-import type { Context } from "../context.js";
 import type { User } from "../generated/prisma/client.js";
 import { createNote, deleteNote, updateNote, type NoteCreateInput, type NoteUpdateInput } from "../domain/notes/note-writes.js";
 import { getNote, listNotes, type NoteableType, type NoteListArgs, type NoteView } from "../domain/notes/notes.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { UserBasic } from "./users.js";
-
-/** `noteable_iid`: handed over by the domain; looked up for notes that come from elsewhere. */
-async function noteableIidOf(ctx: Context, note: NoteView): Promise<number | null> {
-  if (note.noteableIid !== undefined) return note.noteableIid;
-  const where = { where: { id: note.noteableId }, select: { iid: true } } as const;
-  if (note.noteableType === "Issue") return (await ctx.db.issue.findUnique(where))?.iid ?? null;
-  if (note.noteableType === "MergeRequest") return (await ctx.db.mergeRequest.findUnique(where))?.iid ?? null;
-  return null;
-}
 
 export const NoteEntity = builder.prismaObject("Note", {
   name: "Note",
@@ -37,7 +27,8 @@ export const NoteEntity = builder.prismaObject("Note", {
     internal: t.exposeBoolean("internal"),
     imported: t.boolean({ resolve: () => false }),
     imported_from: t.string({ resolve: () => "none" }),
-    noteable_iid: t.int({ nullable: true, resolve: (note, _a, ctx) => noteableIidOf(ctx, note) }),
+    // every notes root field answers with the domain's NoteView, which knows the noteable it was found through
+    noteable_iid: t.int({ nullable: true, resolve: (note) => (note as NoteView).noteableIid }),
     commands_changes: t.field({ type: "JSON", resolve: () => ({}) }),
   }),
 });

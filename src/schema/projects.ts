@@ -4,7 +4,7 @@ import { FEATURE_ACCESS_LEVELS } from "../domain/project-features.js";
 import { projectPermissions } from "../domain/access.js";
 import {
   createProject, getProject, listGroupProjects, listProjects, listProjectsKeyset, PROJECT_ORDER_COLUMNS,
-  projectFullPath, transferProject, updateProject, type ProjectWithNamespace,
+  projectFullPath, projectWebUrl, transferProject, updateProject, type ProjectWithNamespace,
 } from "../domain/projects.js";
 import { builder } from "./builder.js";
 import { namespaceFullName, NamespaceBasic, VisibilityEnum } from "./namespaces.js";
@@ -12,7 +12,6 @@ import { keysetArgs, pageArgs, rowsOf } from "./pagination.js";
 import { UserBasic } from "./users.js";
 
 const host = (ctx: Context) => new URL(ctx.config.publicUrl).host;
-const webUrl = (ctx: Context, p: ProjectWithNamespace) => `${ctx.config.publicUrl}/${projectFullPath(p)}`;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Fields = PothosSchemaTypes.PrismaObjectFieldBuilder<any, any, any>;
@@ -38,8 +37,8 @@ const projectFields = (t: Fields) => ({
   topics: t.stringList({ resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => ctx.loaders.projectTopicNames.load(p.id) }),
   tag_list: t.stringList({ resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => ctx.loaders.projectTopicNames.load(p.id) }),
   ssh_url_to_repo: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => `git@${host(ctx)}:${projectFullPath(p)}.git` }),
-  http_url_to_repo: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => `${webUrl(ctx, p)}.git` }),
-  web_url: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => webUrl(ctx, p) }),
+  http_url_to_repo: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => `${projectWebUrl(ctx, p)}.git` }),
+  web_url: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => projectWebUrl(ctx, p) }),
   readme_url: t.string({ nullable: true, resolve: () => null }),
   avatar_url: t.string({ nullable: true, resolve: () => null }),
   forks_count: t.int({ resolve: () => 0 }),

@@ -37,17 +37,23 @@ export const ProtectedPushAccess = builder.objectRef<ProtectedBranchAccessLevel>
 
 const levelsOf = (kind: AccessKind) => (rule: ProtectedBranchWithLevels) => rule.accessLevels.filter((entry) => entry.kind === kind);
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type BranchFields = PothosSchemaTypes.ObjectFieldBuilder<any, ProtectedBranchWithLevels>;
+
+/** ProtectedBranch's fields, in GitLab's order (project approval rules embed them with one change). */
+export const protectedBranchFields = (t: BranchFields) => ({
+  id: t.exposeInt("id"),
+  name: t.exposeString("name"),
+  push_access_levels: t.field({ type: [ProtectedPushAccess], resolve: levelsOf("push") }),
+  merge_access_levels: t.field({ type: [ProtectedRefAccess], resolve: levelsOf("merge") }),
+  allow_force_push: t.exposeBoolean("allowForcePush"),
+  unprotect_access_levels: t.field({ type: [ProtectedRefAccess], resolve: levelsOf("unprotect") }),
+  code_owner_approval_required: t.exposeBoolean("codeOwnerApprovalRequired"),
+  inherited: t.boolean({ resolve: () => false }),
+});
+
 export const ProtectedBranchEntity = builder.objectRef<ProtectedBranchWithLevels>("ProtectedBranch").implement({
-  fields: (t) => ({
-    id: t.exposeInt("id"),
-    name: t.exposeString("name"),
-    push_access_levels: t.field({ type: [ProtectedPushAccess], resolve: levelsOf("push") }),
-    merge_access_levels: t.field({ type: [ProtectedRefAccess], resolve: levelsOf("merge") }),
-    allow_force_push: t.exposeBoolean("allowForcePush"),
-    unprotect_access_levels: t.field({ type: [ProtectedRefAccess], resolve: levelsOf("unprotect") }),
-    code_owner_approval_required: t.exposeBoolean("codeOwnerApprovalRequired"),
-    inherited: t.boolean({ resolve: () => false }),
-  }),
+  fields: (t) => protectedBranchFields(t),
 });
 
 const AccessEntryInput = builder.inputType("ProtectedRefAccessInput", {

@@ -2,9 +2,9 @@
 // (raw: the first file's content as a RawBlob), each through one domain function.
 import type { Context } from "../context.js";
 import type { Snippet, User } from "../generated/prisma/client.js";
-import { projectFullPath } from "../domain/projects.js";
+import { projectFullPath, projectPageUrl, projectWebUrl } from "../domain/projects.js";
 import { createProjectSnippet, deleteProjectSnippet, updateProjectSnippet } from "../domain/snippets/snippet-writes.js";
-import { getProjectSnippet, getProjectSnippetRaw, listProjectSnippets, snippetFilesInclude, type SnippetRaw, type SnippetView } from "../domain/snippets/snippets.js";
+import { getProjectSnippet, getProjectSnippetRaw, listProjectSnippets, type SnippetRaw, type SnippetView } from "../domain/snippets/snippets.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import { UserBasic } from "./users.js";
@@ -12,19 +12,9 @@ import { UserBasic } from "./users.js";
 /** Snippet repositories' default branch, part of each file's raw_url. */
 const SNIPPET_REF = "main";
 
-/** The rendered snippet: domain functions hand it over with files and project; other parents are completed here. */
-async function viewOf(ctx: Context, snippet: Snippet): Promise<SnippetView> {
-  if ("files" in snippet && "project" in snippet) return snippet as SnippetView;
-  return ctx.db.snippet.findUniqueOrThrow({
-    where: { id: snippet.id },
-    include: { ...snippetFilesInclude, project: { include: { namespace: true } } },
-  }) as Promise<SnippetView>;
-}
-
-const webUrl = async (ctx: Context, snippet: Snippet) => {
-  const view = await viewOf(ctx, snippet);
-  return `${ctx.config.publicUrl}/${projectFullPath(view.project)}/-/snippets/${snippet.id}`;
-};
+/** Every snippet root field answers with the domain's SnippetView (files and project loaded). */
+const view = (snippet: Snippet) => snippet as SnippetView;
+const webUrl = (ctx: Context, snippet: Snippet) => projectPageUrl(ctx, view(snippet).project, "snippets", snippet.id);
 const host = (ctx: Context) => new URL(ctx.config.publicUrl).host;
 
 interface SnippetFileView {
@@ -51,20 +41,13 @@ export const SnippetEntity = builder.prismaObject("Snippet", {
     updated_at: t.expose("updatedAt", { type: "DateTime" }),
     project_id: t.exposeInt("projectId", { nullable: true }),
     web_url: t.string({ resolve: (s, _a, ctx) => webUrl(ctx, s) }),
-    raw_url: t.string({ resolve: async (s, _a, ctx) => `${await webUrl(ctx, s)}/raw` }),
-    ssh_url_to_repo: t.string({
-      resolve: async (s, _a, ctx) => `git@${host(ctx)}:${projectFullPath((await viewOf(ctx, s)).project)}/snippets/${s.id}.git`,
-    }),
-    http_url_to_repo: t.string({
-      resolve: async (s, _a, ctx) => `${ctx.config.publicUrl}/${projectFullPath((await viewOf(ctx, s)).project)}/snippets/${s.id}.git`,
-    }),
-    file_name: t.string({ nullable: true, resolve: async (s, _a, ctx) => (await viewOf(ctx, s)).files[0]?.path ?? null }),
+    raw_url: t.string({ resolve: (s, _a, ctx) => `${webUrl(ctx, s)}/raw` }),
+    ssh_url_to_repo: t.string({ resolve: (s, _a, ctx) => `git@${host(ctx)}:${projectFullPath(view(s).project)}/snippets/${s.id}.git` }),
+    http_url_to_repo: t.string({ resolve: (s, _a, ctx) => `${projectWebUrl(ctx, view(s).project)}/snippets/${s.id}.git` }),
+    file_name: t.string({ nullable: true, resolve: (s) => view(s).files[0]?.path ?? null }),
     files: t.field({
       type: [SnippetFileRef],
-      resolve: async (s, _a, ctx) => {
-        const [view, base] = [await viewOf(ctx, s), await webUrl(ctx, s)];
-        return view.files.map((file) => ({ path: file.path, raw_url: `${base}/raw/${SNIPPET_REF}/${file.path}` }));
-      },
+      resolve: (s, _a, ctx) => view(s).files.map((file) => ({ path: file.path, raw_url: `${webUrl(ctx, s)}/raw/${SNIPPET_REF}/${file.path}` })),
     }),
     imported: t.boolean({ resolve: () => false }),
     imported_from: t.string({ resolve: () => "none" }),

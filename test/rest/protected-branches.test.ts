@@ -209,3 +209,26 @@ describe("DELETE /projects/:id/protected_branches/:name", () => {
     expect((await team.maintainer.api.delete(`${url(project)}/${name}`)).status).toBe(204);
   });
 });
+
+describe("group entries of a protected branch", () => {
+  it("let members of the group or of its ancestors push, but not once their membership has expired", async () => {
+    const parent = await createGroup(team.owner.api);
+    const child = await createGroup(team.owner.api, { parent_id: parent.id });
+    const branch = uniq("by-group");
+    await createBranch(team.maintainer.api, priv.id, branch);
+    await protectBranch(team.maintainer.api, priv.id, branch, { allowed_to_push: [{ group_id: child.id }] });
+    const push = () => team.developer.api.post(`/projects/${priv.id}/repository/commits`, {
+      branch, commit_message: "change", actions: [{ action: "create", file_path: `${uniq("f")}.txt`, content: "x\n" }],
+    });
+    const refused = { message: "403 Forbidden - You are not allowed to push into this branch" };
+
+    expect((await push()).body).toEqual(refused);
+    await addMember(team.owner.api, "groups", parent.id, team.developer.id, 10);
+    expect((await push()).status).toBe(201);
+    const yesterday = new Date(Date.now() - 24 * 60 * 60 * 1000);
+    await t.services.db.groupMember.updateMany({ where: { groupId: parent.id, userId: team.developer.id }, data: { expiresAt: yesterday } });
+    const expired = await push();
+    expect(expired.status).toBe(403);
+    expect(expired.body).toEqual(refused);
+  });
+});

@@ -13,7 +13,8 @@ import { passwordMatches } from "../users.js";
 import { computeApprovalState, eligibleToApprove, hasApproved, type ApprovalState } from "./state.js";
 import { approvalStatusView, approvalStateView, type ApprovalStateView, type ApprovalStatusView } from "./state-views.js";
 
-async function readableMergeRequest(ctx: DomainContext, projectRef: string, iid: number) {
+/** Signed in, then find_merge_request_with_access (404, then 403). */
+export async function readableMergeRequest(ctx: DomainContext, projectRef: string, iid: number) {
   requireAuthenticated(ctx);
   return findMergeRequestWithAccess(ctx, projectRef, iid);
 }

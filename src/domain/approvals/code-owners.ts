@@ -3,39 +3,18 @@
 // GitLab names them) and its owners as approvers. The rule applied: when the source branch
 // advances, the approvals given by approvers of a code owner rule are removed if a path that one of
 // the new commits adds, modifies or removes matches that rule's pattern; all other approvals stay.
-// Patterns follow CODEOWNERS (gitignore) syntax: a leading "/" anchors at the root, a pattern
-// without "/" matches at any depth, a trailing "/" means a directory, "*" stays within one path
-// segment, "**" spans segments, and a pattern naming a directory covers everything below it.
+// Patterns are matched with gitignore's rules (the `ignore` package): a leading "/" anchors at the
+// root, a pattern without "/" matches at any depth, a trailing "/" means a directory, "*" stays
+// within one path segment, "**" spans segments, and a pattern naming a directory covers
+// everything below it. Case matters, as in GitLab (File.fnmatch without FNM_CASEFOLD).
+import ignore from "ignore";
 import type { Tx } from "../events.js";
 
-const escape = (text: string) => text.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-
-function globBody(glob: string): string {
-  let out = "";
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === "*" && glob[i + 1] === "*") {
-      const slash = glob[i + 2] === "/";
-      out += slash ? "(?:.*/)?" : ".*";
-      i += slash ? 2 : 1;
-    } else if (c === "*") out += "[^/]*";
-    else if (c === "?") out += "[^/]";
-    else out += escape(c);
-  }
-  return out;
-}
-
 export function codeOwnerPatternMatches(pattern: string, path: string): boolean {
-  let glob = pattern.trim();
+  const glob = pattern.trim();
   if (!glob) return false;
-  const anchored = glob.startsWith("/");
-  glob = glob.replace(/^\/+/, "");
-  const directory = glob.endsWith("/");
-  glob = glob.replace(/\/+$/, "");
-  if (!glob) return true; // "/" owns the whole repository
-  const start = anchored || glob.includes("/") ? "^" : "^(?:.*/)?";
-  const end = directory ? "/.*$" : "(?:/.*)?$";
-  return new RegExp(start + globBody(glob) + end).test(path.replace(/^\/+/, ""));
+  if (glob === "/") return true; // the whole repository
+  return ignore({ ignorecase: false }).add(glob).ignores(path.replace(/^\/+/, ""));
 }
 
 /** The paths the commits add, modify or remove. */

@@ -4,12 +4,10 @@
 // projects, and only top-level groups may have rules. They are stored and listed; merge request
 // approval state does not read them (as in GitLab's ApprovalState).
 import { notFound } from "../../errors.js";
-import { AccessLevel, findGroup, requireAuthenticated, requireLevel, type GroupAccess } from "../access.js";
+import { AccessLevel, findGroup, notExpired, requireAuthenticated, requireLevel, type GroupAccess } from "../access.js";
 import type { DomainContext } from "../context.js";
 import { isFeatureEnabled } from "../features.js";
-import type { Page, PageArgs } from "../pagination.js";
-import { notExpired } from "../access.js";
-import { pageOf } from "../repository/branches.js";
+import { paginateList, type Page, type PageArgs } from "../pagination.js";
 import { newRuleValues, saveRule, updatedRuleValues, type RuleContainer, type RuleInput } from "./rule-input.js";
 import { findRule, findRules, type LoadedRule } from "./rules.js";
 import { ruleViews, type RuleView } from "./views.js";
@@ -55,7 +53,7 @@ const view = async (ctx: DomainContext, access: GroupAccess, rule: LoadedRule) =
 /** GET /groups/:id/approval_rules */
 export async function listGroupRules(ctx: DomainContext, groupRef: string, args: PageArgs): Promise<Page<RuleView>> {
   const access = await manageableGroup(ctx, groupRef);
-  const page = pageOf(await findRules(ctx, "group", access.group.id), args);
+  const page = await paginateList(await findRules(ctx, "group", access.group.id), args);
   return { rows: await groupRuleViews(ctx, access, page.rows), info: page.info };
 }
 

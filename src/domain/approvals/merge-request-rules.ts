@@ -8,20 +8,15 @@ import { AppError, forbidden, recordNotFound } from "../../errors.js";
 import { AccessLevel, requireAuthenticated, type ProjectAccess } from "../access.js";
 import type { DomainContext } from "../context.js";
 import { findMergeRequestWithAccess, type MergeRequestRow } from "../merge-requests/merge-requests.js";
-import type { Page, PageArgs } from "../pagination.js";
+import { paginateList, type Page, type PageArgs } from "../pagination.js";
 import { assertUnmodifiedSince } from "../preconditions.js";
-import { pageOf } from "../repository/branches.js";
+import { readableMergeRequest } from "./approvals.js";
 import { newRuleValues, projectMembersAmong, saveRule, updatedRuleValues, type RuleContainer, type RuleInput } from "./rule-input.js";
 import { findRule, findRules, isUserDefined, type LoadedRule } from "./rules.js";
 import { loadSettings } from "./settings.js";
 import { ruleViews, type RuleView } from "./views.js";
 
 type Found = { mergeRequest: MergeRequestRow; access: ProjectAccess };
-
-async function readable(ctx: DomainContext, projectRef: string, iid: number): Promise<Found> {
-  requireAuthenticated(ctx);
-  return findMergeRequestWithAccess(ctx, projectRef, iid);
-}
 
 /** update_approvers: update_merge_request, prevented when overriding approvers is disabled. */
 async function editable(ctx: DomainContext, projectRef: string, iid: number): Promise<Found> {
@@ -65,14 +60,14 @@ async function requireRule(ctx: DomainContext, found: Found, id: number): Promis
 
 /** GET .../approval_rules: the MR's own rules (none until someone creates them). */
 export async function listMergeRequestRules(ctx: DomainContext, projectRef: string, iid: number, args: PageArgs): Promise<Page<RuleView>> {
-  const found = await readable(ctx, projectRef, iid);
-  const page = pageOf(await findRules(ctx, "merge_request", found.mergeRequest.id), args);
+  const found = await readableMergeRequest(ctx, projectRef, iid);
+  const page = await paginateList(await findRules(ctx, "merge_request", found.mergeRequest.id), args);
   return { rows: await mergeRequestRuleViews(ctx, found, page.rows), info: page.info };
 }
 
 /** GET .../approval_rules/:approval_rule_id */
 export async function getMergeRequestRule(ctx: DomainContext, projectRef: string, iid: number, id: number): Promise<RuleView> {
-  const found = await readable(ctx, projectRef, iid);
+  const found = await readableMergeRequest(ctx, projectRef, iid);
   return view(ctx, found, await requireRule(ctx, found, id));
 }
 

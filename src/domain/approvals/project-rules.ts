@@ -2,13 +2,12 @@
 // Developers and up read them, Maintainers change them. A rule applies to the branches of its
 // protected branches, to every protected branch (applies_to_all_protected_branches), or, with
 // neither, to every branch (ApprovalProjectRule#applies_to_branch?).
-import { forbidden, recordNotFound } from "../../errors.js";
+import { recordNotFound } from "../../errors.js";
 import { AccessLevel, findProject, requireAuthenticated, requireLevel, type ProjectAccess } from "../access.js";
 import { isAdmin, type DomainContext } from "../context.js";
 import type { Tx } from "../events.js";
-import type { Page, PageArgs } from "../pagination.js";
-import { featureAvailable } from "../project-features.js";
-import { pageOf } from "../repository/branches.js";
+import { paginateList, type Page, type PageArgs } from "../pagination.js";
+import { requireCreateMergeRequest } from "../merge-requests/merge-requests.js";
 import { assertUnmodifiedSince } from "../preconditions.js";
 import { projectProtections, protectedBranchesMatching, type ProtectedBranchWithLevels } from "../repository/protection-rules.js";
 import { newRuleValues, projectMembersAmong, saveRule, updatedRuleValues, type RuleContainer, type RuleInput } from "./rule-input.js";
@@ -49,21 +48,17 @@ export async function applicableProjectRules(r: Reader, projectId: number, branc
   return userDefinedOrder(rules).filter((rule) => appliesToBranch(rule, scope.all, scope.matching));
 }
 
-/**
- * admin_project (Maintainers and up), or create_merge_request_in: Developers of a project that is
- * not archived and whose merge requests they may use.
- */
+/** admin_project (Maintainers and up), or create_merge_request_in. */
 async function readableProject(ctx: DomainContext, projectRef: string): Promise<ProjectAccess> {
   requireAuthenticated(ctx);
   const access = await findProject(ctx, projectRef);
   if (isAdmin(ctx.actor) || access.level >= AccessLevel.maintainer) return access;
-  requireLevel(ctx, access.level, AccessLevel.developer);
-  if (access.project.archived || !featureAvailable(ctx, access, "merge_requests")) throw forbidden();
+  requireCreateMergeRequest(ctx, access);
   return access;
 }
 
 /** admin_project and modify_approvers_rules: Maintainers and up. */
-async function manageableProject(ctx: DomainContext, projectRef: string): Promise<ProjectAccess> {
+export async function manageableProject(ctx: DomainContext, projectRef: string): Promise<ProjectAccess> {
   requireAuthenticated(ctx);
   const access = await findProject(ctx, projectRef);
   requireLevel(ctx, access.level, AccessLevel.maintainer);
@@ -80,7 +75,7 @@ const view = async (ctx: DomainContext, access: ProjectAccess, rule: LoadedRule)
 /** GET /projects/:id/approval_rules (paginated over the list in memory, as GitLab does). */
 export async function listProjectRules(ctx: DomainContext, projectRef: string, args: PageArgs): Promise<Page<RuleView>> {
   const access = await readableProject(ctx, projectRef);
-  const page = pageOf(await visibleProjectRules(ctx, access.project.id), args);
+  const page = await paginateList(await visibleProjectRules(ctx, access.project.id), args);
   return { rows: await projectRuleViews(ctx, access, page.rows), info: page.info };
 }
 

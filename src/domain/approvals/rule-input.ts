@@ -4,7 +4,7 @@
 // model's validations in GitLab's order, then one transaction writing the rule and its links.
 import type { ApprovalRule } from "../../generated/prisma/client.js";
 import { validationError } from "../../errors.js";
-import { ancestorIds, notExpired } from "../access.js";
+import { projectMemberLevels, type ProjectAccess } from "../access.js";
 import type { DomainContext } from "../context.js";
 import type { Tx } from "../events.js";
 import { findRule, splitGroups, visibleGroupIds, type LoadedRule, type RuleKind } from "./rules.js";
@@ -54,14 +54,10 @@ export interface RuleValues {
 }
 
 /** Project members among users: direct members of the project and members of its groups up the tree. */
-export async function projectMembersAmong(ctx: DomainContext, project: { id: number; namespace: { kind: string; traversalIds: string } }, ids: number[]): Promise<number[]> {
+export async function projectMembersAmong(ctx: DomainContext, project: ProjectAccess["project"], ids: number[]): Promise<number[]> {
   if (!ids.length) return [];
-  const groups = project.namespace.kind === "group" ? ancestorIds(project.namespace) : [];
-  const [direct, inherited] = await Promise.all([
-    ctx.db.projectMember.findMany({ where: { projectId: project.id, userId: { in: ids }, ...notExpired(ctx) }, select: { userId: true } }),
-    ctx.db.groupMember.findMany({ where: { groupId: { in: groups }, userId: { in: ids }, ...notExpired(ctx) }, select: { userId: true } }),
-  ]);
-  return [...new Set([...direct, ...inherited].map((m) => m.userId))];
+  const levels = await projectMemberLevels(ctx, project, ids);
+  return [...new Set(ids)].filter((id) => levels.has(id));
 }
 
 /** User.by_ids_or_usernames, narrowed to the container's members. */

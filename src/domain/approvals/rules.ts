@@ -14,8 +14,6 @@ export interface Reader {
 }
 
 export type RuleKind = "group" | "project" | "merge_request";
-export const RULE_TYPES = ["regular", "any_approver", "report_approver", "code_owner"] as const;
-export type RuleType = (typeof RULE_TYPES)[number];
 /** Rules people define (GitLab's user_defined?); report approver and code owner rules come from the system. */
 export const isUserDefined = (rule: Pick<ApprovalRule, "ruleType">) => rule.ruleType === "regular" || rule.ruleType === "any_approver";
 

@@ -2,9 +2,11 @@
 // (ee/lib/api/project_approvals.rb, ee/lib/api/entities/approval_settings.rb). Maintainers and up
 // read and change it (read_approvers / update_approvers); nobody changes it in an archived project.
 import type { ProjectApprovalSetting } from "../../generated/prisma/client.js";
-import { forbidden, paramError, validationError } from "../../errors.js";
-import { AccessLevel, findProject, requireAuthenticated, requireLevel } from "../access.js";
+import { forbidden, validationError } from "../../errors.js";
+import { requireAuthenticated } from "../access.js";
 import type { DomainContext } from "../context.js";
+import { requireAtLeastOne } from "../param-rules.js";
+import { manageableProject } from "./project-rules.js";
 import type { Reader } from "./rules.js";
 
 export type ApprovalSettings = Omit<ProjectApprovalSetting, "updatedAt">;
@@ -56,9 +58,7 @@ export function settingsView(s: ApprovalSettings): ApprovalSettingsView {
 
 /** GET /projects/:id/approvals */
 export async function getApprovalSettings(ctx: DomainContext, projectRef: string): Promise<ApprovalSettingsView> {
-  requireAuthenticated(ctx);
-  const { project, level } = await findProject(ctx, projectRef);
-  requireLevel(ctx, level, AccessLevel.maintainer);
+  const { project } = await manageableProject(ctx, projectRef);
   return settingsView(await loadSettings(ctx, project.id));
 }
 
@@ -84,11 +84,8 @@ const given = <T>(value: T | null | undefined): value is T => value !== undefine
 /** POST /projects/:id/approvals: at least one setting; the others keep their values. */
 export async function updateApprovalSettings(ctx: DomainContext, projectRef: string, input: ApprovalSettingsInput): Promise<ApprovalSettingsView> {
   requireAuthenticated(ctx);
-  if (!SETTING_PARAMS.some((name) => given(input[name]))) {
-    throw paramError(`${SETTING_PARAMS.join(", ")} are missing, at least one parameter must be provided`);
-  }
-  const { project, level } = await findProject(ctx, projectRef);
-  requireLevel(ctx, level, AccessLevel.maintainer);
+  requireAtLeastOne(input, SETTING_PARAMS);
+  const { project } = await manageableProject(ctx, projectRef);
   // archived projects lose update_approvers (GitLab's archived features), administrators included
   if (project.archived) throw forbidden();
   const current = await loadSettings(ctx, project.id);

@@ -6,8 +6,10 @@ import { paramError } from "../../errors.js";
 import { AccessLevel, authorizedProjectsWhere, findProject, openVisibilities, requireAuthenticated } from "../access.js";
 import { isAdmin, type DomainContext } from "../context.js";
 import { paginate, type Page, type PageArgs, type SortDirection } from "../pagination.js";
+import { requireExclusive } from "../param-rules.js";
 import type { RelationQuery } from "../prisma-query.js";
 import { featureAvailable } from "../project-features.js";
+import { userIdByUsername } from "../users.js";
 import { exactLabelsWhere, labelFilter, labelsCondition } from "./issue-values.js";
 import { canReadAllConfidential, type IssueWithAssignees } from "./issues.js";
 
@@ -69,11 +71,15 @@ export function integerNoneAny(name: string, value: string | null | undefined): 
   throw paramError(`${name} should be an integer, none, or any, however got ${value}`);
 }
 
-/** Grape's `mutually_exclusive` over pairs of list filters (issues and merge requests alike). */
-export function requireExclusive(params: object, pairs: [string, string][]): void {
-  const given = (name: string) => (params as Record<string, unknown>)[name] != null;
-  for (const [a, b] of pairs) if (given(a) && given(b)) throw paramError(`${a}, ${b} are mutually exclusive`);
+/** A person filter on the assignees or reviewers of issues and merge requests. */
+export function personWhere<R extends "assignees" | "reviewers">(relation: R, filter: PersonFilter) {
+  const match: { none: object } | { some: { userId?: number } } =
+    filter === "none" ? { none: {} } : filter === "any" ? { some: {} } : { some: { userId: filter } };
+  return { [relation]: match } as { [K in R]: typeof match };
 }
+
+/** A username filter: the user's id, or one nobody has (-1) so that the filter matches nothing, as the finders' joins do. */
+export const personIdOf = async (ctx: DomainContext, username: string) => (await userIdByUsername(ctx, username)) ?? -1;
 
 /** Grape's checks of the params the schema types cannot express; returns the scope. */
 function checkParams(filters: IssueFilters, defaultScope: string): string {
@@ -130,6 +136,7 @@ const ownOrPublic = (userId: number): Prisma.IssueWhereInput[] => [
 
 /** The filter params as Prisma conditions. */
 async function filterWhere(ctx: DomainContext, f: IssueFilters, scope: string): Promise<Prisma.IssueWhereInput[]> {
+  const assigneeId = integerNoneAny("assignee_id", f.assignee_id); // checked by checkParams already
   const userId = ctx.actor?.user.id ?? -1;
   const where: Prisma.IssueWhereInput[] = [];
   if (scope === "created_by_me") where.push({ authorId: userId });
@@ -142,9 +149,9 @@ async function filterWhere(ctx: DomainContext, f: IssueFilters, scope: string): 
   if (f.iids) where.push({ iid: { in: f.iids } });
   if (f.search) where.push(searchWhere(f.search, f.in));
   if (f.author_id != null) where.push({ authorId: f.author_id });
-  if (f.author_username != null) where.push({ authorId: await userIdByName(ctx, f.author_username) });
-  if (f.assignee_id != null) where.push(assigneeWhere(f.assignee_id));
-  for (const name of f.assignee_username ?? []) where.push({ assignees: { some: { userId: await userIdByName(ctx, name) } } });
+  if (f.author_username != null) where.push({ authorId: await personIdOf(ctx, f.author_username) });
+  if (assigneeId !== undefined) where.push(personWhere("assignees", assigneeId));
+  for (const name of f.assignee_username ?? []) where.push(personWhere("assignees", await personIdOf(ctx, name)));
   if (f.confidential != null) where.push({ confidential: f.confidential });
   if (f.created_after) where.push({ createdAt: { gte: f.created_after } });
   if (f.created_before) where.push({ createdAt: { lte: f.created_before } });
@@ -167,14 +174,3 @@ function searchWhere(search: string, within: string | null | undefined): Prisma.
   return { OR: searchColumns(within).map((column) => ({ [column]: { contains: search } })) };
 }
 
-function assigneeWhere(value: string): Prisma.IssueWhereInput {
-  const lower = value.toLowerCase();
-  if (lower === "none") return { assignees: { none: {} } };
-  if (lower === "any") return { assignees: { some: {} } };
-  return { assignees: { some: { userId: Number(value) } } };
-}
-
-async function userIdByName(ctx: DomainContext, username: string): Promise<number> {
-  const user = await ctx.db.user.findUnique({ where: { usernameLower: username.toLowerCase() }, select: { id: true } });
-  return user?.id ?? -1;
-}

@@ -1,5 +1,5 @@
-// What GitLab's Issue entity shows beyond the columns: URLs, references, counts and the
-// caller's subscription.
+// What GitLab's Issue entity shows beyond the columns: links, references, counts and the
+// caller's subscription (web_url: projectPageUrl).
 import type { Namespace, Project } from "../../generated/prisma/client.js";
 import type { DomainContext } from "../context.js";
 import { userNotesCount as notesCount } from "../notes/notes.js";
@@ -7,10 +7,6 @@ import { projectFullPath } from "../projects.js";
 import type { IssueWithAssignees } from "./issues.js";
 
 type ProjectWithNamespace = Project & { namespace: Namespace };
-
-export function issueWebUrl(ctx: DomainContext, project: ProjectWithNamespace, iid: number): string {
-  return `${ctx.config.publicUrl}/${projectFullPath(project)}/-/issues/${iid}`;
-}
 
 /** `_links`: the API URLs of the issue, its notes, its emoji reactions and its project. */
 export function issueLinks(ctx: DomainContext, issue: { projectId: number; iid: number }) {

@@ -1,8 +1,21 @@
-// Value rules of issue attributes: label lists (stored as a JSON array of names, for merge
-// requests too: one set of label rules serves both issuables), due dates, and the Markdown task
-// list GitLab counts in descriptions.
+// Value rules of issue attributes: title and description lengths and label lists (stored as a
+// JSON array of names), which serve merge requests too; due dates, and the Markdown task list
+// GitLab counts in descriptions.
 import type { Issue } from "../../generated/prisma/client.js";
 import { taskCompletionStatus } from "../task-lists.js";
+
+const MAX_TITLE = 255;
+const MAX_DESCRIPTION = 1_048_576;
+
+/** Issuable's validations of title and description (issues and merge requests alike), by field. */
+export function titleAndDescriptionErrors(title: string, description: string | null): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  if (!title.trim()) add("title", "can't be blank");
+  if ([...title].length > MAX_TITLE) add("title", `is too long (maximum is ${MAX_TITLE} characters)`);
+  if (description != null && [...description].length > MAX_DESCRIPTION) add("description", `is too long (maximum is ${MAX_DESCRIPTION} characters)`);
+  return errors;
+}
 
 /** The issue's label names, sorted as GitLab lists them. */
 export function labelsOf(issue: Pick<Issue, "labels">): string[] {

@@ -2,14 +2,15 @@
 // CloseService and ReopenService as the REST API drives them). Each write publishes the
 // domain event "issue" in its transaction, with GitLab's webhook-style `changes`.
 import type { Issue } from "../../generated/prisma/client.js";
-import { forbidden, paramError, recordNotFound, validationError } from "../../errors.js";
+import { forbidden, recordNotFound, validationError } from "../../errors.js";
 import { findProject, requireAuthenticated, type ProjectAccess } from "../access.js";
 import type { DomainContext } from "../context.js";
 import { publish, type Changes, type Tx } from "../events.js";
 import { nextInternalId } from "../internal-ids.js";
+import { requireAtLeastOne } from "../param-rules.js";
 import type { RelationQuery } from "../prisma-query.js";
 import { assigneesToStore } from "./issue-assignees.js";
-import { labelsAfter, labelsOf, parseDueDate } from "./issue-values.js";
+import { labelsAfter, labelsOf, parseDueDate, titleAndDescriptionErrors } from "./issue-values.js";
 import {
   canCreateIssue, canSetConfidentiality, canSetIssueMetadata, canUpdateIssue, loadIssue, type IssueWithAssignees,
 } from "./issues.js";
@@ -41,9 +42,6 @@ const UPDATE_PARAMS = [
   "assignee_id", "assignee_ids", "confidential", "description", "discussion_locked", "due_date",
   "labels", "add_labels", "remove_labels", "milestone_id", "state_event", "title",
 ] as const;
-
-const MAX_TITLE = 255;
-const MAX_DESCRIPTION = 1_048_576;
 
 /** POST /projects/:id/issues */
 export async function createIssue(ctx: DomainContext, projectRef: string, input: IssueFieldsInput & { title: string }, query?: RelationQuery) {
@@ -81,7 +79,7 @@ export async function createIssue(ctx: DomainContext, projectRef: string, input:
 /** PUT /projects/:id/issues/:issue_iid: the record (404), then `update_issue` (403), then the changes. */
 export async function updateIssue(ctx: DomainContext, projectRef: string, iid: number, input: UpdateIssueInput, query?: RelationQuery) {
   requireAuthenticated(ctx);
-  assertSomeParam(input);
+  requireAtLeastOne(input, UPDATE_PARAMS);
   const access = await findProject(ctx, projectRef);
   const issue = await ctx.db.issue.findUnique({ where: { projectId_iid: { projectId: access.project.id, iid } }, include: { assignees: true } });
   if (!issue) throw recordNotFound();
@@ -95,11 +93,6 @@ export async function updateIssue(ctx: DomainContext, projectRef: string, iid: n
     await saveFields(tx, ctx, current, data, assigneeIds);
   });
   return loadIssue(ctx, issue.id, query);
-}
-
-function assertSomeParam(input: UpdateIssueInput): void {
-  if (UPDATE_PARAMS.some((name) => input[name] != null)) return;
-  throw paramError(`${UPDATE_PARAMS.join(", ")} are missing, at least one parameter must be provided`);
 }
 
 /** The input without the params the caller may not set (dropped silently, as GitLab does). */
@@ -141,13 +134,7 @@ function columnChanges(issue: Issue, fields: IssueFieldsInput): IssueColumns {
 
 /** Issue's model validations on title and description. */
 function assertValid(values: { title: string; description: string | null }): void {
-  const errors: Record<string, string[]> = {};
-  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
-  if (!values.title.trim()) add("title", "can't be blank");
-  if ([...values.title].length > MAX_TITLE) add("title", `is too long (maximum is ${MAX_TITLE} characters)`);
-  if (values.description != null && [...values.description].length > MAX_DESCRIPTION) {
-    add("description", `is too long (maximum is ${MAX_DESCRIPTION} characters)`);
-  }
+  const errors = titleAndDescriptionErrors(values.title, values.description);
   if (Object.keys(errors).length) throw validationError(errors);
 }
 

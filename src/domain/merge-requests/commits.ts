@@ -18,11 +18,6 @@ export async function mergeRequestCommits(db: Reader, mr: MergeRequestRefs): Pro
   return commitsBetween(db, mr.projectId, await branchHead(db, mr.projectId, mr.targetBranch), mr.headSha);
 }
 
-/** Shas of the MR's commits, newest first (approvals count their authors as committers). */
-export async function mergeRequestCommitShas(db: Reader, mr: MergeRequestRefs): Promise<string[]> {
-  return (await mergeRequestCommits(db, mr)).map((commit) => commit.sha);
-}
-
 export interface DiffRefs {
   base_sha: string | null;
   head_sha: string | null;

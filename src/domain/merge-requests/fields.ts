@@ -1,10 +1,9 @@
 // What GitLab's merge request entities derive rather than store: draft, labels, references,
-// URLs, task list progress, the detailed merge status.
+// the detailed merge status.
 import type { MergeRequest } from "../../generated/prisma/client.js";
-import type { DomainContext } from "../context.js";
 import { projectFullPath } from "../projects.js";
 
-type ProjectPath = { path: string; namespace: { fullPath: string } };
+type ProjectPath = { path: string; namespaceId: number; namespace: { fullPath: string } };
 
 /** MergeRequest.draft?: the title starts with "[Draft]", "(Draft)" or "Draft:" (any case). */
 export const isDraftTitle = (title: string) => /^(\[draft\]|\(draft\)|draft:)/i.test(title);
@@ -12,13 +11,16 @@ export const isDraftTitle = (title: string) => /^(\[draft\]|\(draft\)|draft:)/i.
 /** Label names, sorted as GitLab lists them: the issues' label rules serve merge requests too. */
 export { labelsOf } from "../issues/issue-values.js";
 
-export function mergeRequestWebUrl(ctx: DomainContext, project: ProjectPath, iid: number): string {
-  return `${ctx.config.publicUrl}/${projectFullPath(project)}/-/merge_requests/${iid}`;
-}
-
-/** IssuableReferences: `!iid` within the project, `path!iid` from anywhere. */
-export function referencesOf(project: ProjectPath, iid: number) {
-  return { short: `!${iid}`, relative: `!${iid}`, full: `${projectFullPath(project)}!${iid}` };
+/**
+ * IssuableReferences: `!iid` within the project, `path!iid` from anywhere. `relative` is
+ * to_reference(from): listed through a group, `project!iid` for the group's own projects and
+ * the full reference for the others; otherwise the short form.
+ */
+export function referencesOf(project: ProjectPath, iid: number, fromGroupId?: number) {
+  const short = `!${iid}`;
+  const full = `${projectFullPath(project)}${short}`;
+  const relative = fromGroupId === undefined ? short : project.namespaceId === fromGroupId ? `${project.path}${short}` : full;
+  return { short, relative, full };
 }
 
 /**

@@ -6,9 +6,10 @@ import { paramError, unauthorized } from "../../errors.js";
 import { AccessLevel, authorizedProjectsWhere, findGroup, findProject, openVisibilities } from "../access.js";
 import { isAdmin, type DomainContext } from "../context.js";
 import { paginate, type Page, type PageArgs } from "../pagination.js";
+import { requireExclusive } from "../param-rules.js";
 import { fuzzySearch } from "../paths.js";
 import { withInclude, type RelationQuery } from "../prisma-query.js";
-import { integerNoneAny, requireExclusive, searchColumns, type PersonFilter } from "../issues/issue-lists.js";
+import { integerNoneAny, personIdOf, personWhere, searchColumns, type PersonFilter } from "../issues/issue-lists.js";
 import { exactLabelsWhere, labelFilter, labelsCondition } from "../issues/issue-values.js";
 import { ROW_INCLUDE, requireReadMergeRequests, type MergeRequestRow } from "./merge-requests.js";
 
@@ -53,7 +54,8 @@ export async function listGroupMergeRequests(ctx: DomainContext, groupRef: strin
     AND: [await readableProjectsWhere(ctx), { namespace: { traversalIds: { startsWith: group.traversalIds } } }],
     ...(filters.non_archived !== false ? { archived: false } : {}),
   };
-  return { ...(await listMergeRequests(ctx, { project }, filters, query)), groupId: group.id };
+  const page = await listMergeRequests(ctx, { project }, filters, query);
+  return { ...page, rows: page.rows.map((mr) => ({ ...mr, listedInGroupId: group.id })) };
 }
 
 /** GET /merge_requests: the caller's own by default (scope created_by_me); only scope=all works anonymously. */
@@ -114,11 +116,11 @@ async function filterConditions(ctx: DomainContext, f: MergeRequestFilters): Pro
   if (f.scope === "assigned_to_me" || f.scope === "assigned-to-me") conditions.push({ assignees: { some: { userId } } });
   if (f.state && f.state !== "all") conditions.push({ state: f.state });
   if (f.author_id != null) conditions.push({ authorId: f.author_id });
-  if (f.author_username != null) conditions.push({ authorId: await userIdOf(ctx, f.author_username) });
-  if (assigneeId !== undefined) conditions.push(peopleCondition("assignees", assigneeId));
-  for (const name of f.assignee_username ?? []) conditions.push({ assignees: { some: { userId: await userIdOf(ctx, name) } } });
-  if (reviewerId !== undefined) conditions.push(peopleCondition("reviewers", reviewerId));
-  if (f.reviewer_username != null) conditions.push(peopleCondition("reviewers", await reviewerUsername(ctx, f.reviewer_username)));
+  if (f.author_username != null) conditions.push({ authorId: await personIdOf(ctx, f.author_username) });
+  if (assigneeId !== undefined) conditions.push(personWhere("assignees", assigneeId));
+  for (const name of f.assignee_username ?? []) conditions.push(personWhere("assignees", await personIdOf(ctx, name)));
+  if (reviewerId !== undefined) conditions.push(personWhere("reviewers", reviewerId));
+  if (f.reviewer_username != null) conditions.push(personWhere("reviewers", await reviewerUsername(ctx, f.reviewer_username)));
   const labels = labelsCondition(labelFilter(f.labels));
   if (labels) conditions.push(labels);
   if (f.source_branch != null) conditions.push({ sourceBranch: f.source_branch });
@@ -131,19 +133,7 @@ async function filterConditions(ctx: DomainContext, f: MergeRequestFilters): Pro
   return conditions;
 }
 
-function peopleCondition(relation: "assignees" | "reviewers", filter: PersonFilter): Prisma.MergeRequestWhereInput {
-  if (filter === "none") return { [relation]: { none: {} } };
-  if (filter === "any") return { [relation]: { some: {} } };
-  return { [relation]: { some: { userId: filter } } };
-}
-
 async function reviewerUsername(ctx: DomainContext, name: string): Promise<PersonFilter> {
   const word = name.toLowerCase();
-  return word === "none" || word === "any" ? word : userIdOf(ctx, name);
-}
-
-/** A username nobody has matches nothing (-1), as the finder's join would. */
-async function userIdOf(ctx: DomainContext, username: string): Promise<number> {
-  const user = await ctx.db.user.findUnique({ where: { usernameLower: username.toLowerCase() }, select: { id: true } });
-  return user?.id ?? -1;
+  return word === "none" || word === "any" ? word : personIdOf(ctx, name);
 }

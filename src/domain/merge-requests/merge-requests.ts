@@ -14,8 +14,11 @@ export interface MergeRequestAccess {
 
 export type MergeRequestWithPeople = MergeRequest & { assignees: MergeRequestAssignee[]; reviewers: MergeRequestReviewer[] };
 
-/** What the entities render: the merge request with its people and its project (for paths and URLs). */
-export type MergeRequestRow = MergeRequestWithPeople & { project: Project & { namespace: Namespace } };
+/**
+ * What the entities render: the merge request with its people and its project (for paths and
+ * URLs), and on the rows of a group's list that group (references are relative to it).
+ */
+export type MergeRequestRow = MergeRequestWithPeople & { project: Project & { namespace: Namespace }; listedInGroupId?: number };
 
 /** Relations every entity needs, loaded with the merge request. */
 export const ROW_INCLUDE = { assignees: true, reviewers: true, project: { include: { namespace: true } } } as const;

@@ -3,13 +3,11 @@
 // branch 422, another open MR for the branches 409, anything else 400 with the errors by field.
 import { AppError, validationError } from "../../errors.js";
 import type { Tx } from "../events.js";
+import { titleAndDescriptionErrors } from "../issues/issue-values.js";
 import { isValidBranchName } from "../repository/refs.js";
 import { branchHead } from "./branches.js";
 
 type Errors = Record<string, string[]>;
-
-const MAX_TITLE = 255;
-const MAX_DESCRIPTION = 1_048_576;
 
 export interface Candidate {
   id: number | null;
@@ -22,18 +20,14 @@ export interface Candidate {
 }
 
 const blank = (value: string | null | undefined) => !value || !value.trim();
-const length = (value: string) => [...value].length;
 
 /**
  * Validates in the model's order; `creating` adds the branch existence check, which GitLab runs
  * on create only (a later target_branch change may name a branch that does not exist).
  */
 export async function validateMergeRequest(db: Tx, mr: Candidate, changed: { sourceBranch: boolean; targetBranch: boolean }, creating: boolean) {
-  const errors: Errors = {};
+  const errors: Errors = titleAndDescriptionErrors(mr.title, mr.description);
   const add = (attribute: string, message: string) => (errors[attribute] ??= []).push(message);
-  if (blank(mr.title)) add("title", "can't be blank");
-  if (length(mr.title) > MAX_TITLE) add("title", `is too long (maximum is ${MAX_TITLE} characters)`);
-  if (mr.description != null && length(mr.description) > MAX_DESCRIPTION) add("description", `is too long (maximum is ${MAX_DESCRIPTION} characters)`);
   if (blank(mr.sourceBranch)) add("source_branch", "can't be blank");
   if (blank(mr.targetBranch)) add("target_branch", "can't be blank");
   if (mr.sourceBranch === mr.targetBranch) throw unprocessable("You can't use same project/branch for source and target");

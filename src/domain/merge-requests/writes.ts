@@ -5,6 +5,7 @@ import { findProject, requireAuthenticated, type ProjectAccess } from "../access
 import type { DomainContext } from "../context.js";
 import { publish, type Changes, type Tx } from "../events.js";
 import { nextInternalId } from "../internal-ids.js";
+import { requireAtLeastOne } from "../param-rules.js";
 import { branchHead, currentMergeStatus } from "./branches.js";
 import { labelsAfter, labelsOf } from "../issues/issue-values.js";
 import { isDraftTitle } from "./fields.js";
@@ -88,7 +89,7 @@ export async function createMergeRequest(ctx: DomainContext, projectRef: string,
 }
 
 export async function updateMergeRequest(ctx: DomainContext, projectRef: string, iid: number, input: UpdateMergeRequestInput): Promise<MergeRequestRow> {
-  requireSomeUpdateParam(input);
+  requireAtLeastOne(input, UPDATE_PARAMS);
   if (input.title != null && !input.title.trim()) throw paramError("title is empty");
   if (input.target_branch != null && !input.target_branch.trim()) throw paramError("target_branch is empty");
   const actor = requireAuthenticated(ctx);
@@ -113,12 +114,6 @@ export async function updateMergeRequest(ctx: DomainContext, projectRef: string,
       : row;
   });
   return { ...updated, project: access.project };
-}
-
-/** Grape's at_least_one_of: 400 naming every one of the params. */
-function requireSomeUpdateParam(input: UpdateMergeRequestInput): void {
-  if (UPDATE_PARAMS.some((name) => input[name] !== undefined && input[name] !== null)) return;
-  throw paramError(`${UPDATE_PARAMS.join(", ")} are missing, at least one parameter must be provided`);
 }
 
 /**

@@ -29,7 +29,7 @@ export interface Noteable {
 }
 
 /** A note as rendered: `noteable_iid` comes from the noteable it was found through. */
-export type NoteView = Note & { noteableIid?: number | null };
+export type NoteView = Note & { noteableIid: number | null };
 
 /**
  * The noteable behind `/projects/:id/{issues/:iid, merge_requests/:iid, snippets/:id}`: the

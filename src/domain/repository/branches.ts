@@ -5,7 +5,7 @@ import { AppError, notFound, paramError } from "../../errors.js";
 import { requireAuthenticated, type ProjectAccess } from "../access.js";
 import type { DomainContext } from "../context.js";
 import { BLANK_SHA, type Tx } from "../events.js";
-import { pageWindow, type Page, type PageArgs } from "../pagination.js";
+import { paginateList, type Page, type PageArgs } from "../pagination.js";
 import { assertUnmodifiedSince } from "../preconditions.js";
 import { canDeleteBranch, canMergeToBranch, canPushToBranch, findRepositoryProject, requirePushCode } from "./access.js";
 import { getCommitBySha, historyShas, resolveCommit } from "./commits.js";
@@ -79,20 +79,13 @@ function searchFilter(search: string | null | undefined): (name: string) => bool
   return (name) => name.toLowerCase().includes(term);
 }
 
-/** A page of a list already in memory. */
-export function pageOf<T>(all: T[], args: PageArgs): Page<T> {
-  const { page, perPage, skip, take } = pageWindow(args);
-  const rows = all.slice(skip, skip + take);
-  return { rows, info: { page, perPage, total: all.length, hasNext: skip + take < all.length, hasPrev: page > 1 && rows.length > 0 } };
-}
-
 export async function listBranches(ctx: DomainContext, id: string, args: PageArgs & { search?: string | null }): Promise<Page<BranchView>> {
   const access = await findRepositoryProject(ctx, id);
   const matches = searchFilter(args.search);
   const all = (await ctx.db.branch.findMany({ where: { projectId: access.project.id } }))
     .filter((branch) => matches(branch.name))
     .sort((a, b) => byteOrder(a.name, b.name));
-  const page = pageOf(all, args);
+  const page = await paginateList(all, args);
   return { ...page, rows: await branchViews(ctx, access, page.rows) };
 }
 

@@ -5,7 +5,7 @@ import { AppError, forbidden, notFound } from "../../errors.js";
 import { requireAuthenticated } from "../access.js";
 import type { DomainContext } from "../context.js";
 import { BLANK_SHA, type Tx } from "../events.js";
-import { pageWindow, type Page, type PageArgs } from "../pagination.js";
+import { paginateList, type Page, type PageArgs } from "../pagination.js";
 import { canPushToBranch, findRepositoryProject } from "./access.js";
 import { blankParamErrors, requireParams } from "./branches.js";
 import { commitsBySha, historyOrder, resolveCommit, treeOf, writeCommit } from "./commits.js";
@@ -21,9 +21,8 @@ export async function listCommits(ctx: DomainContext, id: string, args: PageArgs
   const { project } = await findRepositoryProject(ctx, id);
   const head = await resolveCommit(ctx.db, project.id, args.ref_name || project.defaultBranch);
   const all = head ? await historyOrder(ctx.db, project.id, head.sha) : [];
-  const { page, perPage, skip, take } = pageWindow(args);
-  const rows = await commitsBySha(ctx.db, project.id, all.slice(skip, skip + take));
-  return { rows, info: { page, perPage, total: null, hasNext: skip + take < all.length, hasPrev: page > 1 && rows.length > 0 } };
+  const page = await paginateList(all, args);
+  return { rows: await commitsBySha(ctx.db, project.id, page.rows), info: { ...page.info, total: null } };
 }
 
 /** GET .../commits/:sha: a sha, an abbreviated sha or a branch name. */

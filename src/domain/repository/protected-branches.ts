@@ -4,10 +4,9 @@ import type { Prisma } from "../../generated/prisma/client.js";
 import { AppError, conflict, forbidden, paramError, recordNotFound } from "../../errors.js";
 import { findProject, requireAuthenticated, type ProjectAccess } from "../access.js";
 import type { DomainContext } from "../context.js";
-import type { Page, PageArgs } from "../pagination.js";
+import { paginateList, type Page, type PageArgs } from "../pagination.js";
 import { assertUnmodifiedSince } from "../preconditions.js";
 import { canAdminProject, findProjectWithCode } from "./access.js";
-import { pageOf } from "./branches.js";
 import {
   ACCESS_KINDS, ALLOWED_ACCESS_LEVELS, accessEntryAllows, projectProtections, type AccessKind, type ProtectedBranchWithLevels,
 } from "./protection-rules.js";
@@ -36,7 +35,7 @@ export async function listProtectedBranches(ctx: DomainContext, id: string, args
   const { project } = await findProjectWithCode(ctx, id);
   const term = args.search?.toLowerCase();
   const rules = (await projectProtections(ctx.db, project.id)).filter((rule) => !term || rule.name.toLowerCase().includes(term));
-  return pageOf(rules, args);
+  return paginateList(rules, args);
 }
 
 async function findProtection(ctx: DomainContext, access: ProjectAccess, name: string): Promise<ProtectedBranchWithLevels> {

@@ -2,7 +2,7 @@
 // access entry (a role, a user or a group) lets the caller push, merge or unprotect.
 import type { Db } from "../../db/client.js";
 import type { ProtectedBranch, ProtectedBranchAccessLevel } from "../../generated/prisma/client.js";
-import { AccessLevel, ancestorIds, type ProjectAccess } from "../access.js";
+import { AccessLevel, groupAccessLevel, type ProjectAccess } from "../access.js";
 import { isAdmin, type DomainContext } from "../context.js";
 import type { Tx } from "../events.js";
 import { refMatches } from "./refs.js";
@@ -61,10 +61,8 @@ export async function accessEntryAllows(ctx: DomainContext, access: ProjectAcces
   return entry.accessLevel !== INSTANCE_ADMINS && access.level >= entry.accessLevel;
 }
 
-/** Member of the group, directly or through one of its ancestors. */
+/** Member of the group, directly or through one of its ancestors (memberships past their expiry do not count). */
 async function isGroupMember(ctx: DomainContext, groupId: number): Promise<boolean> {
-  const group = await ctx.db.namespace.findUnique({ where: { id: groupId }, select: { traversalIds: true } });
-  if (!group) return false;
-  const count = await ctx.db.groupMember.count({ where: { userId: ctx.actor!.user.id, groupId: { in: ancestorIds(group) } } });
-  return count > 0;
+  const group = await ctx.db.namespace.findUnique({ where: { id: groupId } });
+  return !!group && (await groupAccessLevel(ctx, group)) > 0;
 }

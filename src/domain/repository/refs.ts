@@ -1,4 +1,5 @@
 // Branch names as git and GitLab accept them, and protected branch name patterns ("release/*").
+import { RE2JS } from "re2js";
 
 const EXPANDED_PREFIXES = ["refs/heads/", "refs/remotes/"];
 // control characters, DEL, space and ~ ^ : ? * [ \
@@ -20,11 +21,12 @@ export function isValidBranchName(name: string): boolean {
 /** GitLab's pre-receive check refuses branch names that look like a full commit sha. */
 export const looksLikeSha = (name: string) => /^[0-9a-f]{40}$/i.test(name);
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/** RefMatcher: a name with `*` is a wildcard (each `*` matches any run of characters, `/` included). */
+/**
+ * RefMatcher: a name with `*` is a wildcard (each `*` matches any run of characters, `/` included).
+ * On RE2, in time linear in the name: a backtracking engine takes exponential time on many `*`.
+ */
 export function refMatches(pattern: string, ref: string): boolean {
   if (!pattern.includes("*")) return pattern === ref;
-  const source = pattern.split("*").map(escapeRegExp).join(".*?");
-  return new RegExp(`^${source}$`, "s").test(ref);
+  const source = pattern.split("*").map((part) => RE2JS.quote(part)).join(".*");
+  return RE2JS.compile(source, RE2JS.DOTALL).matches(ref);
 }

@@ -1,11 +1,14 @@
-// Web URLs of repository objects (GitLab's project_tree_url and commit URLs), with the project
-// paths of a request loaded in one query.
+// Web URLs of repository objects (GitLab's commit and project_tree URLs). Their rows carry only
+// the project id, so the project paths of a request are loaded in one query.
 import DataLoader from "dataloader";
 import type { DomainContext } from "../context.js";
+import { projectPageUrl } from "../projects.js";
 
-const pathLoaders = new WeakMap<DomainContext, DataLoader<number, string>>();
+type ProjectPath = { path: string; namespace: { fullPath: string } };
 
-function projectPaths(ctx: DomainContext): DataLoader<number, string> {
+const pathLoaders = new WeakMap<DomainContext, DataLoader<number, ProjectPath>>();
+
+function projectPath(ctx: DomainContext, projectId: number): Promise<ProjectPath> {
   let loader = pathLoaders.get(ctx);
   if (!loader) {
     loader = new DataLoader(async (ids) => {
@@ -13,18 +16,18 @@ function projectPaths(ctx: DomainContext): DataLoader<number, string> {
         where: { id: { in: [...ids] } },
         select: { id: true, path: true, namespace: { select: { fullPath: true } } },
       });
-      const byId = new Map(rows.map((row) => [row.id, `${row.namespace.fullPath}/${row.path}`]));
-      return ids.map((id) => byId.get(id) ?? "");
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return ids.map((id) => byId.get(id) ?? new Error(`project ${id} does not exist`));
     });
     pathLoaders.set(ctx, loader);
   }
-  return loader;
+  return loader.load(projectId);
 }
 
 export async function commitWebUrl(ctx: DomainContext, projectId: number, sha: string): Promise<string> {
-  return `${ctx.config.publicUrl}/${await projectPaths(ctx).load(projectId)}/-/commit/${sha}`;
+  return projectPageUrl(ctx, await projectPath(ctx, projectId), "commit", sha);
 }
 
 export async function branchWebUrl(ctx: DomainContext, projectId: number, name: string): Promise<string> {
-  return `${ctx.config.publicUrl}/${await projectPaths(ctx).load(projectId)}/-/tree/${name}`;
+  return projectPageUrl(ctx, await projectPath(ctx, projectId), "tree", name);
 }

@@ -5,7 +5,7 @@ import type { RuleView } from "../../domain/approvals/views.js";
 import { builder } from "../builder.js";
 import { GroupEntity } from "../namespaces.js";
 import type { ProtectedBranchWithLevels } from "../../domain/repository/protection-rules.js";
-import { ProtectedBranchEntity, ProtectedPushAccess, ProtectedRefAccess } from "../protected-branches.js";
+import { ProtectedBranchEntity, protectedBranchFields } from "../protected-branches.js";
 import { UserBasic } from "../users.js";
 
 export const Approver = builder.objectRef<{ user: User }>("Approver").implement({
@@ -32,22 +32,14 @@ const ruleFields = (t: RuleFields) => ({
   report_type: t.exposeString("report_type", { nullable: true }),
 });
 
-const levelsOf = (kind: string) => (branch: ProtectedBranchWithLevels) => branch.accessLevels.filter((entry) => entry.kind === kind);
-
 /**
  * ProtectedBranch as project rules embed it: the spec shows code_owner_approval_required there in
  * the string form of a boolean ("true" / "false"); group rules embed the boolean entity.
  */
 const ProjectRuleProtectedBranch = builder.objectRef<ProtectedBranchWithLevels>("ProjectApprovalRuleProtectedBranch").implement({
   fields: (t) => ({
-    id: t.exposeInt("id"),
-    name: t.exposeString("name"),
-    push_access_levels: t.field({ type: [ProtectedPushAccess], resolve: levelsOf("push") }),
-    merge_access_levels: t.field({ type: [ProtectedRefAccess], resolve: levelsOf("merge") }),
-    allow_force_push: t.exposeBoolean("allowForcePush"),
-    unprotect_access_levels: t.field({ type: [ProtectedRefAccess], resolve: levelsOf("unprotect") }),
+    ...protectedBranchFields(t),
     code_owner_approval_required: t.string({ resolve: (branch) => String(branch.codeOwnerApprovalRequired) }),
-    inherited: t.boolean({ resolve: () => false }),
   }),
 });
 
