@@ -24,6 +24,9 @@ export type ExecutionResult =
   /** status null: no HTTP answer ("internal error"); message: the answer's body or the error */
   | { sent: true; status: number | null; message: string; logId: number };
 
+/** GitLab's response category :ok (a 2xx or 3xx answer): the hook stays enabled, the delivery is done. */
+export const isSuccessStatus = (status: number | null) => status !== null && status >= 200 && status < 400;
+
 export async function executeHook(services: Services, execution: Execution, transport: Transport = sendOverNetwork): Promise<ExecutionResult> {
   const { hook } = execution;
   if (!execution.force && !isExecutable(hook, services.now())) return { sent: false, message: "Hook disabled" };
@@ -52,8 +55,7 @@ export async function executeHook(services: Services, execution: Execution, tran
     response: outcome.ok ? outcome : null, internalErrorMessage: outcome.ok ? null : outcome.error,
     executionDuration, idempotencyKey: execution.idempotencyKey, createdAt,
   });
-  const succeeded = outcome.ok && outcome.status >= 200 && outcome.status < 400;
-  if (succeeded) await recordSuccess(services.db, hook.id);
+  if (outcome.ok && isSuccessStatus(outcome.status)) await recordSuccess(services.db, hook.id);
   else await recordFailure(services.db, hook.id, services.now);
   return outcome.ok
     ? { sent: true, status: outcome.status, message: outcome.body, logId }

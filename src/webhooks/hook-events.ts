@@ -6,11 +6,12 @@ import { randomUUID } from "node:crypto";
 import type { Prisma, WebHookLog } from "../generated/prisma/client.js";
 import { AppError, paramError, recordNotFound } from "../errors.js";
 import type { DomainContext } from "../domain/context.js";
-import { isFeatureEnabled } from "../domain/features.js";
+import { isFeatureEnabled, type FeatureName } from "../domain/features.js";
 import { findHookRow, hookGroup, stateOf } from "../domain/group-hooks.js";
 import { paginate, type Page, type PageArgs } from "../domain/pagination.js";
+import { digest } from "../domain/secrets.js";
 import { executeHook } from "./deliver.js";
-import { INTERNAL_ERROR, sha256 } from "./log.js";
+import { INTERNAL_ERROR } from "./log.js";
 import { checkRateLimit } from "./rate-limit.js";
 import { targetOf } from "./request.js";
 import { samplePayload } from "./samples.js";
@@ -93,12 +94,10 @@ function toEntity(row: WebHookLog): HookEventEntity {
 export async function resendHookEvent(ctx: DomainContext, groupId: string, hookId: number, eventId: number): Promise<{ response_status: number }> {
   const group = await hookGroup(ctx, groupId);
   const hook = await findHookRow(ctx, group, hookId);
-  if (await isFeatureEnabled(ctx, "web_hook_event_resend_api_endpoint_rate_limit")) {
-    await checkRateLimit(ctx.db, ctx.now(), `web_hook_event_resend:${hook.id}:${ctx.actor!.user.id}`, RATE_LIMIT);
-  }
+  await throttle(ctx, "web_hook_event_resend_api_endpoint_rate_limit", `web_hook_event_resend:${hook.id}`);
   const log = await ctx.db.webHookLog.findFirst({ where: { id: eventId, hookId: hook.id } });
   if (!log) throw recordNotFound();
-  if (log.urlHash && sha256(targetOf(stateOf(ctx, hook)).interpolated) !== log.urlHash) {
+  if (log.urlHash && digest(targetOf(stateOf(ctx, hook)).interpolated) !== log.urlHash) {
     throw unprocessable("The hook URL has changed, and this log entry cannot be retried");
   }
   const result = await executeHook(ctx, {
@@ -113,9 +112,7 @@ export async function resendHookEvent(ctx: DomainContext, groupId: string, hookI
 export async function testHook(ctx: DomainContext, groupId: string, hookId: number, trigger: TestTrigger): Promise<{ message: string }> {
   const group = await hookGroup(ctx, groupId);
   const hook = await findHookRow(ctx, group, hookId);
-  if (await isFeatureEnabled(ctx, "web_hook_test_api_endpoint_rate_limit")) {
-    await checkRateLimit(ctx.db, ctx.now(), `web_hook_test:${group.id}:${ctx.actor!.user.id}`, RATE_LIMIT);
-  }
+  await throttle(ctx, "web_hook_test_api_endpoint_rate_limit", `web_hook_test:${group.id}`);
   const data = await samplePayload(ctx, group, trigger, ctx.actor!.user);
   const result = await executeHook(ctx, {
     hook, trigger: triggerOf(trigger)!, data, force: true, idempotencyKey: randomUUID(), eventUuid: randomUUID(),
@@ -123,6 +120,12 @@ export async function testHook(ctx: DomainContext, groupId: string, hookId: numb
   const ok = result.sent && result.status !== null && result.status >= 200 && result.status < 300;
   if (!ok) throw unprocessable(result.message);
   return { message: "201 Created" };
+}
+
+/** Counts the caller's request against the endpoint's limit (per scope and user) while the flag is on. */
+async function throttle(ctx: DomainContext, flag: FeatureName, scope: string): Promise<void> {
+  if (!(await isFeatureEnabled(ctx, flag))) return;
+  await checkRateLimit(ctx.db, ctx.now(), `${scope}:${ctx.actor!.user.id}`, RATE_LIMIT);
 }
 
 const unprocessable = (message: string) => new AppError(422, { message });

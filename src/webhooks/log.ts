@@ -2,8 +2,8 @@
 // request data redacted, response headers capitalised (at most 50, values cut to 1 KB), the
 // response body cut to 8 KB as Rails' truncate_bytes cuts (ending in "…"), and the SHA-256 of the
 // interpolated URL so that resend can tell whether the hook still points at the same target.
-import { createHash } from "node:crypto";
 import type { Db } from "../db/client.js";
+import { digest } from "../domain/secrets.js";
 import { REDACTED } from "./request.js";
 
 export const INTERNAL_ERROR = "internal error";
@@ -33,7 +33,7 @@ export async function recordAttempt(db: Db, attempt: AttemptRecord): Promise<num
       hookId: attempt.hookId,
       trigger: attempt.trigger,
       url: attempt.url,
-      urlHash: attempt.interpolatedUrl === null ? null : sha256(attempt.interpolatedUrl),
+      urlHash: attempt.interpolatedUrl === null ? null : digest(attempt.interpolatedUrl),
       requestHeaders: JSON.stringify(attempt.requestHeaders),
       requestData: JSON.stringify(redactEmails(attempt.requestData) ?? {}),
       responseHeaders: JSON.stringify(response ? capitalisedHeaders(response.headers) : {}),
@@ -49,8 +49,6 @@ export async function recordAttempt(db: Db, attempt: AttemptRecord): Promise<num
   });
   return row.id;
 }
-
-export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** URI::MailTo::EMAIL_REGEXP */
 const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;

@@ -12,20 +12,12 @@ export async function checkRateLimit(db: Db, now: Date, key: string, limit: numb
   const window = Math.floor(now.getTime() / windowMs);
   const id = `${key}:${window}`;
   const expiresAt = new Date((window + 1) * windowMs);
-  if ((await increment(db, id, expiresAt)) > limit) throw tooManyRequests();
-}
-
-async function increment(db: Db, key: string, expiresAt: Date): Promise<number> {
-  const bump = () => db.rateLimitCounter.update({ where: { key }, data: { count: { increment: 1 } } });
-  try {
-    return (await bump()).count;
-  } catch (error) {
-    if ((error as { code?: string }).code !== "P2025") throw error;
-  }
-  try {
-    return (await db.rateLimitCounter.create({ data: { key, count: 1, expiresAt } })).count;
-  } catch (error) {
-    if ((error as { code?: string }).code !== "P2002") throw error;
-    return (await bump()).count; // another process created it first
-  }
+  // one atomic statement (Prisma's native upsert: INSERT ... ON CONFLICT DO UPDATE), so
+  // concurrent requests from any process never lose a count
+  const counter = await db.rateLimitCounter.upsert({
+    where: { key: id },
+    create: { key: id, count: 1, expiresAt },
+    update: { count: { increment: 1 } },
+  });
+  if (counter.count > limit) throw tooManyRequests();
 }

@@ -75,9 +75,13 @@ export function targetOf(state: HookState): Target {
   return { url: parsed.toString(), authorization, interpolated, recorded: maskUserInfo(state.url) };
 }
 
-/** GitLab's sanitize_masked_url: user and password shown as *****. */
+/**
+ * GitLab's sanitize_masked_url: user and password shown as *****. The URL keeps its placeholders,
+ * so it is cut as WHATWG parsing cuts an http(s) URL: any slashes or backslashes after the scheme,
+ * then the authority up to `/`, `\`, `?` or `#`, whose user info ends at its LAST `@`.
+ */
 function maskUserInfo(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/?#@]*)@/i, (_m, scheme: string, info: string) => {
+  return url.replace(/^([a-z][a-z0-9+.-]*:[/\\]*)([^/\\?#]*)@/i, (_m, scheme: string, info: string) => {
     const [user, password] = info.split(/:(.*)/s);
     return `${scheme}${user ? "*****" : ""}${password !== undefined ? ":*****" : ""}@`;
   });
@@ -112,7 +116,8 @@ function dig(value: unknown, keys: string[]): unknown {
         "Error while parsing rendered custom webhook template: You may be trying to access an array value, which is not supported.",
       );
     }
-    current = (current as Record<string, unknown>)[key];
+    // Hash#dig: only the payload's own keys (never `constructor` or `__proto__`)
+    current = Object.hasOwn(current, key) ? (current as Record<string, unknown>)[key] : null;
   }
   return current;
 }

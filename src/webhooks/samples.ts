@@ -5,6 +5,8 @@ import type { Commit, Namespace, User } from "../generated/prisma/client.js";
 import type { Services } from "../domain/context.js";
 import { AppError } from "../errors.js";
 import { BLANK_SHA } from "../domain/events.js";
+import { findBranch } from "../domain/repository/branches.js";
+import { getCommitBySha } from "../domain/repository/commits.js";
 import { loadProject, type ProjectWithNamespace } from "./payloads/common.js";
 import { buildAccessTokenPayload } from "./payloads/membership.js";
 import { buildPushPayload, isProtectedBranch } from "./payloads/push.js";
@@ -92,17 +94,17 @@ async function pushSample(services: Services, project: ProjectWithNamespace, use
 }
 
 async function latestCommits(services: Services, project: ProjectWithNamespace, limit: number): Promise<Commit[]> {
-  const branch = await services.db.branch.findUnique({ where: { projectId_name: { projectId: project.id, name: project.defaultBranch } } });
+  const db = services.db;
   const found: Commit[] = [];
-  let sha = branch?.headSha ?? null;
+  let sha = (await findBranch(db, project.id, project.defaultBranch))?.headSha ?? null;
   while (sha && found.length < limit) {
-    const commit = await services.db.commit.findUnique({ where: { projectId_sha: { projectId: project.id, sha } } });
+    const commit = await getCommitBySha(db, project.id, sha);
     if (!commit) break;
     found.push(commit);
     sha = commit.parentSha;
   }
   if (found.length) return found;
-  return services.db.commit.findMany({ where: { projectId: project.id }, orderBy: { id: "desc" }, take: limit });
+  return db.commit.findMany({ where: { projectId: project.id }, orderBy: { id: "desc" }, take: limit });
 }
 
 /** An unsaved token of the project's first bot, expiring in two days. */

@@ -1,16 +1,24 @@
 // The webhook fan-out subscribed to the domain events: each builds GitLab's payload from the rows
-// inside the event's transaction and writes the outbox rows there (outbox.ts).
+// inside the event's transaction, only once some hook hears the event (a payload function), and
+// writes the outbox rows there (outbox.ts).
 import type { User } from "../generated/prisma/client.js";
 import { subscribe, BLANK_SHA, type Tx } from "../domain/events.js";
+import { commitsBySha } from "../domain/repository/commits.js";
 import { enqueueHookDeliveries } from "./outbox.js";
 import { creationChanges } from "./payloads/changes.js";
 import { loadProject } from "./payloads/common.js";
 import { buildMemberPayload, buildSubgroupPayload } from "./payloads/membership.js";
-import { buildPushPayload, commitsBySha, isProtectedBranch } from "./payloads/push.js";
+import { buildPushPayload, isProtectedBranch, MAX_PUSH_COMMITS } from "./payloads/push.js";
 import { buildEmojiPayload, buildIssuePayload, buildMergeRequestPayload, buildNotePayload } from "./payloads/work-items.js";
 
 const userOf = (tx: Tx, id: number | null): Promise<User | null> =>
   id === null ? Promise.resolve(null) : tx.user.findUnique({ where: { id } });
+
+/** The event's project and acting user: rows that exist while the event's transaction runs. */
+async function projectAndActor(tx: Tx, projectId: number, actorId: number) {
+  const [project, user] = await Promise.all([loadProject(tx, projectId), tx.user.findUniqueOrThrow({ where: { id: actorId } })]);
+  return { project: project!, user };
+}
 
 subscribe("push", async (tx, event, ctx) => {
   const payload = async () => {
@@ -21,7 +29,7 @@ subscribe("push", async (tx, event, ctx) => {
       ref: `refs/heads/${event.branch}`,
       before: event.before,
       after: event.after,
-      commits: event.after === BLANK_SHA ? [] : await commitsBySha(tx, project.id, event.commitShas),
+      commits: event.after === BLANK_SHA ? [] : await commitsBySha(tx, project.id, event.commitShas.slice(-MAX_PUSH_COMMITS)),
       totalCommits: event.commitShas.length,
       refProtected: await isProtectedBranch(tx, project.id, event.branch),
     });
@@ -67,62 +75,56 @@ subscribe("subgroup", async (tx, event, ctx) => {
 });
 
 subscribe("issue", async (tx, event, ctx) => {
-  const [project, issue, user] = await Promise.all([
-    loadProject(tx, event.projectId),
-    tx.issue.findUnique({ where: { id: event.issueId }, include: { assignees: true } }),
-    userOf(tx, event.actorId),
-  ]);
-  if (!project || !issue || !user) return;
-  const changes = event.action === "open" ? { ...creationChanges(issue), ...event.changes } : event.changes;
-  const payload = await buildIssuePayload(ctx, tx, project, issue, user, event.action, changes);
+  const issue = await tx.issue.findUnique({ where: { id: event.issueId }, include: { assignees: true } });
+  if (!issue) return;
+  const payload = async () => {
+    const { project, user } = await projectAndActor(tx, event.projectId, event.actorId);
+    const changes = event.action === "open" ? { ...creationChanges(issue), ...event.changes } : event.changes;
+    return buildIssuePayload(ctx, tx, project, issue, user, event.action, changes);
+  };
   const trigger = issue.confidential ? "confidential_issue_hooks" : "issue_hooks";
-  await enqueueHookDeliveries(tx, ctx, { projectId: project.id, trigger, payload });
+  await enqueueHookDeliveries(tx, ctx, { projectId: event.projectId, trigger, payload });
 });
 
 subscribe("merge_request", async (tx, event, ctx) => {
-  const [project, mr, user] = await Promise.all([
-    loadProject(tx, event.projectId),
-    tx.mergeRequest.findUnique({ where: { id: event.mergeRequestId }, include: { assignees: true, reviewers: true } }),
-    userOf(tx, event.actorId),
-  ]);
-  if (!project || !mr || !user) return;
-  const payload = await buildMergeRequestPayload(ctx, tx, project, mr, user, event.action, event.changes);
-  await enqueueHookDeliveries(tx, ctx, { projectId: project.id, trigger: "merge_request_hooks", payload });
+  const payload = async () => {
+    const { project, user } = await projectAndActor(tx, event.projectId, event.actorId);
+    const mr = await tx.mergeRequest.findUniqueOrThrow({ where: { id: event.mergeRequestId }, include: { assignees: true, reviewers: true } });
+    return buildMergeRequestPayload(ctx, tx, project, mr, user, event.action, event.changes);
+  };
+  await enqueueHookDeliveries(tx, ctx, { projectId: event.projectId, trigger: "merge_request_hooks", payload });
 });
 
+// The trigger depends on the noteable's confidentiality, so the payload is built first.
 subscribe("note", async (tx, event, ctx) => {
-  const [project, note, user] = await Promise.all([
-    loadProject(tx, event.projectId), tx.note.findUnique({ where: { id: event.noteId } }), userOf(tx, event.actorId),
-  ]);
-  if (!project || !note || !user) return;
+  const note = await tx.note.findUnique({ where: { id: event.noteId } });
+  if (!note) return;
+  const { project, user } = await projectAndActor(tx, event.projectId, event.actorId);
   const payload = await buildNotePayload(ctx, tx, project, note, user, event.action);
   const trigger = payload.event_type === "confidential_note" ? "confidential_note_hooks" : "note_hooks";
-  await enqueueHookDeliveries(tx, ctx, { projectId: project.id, trigger, payload });
+  await enqueueHookDeliveries(tx, ctx, { projectId: event.projectId, trigger, payload });
 });
 
 subscribe("emoji", async (tx, event, ctx) => {
-  const [project, user, award] = await Promise.all([
-    loadProject(tx, event.projectId), userOf(tx, event.actorId), tx.awardEmoji.findUnique({ where: { id: event.awardEmojiId } }),
-  ]);
-  if (!project || !user) return;
-  const now = ctx.now();
-  const payload = await buildEmojiPayload(ctx, tx, project, user, event.action, {
-    id: event.awardEmojiId, name: event.name, userId: event.userId, awardableType: event.awardableType, awardableId: event.awardableId,
-    createdAt: award?.createdAt ?? now, updatedAt: award?.updatedAt ?? now,
-  });
-  await enqueueHookDeliveries(tx, ctx, { projectId: project.id, trigger: "emoji_hooks", payload });
+  const payload = async () => {
+    const { project, user } = await projectAndActor(tx, event.projectId, event.actorId);
+    const award = await tx.awardEmoji.findUnique({ where: { id: event.awardEmojiId } });
+    const now = ctx.now();
+    return buildEmojiPayload(ctx, tx, project, user, event.action, {
+      id: event.awardEmojiId, name: event.name, userId: event.userId, awardableType: event.awardableType, awardableId: event.awardableId,
+      createdAt: award?.createdAt ?? now, updatedAt: award?.updatedAt ?? now,
+    });
+  };
+  await enqueueHookDeliveries(tx, ctx, { projectId: event.projectId, trigger: "emoji_hooks", payload });
 });
 
 // Approving and unapproving are merge request hooks with those actions; a reset sends none.
 subscribe("approval", async (tx, event, ctx) => {
   if (event.action === "reset") return;
   const payload = async () => {
-    const [project, mr, user] = await Promise.all([
-      loadProject(tx, event.projectId),
-      tx.mergeRequest.findUniqueOrThrow({ where: { id: event.mergeRequestId }, include: { assignees: true, reviewers: true } }),
-      tx.user.findUniqueOrThrow({ where: { id: event.actorId ?? event.userIds[0]! } }),
-    ]);
-    return buildMergeRequestPayload(ctx, tx, project!, mr, user, event.action);
+    const { project, user } = await projectAndActor(tx, event.projectId, event.actorId ?? event.userIds[0]!);
+    const mr = await tx.mergeRequest.findUniqueOrThrow({ where: { id: event.mergeRequestId }, include: { assignees: true, reviewers: true } });
+    return buildMergeRequestPayload(ctx, tx, project, mr, user, event.action);
   };
   await enqueueHookDeliveries(tx, ctx, { projectId: event.projectId, trigger: "merge_request_hooks", payload });
 });

@@ -9,7 +9,7 @@ import os from "node:os";
 import type { WebHookDelivery } from "../generated/prisma/client.js";
 import type { Services } from "../domain/context.js";
 import { alertStatus } from "../domain/group-hooks.js";
-import { executeHook, type ExecutionResult } from "./deliver.js";
+import { executeHook, isSuccessStatus, type ExecutionResult } from "./deliver.js";
 import { sendOverNetwork, type Transport } from "./http.js";
 import { runMaintenance } from "./maintenance.js";
 
@@ -109,8 +109,7 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
       return;
     }
     const attempts = row.attempts + 1;
-    const ok = result.status !== null && result.status >= 200 && result.status < 400;
-    if (ok) {
+    if (isSuccessStatus(result.status)) {
       await services.db.webHookDelivery.updateMany({ where: mine, data: { status: "done", attempts, lastError: null, ...release } });
       return;
     }

@@ -80,6 +80,19 @@ describe("delivery request", () => {
     expect(events.body[0].url).toBe(`http://*****:*****@127.0.0.1:${bed.receiver.port}/basic`);
   });
 
+  it.each([
+    ["a password holding an @", "http://alice:p@ss@127.0.0.1:PORT/at", "alice:p@ss", "http://*****:*****@127.0.0.1:PORT/at"],
+    ["backslashes after the scheme", "http:\\\\bob:pw@127.0.0.1:PORT/slash", "bob:pw", "http:\\\\*****:*****@127.0.0.1:PORT/slash"],
+  ])("records no credential of a URL with %s", async (_case, url, credentials, recorded) => {
+    const port = String(bed.receiver.port);
+    const hook = await createHook(bed, group.id, { url: url.replace("PORT", port), member_events: true });
+    await addToGroup(group.id);
+    await bed.drain();
+    expect(bed.receiver.requests[0]!.headers.authorization).toBe(`Basic ${Buffer.from(credentials).toString("base64")}`);
+    const events = await bed.t.root.get(`/groups/${group.id}/hooks/${hook.id}/events`);
+    expect(events.body[0].url).toBe(recorded.replace("PORT", port));
+  });
+
   it("renders the custom template with nested fields (strings inside the template's quotes)", async () => {
     await createHook(bed, group.id, {
       member_events: true,
@@ -252,6 +265,16 @@ describe("push events", () => {
     expect(refs).toEqual(heard.map((b) => `refs/heads/${b}`).sort());
     for (const branch of ignored) expect(refs).not.toContain(`refs/heads/${branch}`);
     expect((await deliveriesOf(bed, hook.id)).length).toBe(heard.length);
+  });
+
+  it("a wildcard filter with many * is matched at once (no backtracking on a long branch name)", async () => {
+    const project = await createProject(owner.api, { namespace_id: group.id });
+    const [long, matching] = ["a".repeat(80), `${"a".repeat(12)}b`];
+    for (const branch of [long, matching]) await owner.api.post(`/projects/${project.id}/repository/branches`, { branch, ref: "main" });
+    await createHook(bed, group.id, { push_events: true, branch_filter_strategy: "wildcard", push_events_branch_filter: `${"*a".repeat(12)}*b` });
+    for (const branch of [long, matching]) await commit(project.id, branch);
+    await bed.drain();
+    expect(bed.receiver.requests.map((r) => r.json.ref)).toEqual([`refs/heads/${matching}`]);
   });
 
   it("projects in a personal namespace reach no group hook", async () => {

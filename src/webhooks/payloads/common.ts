@@ -5,7 +5,7 @@ import type { Namespace, Project, User } from "../../generated/prisma/client.js"
 import type { Services } from "../../domain/context.js";
 import type { Tx } from "../../domain/events.js";
 import { VISIBILITY_LEVELS } from "../../domain/access.js";
-import { projectFullPath } from "../../domain/projects.js";
+import { projectFullPath, projectWebUrl } from "../../domain/projects.js";
 import { avatarUrlOfUser } from "../../domain/users.js";
 import { REDACTED } from "../request.js";
 
@@ -20,10 +20,6 @@ export const rubyTime = (date: Date | null | undefined) =>
   date ? `${date.toISOString().slice(0, 19).replace("T", " ")} UTC` : null;
 
 export const isoDate = (date: Date | null | undefined) => (date ? date.toISOString().slice(0, 10) : null);
-
-export function projectWebUrl(ctx: Ctx, project: ProjectWithNamespace): string {
-  return `${ctx.config.publicUrl}/${projectFullPath(project)}`;
-}
 
 /** Project#hook_attrs (with the backward-compatible url fields). */
 export function projectHookAttrs(ctx: Ctx, project: ProjectWithNamespace) {

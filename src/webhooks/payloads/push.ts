@@ -3,9 +3,10 @@
 import type { Commit, User } from "../../generated/prisma/client.js";
 import type { Tx } from "../../domain/events.js";
 import { BLANK_SHA } from "../../domain/events.js";
+import { projectPageUrl } from "../../domain/projects.js";
+import { protectedBranchesMatching } from "../../domain/repository/protection-rules.js";
 import { avatarUrlOfUser } from "../../domain/users.js";
-import { branchMatches } from "../branch-filter.js";
-import { projectHookAttrs, projectWebUrl, repositoryAttrs, type Ctx, type ProjectWithNamespace } from "./common.js";
+import { projectHookAttrs, repositoryAttrs, type Ctx, type ProjectWithNamespace } from "./common.js";
 
 export const MAX_PUSH_COMMITS = 20;
 
@@ -54,7 +55,7 @@ export function commitHookAttrs(ctx: Ctx, project: ProjectWithNamespace, commit:
     message: commit.message,
     title: commit.title,
     timestamp: commit.authoredAt.toISOString().replace(/\.\d{3}Z$/, "+00:00"),
-    url: `${projectWebUrl(ctx, project)}/-/commit/${commit.sha}`,
+    url: projectPageUrl(ctx, project, "commit", commit.sha),
     author: { name: commit.authorName, email: commit.authorEmail },
   };
   if (!withChangedFiles) return attrs;
@@ -70,16 +71,7 @@ const paths = (json: string): string[] => {
   }
 };
 
-/** The commits with these shas, in the order given. */
-export async function commitsBySha(db: Tx, projectId: number, shas: string[]): Promise<Commit[]> {
-  const wanted = shas.slice(-MAX_PUSH_COMMITS);
-  const rows = await db.commit.findMany({ where: { projectId, sha: { in: wanted } } });
-  const bySha = new Map(rows.map((row) => [row.sha, row]));
-  return wanted.flatMap((sha) => bySha.get(sha) ?? []);
-}
-
 /** Whether a protected branch rule (exact name or wildcard) covers the branch. */
 export async function isProtectedBranch(db: Tx, projectId: number, branch: string): Promise<boolean> {
-  const rules = await db.protectedBranch.findMany({ where: { projectId }, select: { name: true } });
-  return rules.some((rule) => branchMatches({ pushEventsBranchFilter: rule.name, branchFilterStrategy: "wildcard" }, branch));
+  return (await protectedBranchesMatching(db, projectId, branch)).length > 0;
 }

@@ -4,24 +4,18 @@
 import type { Issue, MergeRequest, Note, Snippet, User } from "../../generated/prisma/client.js";
 import type { Changes, Tx } from "../../domain/events.js";
 import { VISIBILITY_LEVELS } from "../../domain/access.js";
+import { labelsOf } from "../../domain/issues/issue-values.js";
+import { projectPageUrl } from "../../domain/projects.js";
 import { issueHookChanges, mergeRequestHookChanges } from "./changes.js";
 import { commitHookAttrs } from "./push.js";
 import {
-  STATE_IDS, labelHookAttrs, projectHookAttrs, projectWebUrl, rubyTime, userHookAttrs, usersById, type Ctx, type ProjectWithNamespace,
+  STATE_IDS, labelHookAttrs, projectHookAttrs, rubyTime, userHookAttrs, usersById, type Ctx, type ProjectWithNamespace,
 } from "./common.js";
 
 export type IssueRow = Issue & { assignees: { userId: number }[] };
 export type MergeRequestRow = MergeRequest & { assignees: { userId: number }[]; reviewers: { userId: number }[] };
 
-function labelAttrs(json: string, projectId: number) {
-  let names: unknown = [];
-  try {
-    names = JSON.parse(json);
-  } catch {
-    /* no labels */
-  }
-  return labelHookAttrs(Array.isArray(names) ? names : [], projectId);
-}
+const labelAttrs = (row: IssueRow | MergeRequestRow) => labelHookAttrs(labelsOf(row), row.projectId);
 
 /** Gitlab::HookData::IssueBuilder#build. */
 export function issueHookAttrs(ctx: Ctx, project: ProjectWithNamespace, issue: IssueRow) {
@@ -34,8 +28,8 @@ export function issueHookAttrs(ctx: Ctx, project: ProjectWithNamespace, issue: I
     discussion_locked: issue.discussionLocked, due_date: issue.dueDate, moved_to_id: null, duplicated_to_id: null,
     time_estimate: 0, total_time_spent: 0, time_change: 0, human_total_time_spent: null, human_time_estimate: null,
     human_time_change: null, weight: null, health_status: null, type: "Issue", iid: issue.iid,
-    url: `${projectWebUrl(ctx, project)}/-/issues/${issue.iid}`, state: issue.state, severity: "unknown",
-    closed_at: rubyTime(issue.closedAt), labels: labelAttrs(issue.labels, issue.projectId), customer_relations_contacts: [],
+    url: projectPageUrl(ctx, project, "issues", issue.iid), state: issue.state, severity: "unknown",
+    closed_at: rubyTime(issue.closedAt), labels: labelAttrs(issue), customer_relations_contacts: [],
   };
 }
 
@@ -53,8 +47,8 @@ export async function mergeRequestHookAttrs(ctx: Ctx, db: Tx, project: ProjectWi
     assignee_ids: mr.assignees.map((a) => a.userId), reviewer_ids: mr.reviewers.map((r) => r.userId),
     detailed_merge_status: mr.state === "opened" ? (mr.mergeStatus === "can_be_merged" ? "mergeable" : "broken_status") : "not_open",
     human_time_change: null, human_time_estimate: null, human_total_time_spent: null, time_change: 0, total_time_spent: 0,
-    labels: labelAttrs(mr.labels, mr.projectId), last_commit: lastCommit ? commitHookAttrs(ctx, project, lastCommit, false) : null,
-    source: projectAttrs, target: projectAttrs, state: mr.state, url: `${projectWebUrl(ctx, project)}/-/merge_requests/${mr.iid}`,
+    labels: labelAttrs(mr), last_commit: lastCommit ? commitHookAttrs(ctx, project, lastCommit, false) : null,
+    source: projectAttrs, target: projectAttrs, state: mr.state, url: projectPageUrl(ctx, project, "merge_requests", mr.iid),
     work_in_progress: mr.draft,
     // no discussions to resolve, authors are always members (no forks), and diffs are ready at once
     blocking_discussions_resolved: true, first_contribution: false, prepared_at: rubyTime(mr.createdAt),
@@ -67,7 +61,7 @@ export function snippetHookAttrs(ctx: Ctx, project: ProjectWithNamespace, snippe
     id: snippet.id, title: snippet.title, content: snippet.files[0]?.content ?? "", author_id: snippet.authorId,
     project_id: snippet.projectId, created_at: rubyTime(snippet.createdAt), updated_at: rubyTime(snippet.updatedAt),
     file_name: snippet.files[0]?.path ?? "", type: "ProjectSnippet", visibility_level: VISIBILITY_LEVELS[snippet.visibility] ?? 0,
-    description: snippet.description, url: `${projectWebUrl(ctx, project)}/-/snippets/${snippet.id}`,
+    description: snippet.description, url: projectPageUrl(ctx, project, "snippets", snippet.id),
   };
 }
 
@@ -76,42 +70,46 @@ const repository = (ctx: Ctx, project: ProjectWithNamespace) => {
   return { name: attrs.name, url: attrs.url, description: attrs.description, homepage: attrs.homepage };
 };
 
-export async function buildIssuePayload(ctx: Ctx, db: Tx, project: ProjectWithNamespace, issue: IssueRow, user: User, action: string, changes: Changes = {}) {
-  const objectAttributes = { ...issueHookAttrs(ctx, project, issue), action };
-  const assignees = await usersById(db, issue.assignees.map((a) => a.userId));
+/** The user hook attributes of these ids, in order. */
+const hookUsers = async (db: Tx, ids: number[]) => (await usersById(db, ids)).map(userHookAttrs);
+
+/** Gitlab::DataBuilder::Issuable#build: the shape issue and merge request payloads share. */
+async function issuablePayload(
+  ctx: Ctx, db: Tx, project: ProjectWithNamespace, user: User,
+  kind: { object_kind: string; event_type: string },
+  objectAttributes: { labels: unknown },
+  changes: Record<string, unknown>,
+  people: { assignees: { userId: number }[]; reviewers?: { userId: number }[] },
+) {
+  const [assignees, reviewers] = await Promise.all([
+    hookUsers(db, people.assignees.map((a) => a.userId)), hookUsers(db, (people.reviewers ?? []).map((r) => r.userId)),
+  ]);
   return {
-    object_kind: "issue",
-    event_type: issue.confidential ? "confidential_issue" : "issue",
+    ...kind,
     user: userHookAttrs(user),
     project: projectHookAttrs(ctx, project),
     object_attributes: objectAttributes,
     labels: objectAttributes.labels,
-    changes: await issueHookChanges(db, project.id, changes),
+    changes,
     repository: repository(ctx, project),
-    ...(assignees.length ? { assignees: assignees.map(userHookAttrs) } : {}),
+    ...(assignees.length ? { assignees } : {}),
+    ...(reviewers.length ? { reviewers } : {}),
   };
+}
+
+export async function buildIssuePayload(ctx: Ctx, db: Tx, project: ProjectWithNamespace, issue: IssueRow, user: User, action: string, changes: Changes = {}) {
+  const kind = { object_kind: "issue", event_type: issue.confidential ? "confidential_issue" : "issue" };
+  const objectAttributes = { ...issueHookAttrs(ctx, project, issue), action };
+  return issuablePayload(ctx, db, project, user, kind, objectAttributes, await issueHookChanges(db, project.id, changes), issue);
 }
 
 /** `oldrev`: the source branch's previous head, when a push brought the update (never a blank sha). */
 export async function buildMergeRequestPayload(
   ctx: Ctx, db: Tx, project: ProjectWithNamespace, mr: MergeRequestRow, user: User, action: string, changes: Changes = {}, oldrev?: string,
 ) {
+  const kind = { object_kind: "merge_request", event_type: "merge_request" };
   const objectAttributes = { ...(await mergeRequestHookAttrs(ctx, db, project, mr)), action, ...(oldrev ? { oldrev } : {}) };
-  const [assignees, reviewers] = await Promise.all([
-    usersById(db, mr.assignees.map((a) => a.userId)), usersById(db, mr.reviewers.map((r) => r.userId)),
-  ]);
-  return {
-    object_kind: "merge_request",
-    event_type: "merge_request",
-    user: userHookAttrs(user),
-    project: projectHookAttrs(ctx, project),
-    object_attributes: objectAttributes,
-    labels: objectAttributes.labels,
-    changes: await mergeRequestHookChanges(db, project.id, changes),
-    repository: repository(ctx, project),
-    ...(assignees.length ? { assignees: assignees.map(userHookAttrs) } : {}),
-    ...(reviewers.length ? { reviewers: reviewers.map(userHookAttrs) } : {}),
-  };
+  return issuablePayload(ctx, db, project, user, kind, objectAttributes, await mergeRequestHookChanges(db, project.id, changes), mr);
 }
 
 const NOTEABLE_PATHS: Record<string, string> = { Issue: "issues", MergeRequest: "merge_requests", Snippet: "snippets" };
@@ -124,7 +122,7 @@ export function noteHookAttrs(ctx: Ctx, project: ProjectWithNamespace, note: Not
     noteable_type: note.noteableType, original_position: null, position: null, project_id: note.projectId, resolved_at: null,
     resolved_by_id: null, resolved_by_push: null, st_diff: null, system: note.system, type: null,
     updated_at: rubyTime(note.updatedAt), updated_by_id: null, description: note.body,
-    url: `${projectWebUrl(ctx, project)}/-/${NOTEABLE_PATHS[note.noteableType] ?? "issues"}/${noteableRef}#note_${note.id}`,
+    url: `${projectPageUrl(ctx, project, NOTEABLE_PATHS[note.noteableType] ?? "issues", noteableRef)}#note_${note.id}`,
   };
 }
 
@@ -147,18 +145,27 @@ export async function noteableAttrs(ctx: Ctx, db: Tx, project: ProjectWithNamesp
   return null;
 }
 
-export async function buildNotePayload(ctx: Ctx, db: Tx, project: ProjectWithNamespace, note: Note, user: User, action: string) {
+/** A note's hook attributes with its noteable's, keyed as note and emoji payloads carry them. */
+async function noteWithNoteable(ctx: Ctx, db: Tx, project: ProjectWithNamespace, note: Note) {
   const noteable = await noteableAttrs(ctx, db, project, note.noteableType, note.noteableId);
+  const attrs = noteHookAttrs(ctx, project, note, noteable?.ref ?? note.noteableId);
+  return { attrs, noteable, noteableEntry: noteable ? { [noteable.key]: noteable.attrs } : {} };
+}
+
+/** What note and emoji payloads open with: who acted, in which project. */
+const projectEvent = (ctx: Ctx, project: ProjectWithNamespace, user: User) =>
+  ({ user: userHookAttrs(user), project_id: project.id, project: projectHookAttrs(ctx, project) });
+
+export async function buildNotePayload(ctx: Ctx, db: Tx, project: ProjectWithNamespace, note: Note, user: User, action: string) {
+  const { attrs, noteable, noteableEntry } = await noteWithNoteable(ctx, db, project, note);
   const confidential = note.internal || !!noteable?.confidential;
   return {
     object_kind: "note",
     event_type: confidential ? "confidential_note" : "note",
-    user: userHookAttrs(user),
-    project_id: project.id,
-    project: projectHookAttrs(ctx, project),
-    object_attributes: { ...noteHookAttrs(ctx, project, note, noteable?.ref ?? note.noteableId), action },
+    ...projectEvent(ctx, project, user),
+    object_attributes: { ...attrs, action },
     repository: repository(ctx, project),
-    ...(noteable ? { [noteable.key]: noteable.attrs } : {}),
+    ...noteableEntry,
   };
 }
 
@@ -171,11 +178,10 @@ export async function buildEmojiPayload(
   let awardedOnUrl: string | null = null;
   if (award.awardableType === "Note") {
     const note = await db.note.findUnique({ where: { id: award.awardableId } });
-    const noteable = note && (await noteableAttrs(ctx, db, project, note.noteableType, note.noteableId));
     if (note) {
-      const noteAttrs = noteHookAttrs(ctx, project, note, noteable?.ref ?? note.noteableId);
-      awardedOnUrl = noteAttrs.url;
-      extra = { note: noteAttrs, ...(noteable ? { [noteable.key]: noteable.attrs } : {}) };
+      const { attrs, noteableEntry } = await noteWithNoteable(ctx, db, project, note);
+      awardedOnUrl = attrs.url;
+      extra = { note: attrs, ...noteableEntry };
     }
   } else {
     const awardable = await noteableAttrs(ctx, db, project, award.awardableType, award.awardableId);
@@ -187,9 +193,7 @@ export async function buildEmojiPayload(
   return {
     object_kind: "emoji",
     event_type: action,
-    user: userHookAttrs(user),
-    project_id: project.id,
-    project: projectHookAttrs(ctx, project),
+    ...projectEvent(ctx, project, user),
     object_attributes: {
       user_id: award.userId, created_at: rubyTime(award.createdAt), id: award.id, name: award.name,
       awardable_type: award.awardableType, awardable_id: award.awardableId, updated_at: rubyTime(award.updatedAt),
