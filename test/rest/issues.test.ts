@@ -8,7 +8,7 @@ import { subscribe, type IssueEvent } from "../../src/domain/events.js";
 import { parseLinks, type ApiClient } from "../helpers/api.js";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
 import { FORBIDDEN, NOT_FOUND, PROJECT_NOT_FOUND, UNAUTHORIZED } from "../helpers/errors.js";
-import { addMember, createProject, createUser, uniq, type TestUser } from "../helpers/factories.js";
+import { addMember, createProject, createUser, type TestUser } from "../helpers/factories.js";
 import { createIssue } from "../helpers/issues.js";
 import { ACCESS_LEVEL, createTeam, createTeamProject, type Team } from "../helpers/team.js";
 
