@@ -142,3 +142,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookWorker: boolean(env, "WEBHOOK_WORKER", true),
   };
 }
+
+/** For the entry points (server, worker): a bad setting prints `Invalid setting: ...` and exits with 2. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`Invalid setting: ${error.message}`);
+    process.exit(2);
+  }
+}

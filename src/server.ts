@@ -2,7 +2,7 @@
 import { createServer } from "node:http";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ConfigError, loadConfig, type Config } from "./config.js";
+import { loadConfigOrExit } from "./config.js";
 import { applyMigrations } from "./db/migrate.js";
 import type { Services } from "./domain/context.js";
 
@@ -19,7 +19,7 @@ async function loadApplication() {
 }
 
 async function main() {
-  const config = readConfig();
+  const config = loadConfigOrExit();
   mkdirSync(config.dataDir, { recursive: true });
   // The migration runs in a child process (Prisma CLI) while this one loads the application.
   const [{ createServerAdapter, createApp, createServices, bootstrap, createWorker }] = await Promise.all([
@@ -49,17 +49,6 @@ async function main() {
   process.on("SIGINT", stop);
 }
 
-function readConfig(): Config {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`Invalid setting: ${error.message}`);
-      process.exit(2);
-    }
-    throw error;
-  }
-}
 
 async function announceRoot(services: Services, bootstrap: typeof import("./domain/bootstrap.js").bootstrap) {
   const result = await bootstrap(services);

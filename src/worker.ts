@@ -1,17 +1,10 @@
 // A webhook delivery worker on its own (`npm run worker`): the same settings as the server, the
 // outbox polled until SIGTERM/SIGINT. Any number may run beside servers. It does not migrate the
 // database: the server does, and a worker may start while servers hold the database open.
-import { ConfigError, loadConfig } from "./config.js";
+import { loadConfigOrExit } from "./config.js";
 
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(`Invalid setting: ${error.message}`);
-    process.exit(2);
-  }
+  const config = loadConfigOrExit();
   const [{ createServices }, { createWorker }] = await Promise.all([import("./services.js"), import("./webhooks/worker.js")]);
   const services = await createServices(config);
   const worker = createWorker(services);

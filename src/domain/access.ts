@@ -7,6 +7,11 @@ import { isAdmin, type Actor, type DomainContext } from "./context.js";
 export const AccessLevel = { none: 0, minimal: 5, guest: 10, planner: 15, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
 export const VALID_MEMBER_LEVELS = [5, 10, 15, 20, 30, 40, 50];
 
+/** GitLab's role names (Gitlab::Access.human_access) by access level. */
+export const ROLE_NAMES: Record<number, string> = {
+  5: "Minimal Access", 10: "Guest", 15: "Planner", 20: "Reporter", 30: "Developer", 40: "Maintainer", 50: "Owner",
+};
+
 export const VISIBILITY_LEVELS: Record<string, number> = { private: 0, internal: 10, public: 20 };
 
 /** Traversal ids are stored as "1/5/9/": each ancestor id followed by "/". */

@@ -27,7 +27,8 @@ export type HookEvent = (typeof HOOK_EVENTS)[number];
 export const SETTABLE_HOOK_EVENTS = HOOK_EVENTS.filter((e) => e !== "repository_update_events");
 
 type EventColumn = { [K in keyof GroupHook]: GroupHook[K] extends boolean ? K : never }[keyof GroupHook];
-const columnOf = (event: HookEvent) => event.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase()) as EventColumn;
+/** `push_events` -> the GroupHook column `pushEvents`. */
+export const hookEventColumn = (event: HookEvent) => event.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase()) as EventColumn;
 
 /** GitLab's plan limit `group_hooks` (default 50). */
 export const MAX_GROUP_HOOKS = 50;
@@ -198,7 +199,7 @@ function secretColumns(ctx: DomainContext, state: HookState) {
 /** Columns stored as given: the rules' results plus the attributes present in the request. */
 function plainColumns(state: HookState, input: GroupHookInput) {
   const events = Object.fromEntries(
-    SETTABLE_HOOK_EVENTS.filter((event) => input[event] != null).map((event) => [columnOf(event), input[event]]),
+    SETTABLE_HOOK_EVENTS.filter((event) => input[event] != null).map((event) => [hookEventColumn(event), input[event]]),
   );
   return {
     ...events,
@@ -215,9 +216,13 @@ function plainColumns(state: HookState, input: GroupHookInput) {
 }
 
 /** GitLab's WebHooks::AutoDisabling states, from the columns delivery maintains. */
+/** GitLab's WebHooks::AutoDisabling: temporarily disabled past 3 recent failures, for good past 39. */
+export const TEMPORARILY_DISABLED_THRESHOLD = 3;
+export const PERMANENTLY_DISABLED_THRESHOLD = 39;
+
 export function alertStatus(row: Pick<GroupHook, "recentFailures" | "disabledUntil">, now: Date): GroupHookEntity["alert_status"] {
-  if (row.recentFailures > 39) return "disabled";
-  if (row.recentFailures > 3 && row.disabledUntil && row.disabledUntil >= now) return "temporarily_disabled";
+  if (row.recentFailures > PERMANENTLY_DISABLED_THRESHOLD) return "disabled";
+  if (row.recentFailures > TEMPORARILY_DISABLED_THRESHOLD && row.disabledUntil && row.disabledUntil >= now) return "temporarily_disabled";
   return "executable";
 }
 
@@ -231,7 +236,7 @@ export function toEntity(ctx: DomainContext, row: GroupHook): GroupHookEntity {
     name: row.name,
     description: row.description,
     created_at: row.createdAt,
-    events: Object.fromEntries(HOOK_EVENTS.map((event) => [event, row[columnOf(event)]])) as Record<HookEvent, boolean>,
+    events: Object.fromEntries(HOOK_EVENTS.map((event) => [event, row[hookEventColumn(event)]])) as Record<HookEvent, boolean>,
     enable_ssl_verification: row.enableSslVerification,
     alert_status: alertStatus(row, ctx.now()),
     disabled_until: row.disabledUntil,

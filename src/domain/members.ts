@@ -5,7 +5,7 @@
 import type { Prisma, User } from "../generated/prisma/client.js";
 import { AppError, forbidden, notFound, paramError, recordNotFound, validationError } from "../errors.js";
 import {
-  AccessLevel, ancestorIds, canSee, findGroup, findProject, notExpired, requireAuthenticated, requireLevel, VALID_MEMBER_LEVELS,
+  AccessLevel, ancestorIds, canSee, findGroup, findProject, notExpired, requireAuthenticated, requireLevel, ROLE_NAMES, VALID_MEMBER_LEVELS,
 } from "./access.js";
 import type { DomainContext } from "./context.js";
 import { publish, type MemberEvent } from "./events.js";
@@ -148,10 +148,6 @@ function checkLevel(level: number): void {
   if (!VALID_MEMBER_LEVELS.includes(level)) throw paramError("access_level does not have a valid value");
 }
 
-const HUMAN_LEVELS: Record<number, string> = {
-  5: "Minimal Access", 10: "Guest", 15: "Planner", 20: "Reporter", 30: "Developer", 40: "Maintainer", 50: "Owner",
-};
-
 /** Model validations: no expiry in the past, no level below the user's membership of an ancestor group. */
 async function memberErrors(ctx: DomainContext, t: Target, userId: number, level: number, expiresAt: Date | null | undefined) {
   const errors: Record<string, string[]> = {};
@@ -160,7 +156,7 @@ async function memberErrors(ctx: DomainContext, t: Target, userId: number, level
     where: { userId, groupId: { in: ancestors } }, orderBy: { accessLevel: "desc" }, include: { group: { select: { name: true } } },
   });
   if (inherited && inherited.accessLevel > level) {
-    errors.access_level = [`should be greater than or equal to ${HUMAN_LEVELS[inherited.accessLevel]} inherited membership from group ${inherited.group.name}`];
+    errors.access_level = [`should be greater than or equal to ${ROLE_NAMES[inherited.accessLevel]} inherited membership from group ${inherited.group.name}`];
   }
   if (expiresAt && expiresAt.toISOString().slice(0, 10) < ctx.now().toISOString().slice(0, 10)) {
     errors.expires_at = ["cannot be a date in the past"];

@@ -6,10 +6,8 @@
 // never lose a failure.
 import type { GroupHook } from "../generated/prisma/client.js";
 import type { Db } from "../db/client.js";
-import { alertStatus } from "../domain/group-hooks.js";
+import { alertStatus, PERMANENTLY_DISABLED_THRESHOLD, TEMPORARILY_DISABLED_THRESHOLD } from "../domain/group-hooks.js";
 
-export const TEMPORARILY_DISABLED_THRESHOLD = 3;
-export const PERMANENTLY_DISABLED_THRESHOLD = 39;
 const INITIAL_BACKOFF_MS = 60_000;
 const MAX_BACKOFF_MS = 86_400_000;
 

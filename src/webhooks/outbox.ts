@@ -8,7 +8,7 @@ import type { GroupHook } from "../generated/prisma/client.js";
 import { ancestorIds } from "../domain/access.js";
 import type { DomainContext } from "../domain/context.js";
 import type { Tx } from "../domain/events.js";
-import { alertStatus } from "../domain/group-hooks.js";
+import { alertStatus, hookEventColumn } from "../domain/group-hooks.js";
 import { branchMatches } from "./branch-filter.js";
 import { TRIGGER_SWITCHES, type Trigger } from "./triggers.js";
 
@@ -59,6 +59,4 @@ async function hierarchyOf(tx: Tx, input: HookEventInput): Promise<number[]> {
 }
 
 /** `push_hooks` -> the GroupHook column `pushEvents`. */
-function columnOf(trigger: Trigger): keyof GroupHook {
-  return TRIGGER_SWITCHES[trigger].replace(/_(\w)/g, (_m, c: string) => c.toUpperCase()) as keyof GroupHook;
-}
+const columnOf = (trigger: Trigger) => hookEventColumn(TRIGGER_SWITCHES[trigger]);

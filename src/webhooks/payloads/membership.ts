@@ -2,11 +2,8 @@
 // EE's group_plan included), subgroup events (SubgroupBuilder) and access token expiry notices
 // (Gitlab::DataBuilder::ResourceAccessToken).
 import type { AccessToken, Namespace, User } from "../../generated/prisma/client.js";
+import { ROLE_NAMES } from "../../domain/access.js";
 import { groupHookAttrs, isoDate, projectHookAttrs, rubyTime, webhookEmail, xmlschema, type Ctx, type ProjectWithNamespace } from "./common.js";
-
-export const HUMAN_ACCESS: Record<number, string> = {
-  5: "Minimal Access", 10: "Guest", 15: "Planner", 20: "Reporter", 30: "Developer", 40: "Maintainer", 50: "Owner",
-};
 
 const MEMBER_EVENT_NAMES = { create: "user_add_to_group", update: "user_update_for_group", destroy: "user_remove_from_group" } as const;
 
@@ -28,7 +25,7 @@ export function buildMemberPayload(action: keyof typeof MEMBER_EVENT_NAMES, grou
     user_name: user.name,
     user_email: webhookEmail(user),
     user_id: user.id,
-    group_access: HUMAN_ACCESS[member.accessLevel] ?? null,
+    group_access: ROLE_NAMES[member.accessLevel] ?? null,
     group_plan: null,
     expires_at: xmlschema(member.expiresAt),
     event_name: MEMBER_EVENT_NAMES[action],
