@@ -41,6 +41,18 @@ beforeAll(async () => {
   ({ owner, maintainer, developer, reporter, guest, nonMember: stranger, publicProject, privateProject } = team);
 });
 
+
+/** Reading merge requests, per actor: [actor, status on the public project, status on the private one]. */
+const READ_STATUSES: [string, number, number][] = [
+  ["anonymous", 200, 404],
+  ["stranger", 200, 404],
+  ["guest", 200, 403],
+  ["reporter", 200, 200],
+  ["developer", 200, 200],
+  ["maintainer", 200, 200],
+  ["owner", 200, 200],
+  ["admin", 200, 200],
+];
 describe("POST /projects/:id/merge_requests", () => {
   it("opens a merge request: 201 with GitLab's MergeRequest entity", async () => {
     const source = uniq("feature");
@@ -196,16 +208,7 @@ describe("GET /projects/:id/merge_requests/:merge_request_iid", () => {
     privateMr = await createMergeRequest(developer.api, privateProject.id);
   });
 
-  it.each([
-    ["anonymous", 200, 404],
-    ["stranger", 200, 404],
-    ["guest", 200, 403],
-    ["reporter", 200, 200],
-    ["developer", 200, 200],
-    ["maintainer", 200, 200],
-    ["owner", 200, 200],
-    ["admin", 200, 200],
-  ])("as %s: public %s, private %s", async (actor, publicStatus, privateStatus) => {
+  it.each(READ_STATUSES)("as %s: public %s, private %s", async (actor, publicStatus, privateStatus) => {
     const api = actors()[actor]!;
     const pub = await api.get(`${mrs(publicProject)}/${publicMr.iid}`);
     expect(pub.status).toBe(publicStatus);
@@ -525,16 +528,7 @@ describe("GET /projects/:id/merge_requests", () => {
     expect(page2.body.map((mr: any) => mr.iid)).toEqual([a.iid]);
   });
 
-  it.each([
-    ["anonymous", 200, 404],
-    ["stranger", 200, 404],
-    ["guest", 200, 403],
-    ["reporter", 200, 200],
-    ["developer", 200, 200],
-    ["maintainer", 200, 200],
-    ["owner", 200, 200],
-    ["admin", 200, 200],
-  ])("as %s: public %s, private %s", async (actor, publicStatus, privateStatus) => {
+  it.each(READ_STATUSES)("as %s: public %s, private %s", async (actor, publicStatus, privateStatus) => {
     const api = actors()[actor]!;
     expect((await api.get(mrs(publicProject))).status).toBe(publicStatus);
     const priv = await api.get(mrs(privateProject));
