@@ -8,10 +8,10 @@ import { createUrlGuard } from "./webhooks/url-guard.js";
 import "./domain/subscribers.js";
 
 export async function createServices(config: Config, now: () => Date = () => new Date()): Promise<Services> {
-  const db = createDb(config.databaseUrl);
+  const { db, stats } = createDb(config.databaseUrl);
   await configureDatabase(db);
   return {
-    db, config, now, tokenCache: createTokenCache(),
+    db, sqlStats: stats, config, now, tokenCache: createTokenCache(),
     encryption: createEncryption(loadEncryptionKey(config)),
     urlGuard: createUrlGuard({ allowLocal: config.allowLocalWebhooks }),
   };

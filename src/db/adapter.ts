@@ -1,11 +1,103 @@
 // The Prisma driver adapter, chosen from DATABASE_URL. Shared by the server and the Prisma CLI.
+//
+// The server's adapter adds two things to @prisma/adapter-better-sqlite3, both at the connection:
+// - each SQL text is prepared once per connection (the stock adapter prepares it again for every
+//   query, which costs as much as running a small query);
+// - every statement is counted (`SqlStats`), so tests can hold each route to a statement budget.
+import type Database from "better-sqlite3";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 
-export function adapterFactory(databaseUrl: string) {
-  return new PrismaBetterSQLite3({ url: databaseUrl });
+export interface SqlStats {
+  /** statements sent to the database since the process started */
+  statements: number;
+  /** when set, receives each statement's SQL (tests name the statements of a broken budget) */
+  trace?: (sql: string) => void;
 }
 
 /** For the Prisma CLI (migrate, studio): DATABASE_URL or the default file. */
 export function migrationAdapterFactory() {
-  return adapterFactory(process.env.DATABASE_URL || "file:./data/forgeline.db");
+  return new PrismaBetterSQLite3({ url: process.env.DATABASE_URL || "file:./data/forgeline.db" });
+}
+
+type Factory = InstanceType<typeof PrismaBetterSQLite3>;
+type Connected = Awaited<ReturnType<Factory["connect"]>>;
+
+/** The server's adapter: prepared-statement cache and statement counting on one connection. */
+export function adapterFactory(databaseUrl: string, stats: SqlStats, onConnect?: (client: Database.Database) => void): Factory {
+  const factory = new PrismaBetterSQLite3({ url: databaseUrl });
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    const client = (adapter as unknown as { client: Database.Database }).client;
+    cachePreparedStatements(client);
+    countStatements(adapter, stats);
+    onConnect?.(client);
+    return adapter;
+  };
+  return factory;
+}
+
+/** Enough of a statement for the adapter: `reader`, `columns()` and a one-shot `bind(args)`. */
+interface BindableStatement {
+  reader: boolean;
+  columns(): Database.ColumnDefinition[];
+  bind(args: unknown[]): { reader: boolean; columns(): Database.ColumnDefinition[]; raw(): { all(): unknown[][] }; run(): Database.RunResult };
+  /** without arguments (the adapter's `BEGIN`) */
+  run(): Database.RunResult;
+}
+
+/**
+ * better-sqlite3's `bind` fixes a statement's parameters for good, so the adapter's
+ * `prepare(sql).bind(args)` cannot reuse a statement as it is: the cached statement is wrapped so
+ * that `bind` hands the arguments to `all`/`run` instead.
+ */
+function cachePreparedStatements(client: Database.Database): void {
+  const prepare = client.prepare.bind(client);
+  const cache = new Map<string, BindableStatement>();
+  (client as unknown as { prepare(sql: string): BindableStatement }).prepare = (sql: string) => {
+    let cached = cache.get(sql);
+    if (!cached) {
+      cached = reusable(prepare(sql));
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(sql, cached);
+    }
+    return cached;
+  };
+}
+
+/** Distinct SQL texts kept prepared (`IN (?, ?, ...)` lists make a new text per length). */
+const STATEMENT_CACHE_SIZE = 2_000;
+
+function reusable(statement: Database.Statement): BindableStatement {
+  const columns = statement.reader ? statement.columns() : [];
+  if (statement.reader) statement.raw(true);
+  return {
+    reader: statement.reader,
+    columns: () => columns,
+    bind: (args) => ({
+      reader: statement.reader,
+      columns: () => columns,
+      raw: () => ({ all: () => statement.all(...args) as unknown[][] }),
+      run: () => statement.run(...args),
+    }),
+    run: () => statement.run(),
+  };
+}
+
+function countStatements(adapter: Connected, stats: SqlStats): void {
+  const counted = <T extends object>(queryable: T): T => {
+    const q = queryable as unknown as Record<"queryRaw" | "executeRaw", (query: unknown) => Promise<unknown>>;
+    for (const method of ["queryRaw", "executeRaw"] as const) {
+      const original = q[method].bind(queryable);
+      q[method] = (query) => {
+        stats.statements++;
+        stats.trace?.((query as { sql: string }).sql);
+        return original(query);
+      };
+    }
+    return queryable;
+  };
+  counted(adapter);
+  const startTransaction = adapter.startTransaction.bind(adapter);
+  adapter.startTransaction = async (isolationLevel) => counted(await startTransaction(isolationLevel));
 }

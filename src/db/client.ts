@@ -1,10 +1,20 @@
+import type Database from "better-sqlite3";
 import { PrismaClient } from "../generated/prisma/client.js";
-import { adapterFactory } from "./adapter.js";
+import { adapterFactory, type SqlStats } from "./adapter.js";
 
 export type Db = PrismaClient;
+export type { SqlStats } from "./adapter.js";
 
-export function createDb(databaseUrl: string): Db {
-  return new PrismaClient({ adapter: adapterFactory(databaseUrl) });
+export interface DbHandle {
+  db: Db;
+  /** statements sent so far (the statement budgets of the tests read it) */
+  stats: SqlStats;
+}
+
+/** `onConnect` receives the driver's connection once Prisma opens it. */
+export function createDb(databaseUrl: string, onConnect?: (client: Database.Database) => void): DbHandle {
+  const stats: SqlStats = { statements: 0 };
+  return { db: new PrismaClient({ adapter: adapterFactory(databaseUrl, stats, onConnect) }), stats };
 }
 
 /**

@@ -1,6 +1,6 @@
 // What every domain function receives: the database, settings, a clock, and who is acting.
 import type { Config } from "../config.js";
-import type { Db } from "../db/client.js";
+import type { Db, SqlStats } from "../db/client.js";
 import type { User } from "../generated/prisma/client.js";
 import type { TokenCache } from "./token-store.js";
 import type { Encryption } from "./encryption.js";
@@ -15,6 +15,8 @@ export interface Actor {
 
 export interface Services {
   db: Db;
+  /** statements sent to the database (statement budgets in tests) */
+  sqlStats: SqlStats;
   config: Config;
   now: () => Date;
   tokenCache: TokenCache;
