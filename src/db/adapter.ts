@@ -10,6 +10,8 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 export interface SqlStats {
   /** statements sent to the database since the process started */
   statements: number;
+  /** statements other than SELECT (writes, transaction control): cached tables may have changed */
+  writes: number;
   /** when set, receives each statement's SQL (tests name the statements of a broken budget) */
   trace?: (sql: string) => void;
 }
@@ -23,15 +25,18 @@ type Factory = InstanceType<typeof PrismaBetterSQLite3>;
 type Connected = Awaited<ReturnType<Factory["connect"]>>;
 
 /** The server's adapter: prepared-statement cache and statement counting on one connection. */
-export function adapterFactory(databaseUrl: string, stats: SqlStats, onConnect?: (client: Database.Database) => void): Factory {
+/** better-sqlite3's own `prepare` on the adapter's connection (statements outside Prisma). */
+export type PrepareDirect = (sql: string) => Database.Statement;
+
+export function adapterFactory(databaseUrl: string, stats: SqlStats, onConnect?: (prepare: PrepareDirect) => void): Factory {
   const factory = new PrismaBetterSQLite3({ url: databaseUrl });
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = await connect();
     const client = (adapter as unknown as { client: Database.Database }).client;
+    onConnect?.(client.prepare.bind(client));
     cachePreparedStatements(client);
     countStatements(adapter, stats);
-    onConnect?.(client);
     return adapter;
   };
   return factory;
@@ -90,8 +95,10 @@ function countStatements(adapter: Connected, stats: SqlStats): void {
     for (const method of ["queryRaw", "executeRaw"] as const) {
       const original = q[method].bind(queryable);
       q[method] = (query) => {
+        const sql = (query as { sql: string }).sql;
         stats.statements++;
-        stats.trace?.((query as { sql: string }).sql);
+        if (!sql.startsWith("SELECT")) stats.writes++;
+        stats.trace?.(sql);
         return original(query);
       };
     }

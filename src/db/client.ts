@@ -1,9 +1,8 @@
-import type Database from "better-sqlite3";
 import { PrismaClient } from "../generated/prisma/client.js";
-import { adapterFactory, type SqlStats } from "./adapter.js";
+import { adapterFactory, type PrepareDirect, type SqlStats } from "./adapter.js";
 
 export type Db = PrismaClient;
-export type { SqlStats } from "./adapter.js";
+export type { PrepareDirect, SqlStats } from "./adapter.js";
 
 export interface DbHandle {
   db: Db;
@@ -11,9 +10,9 @@ export interface DbHandle {
   stats: SqlStats;
 }
 
-/** `onConnect` receives the driver's connection once Prisma opens it. */
-export function createDb(databaseUrl: string, onConnect?: (client: Database.Database) => void): DbHandle {
-  const stats: SqlStats = { statements: 0 };
+/** `onConnect` receives the connection's own `prepare` once Prisma opens it. */
+export function createDb(databaseUrl: string, onConnect?: (prepare: PrepareDirect) => void): DbHandle {
+  const stats: SqlStats = { statements: 0, writes: 0 };
   return { db: new PrismaClient({ adapter: adapterFactory(databaseUrl, stats, onConnect) }), stats };
 }
 

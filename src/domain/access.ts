@@ -2,6 +2,7 @@
 // visibility, and the parent lookups every resource starts from. Invisible parents answer 404.
 import type { Namespace, Prisma, Project } from "../generated/prisma/client.js";
 import { AppError, forbidden, notFound } from "../errors.js";
+import type { MembershipLevels, ProjectWithNamespace } from "./caches.js";
 import { isAdmin, type Actor, type DomainContext } from "./context.js";
 
 export const AccessLevel = { none: 0, minimal: 5, guest: 10, planner: 15, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
@@ -30,11 +31,8 @@ export async function groupAccessLevel(ctx: DomainContext, ns: Namespace): Promi
   const user = ctx.actor?.user;
   if (!user) return 0;
   if (ns.kind === "user") return ns.ownerId === user.id ? AccessLevel.owner : 0;
-  const best = await ctx.db.groupMember.findFirst({
-    where: { userId: user.id, groupId: { in: ancestorIds(ns) }, ...notExpired(ctx) },
-    orderBy: { accessLevel: "desc" },
-  });
-  return best?.accessLevel ?? 0;
+  const levels = await cachedLevels(ctx, `${user.id}/g${ns.id}`, () => loadLevels(ctx, user.id, null, ns));
+  return levels.inherited;
 }
 
 export async function projectAccessLevel(ctx: DomainContext, project: Project & { namespace: Namespace }): Promise<number> {
@@ -68,16 +66,14 @@ export interface ProjectMemberships {
   inherited: number;
 }
 
-/** The caller's memberships on a project, looked up once per request. */
-export function projectMemberships(ctx: DomainContext, project: Project & { namespace: Namespace }): Promise<ProjectMemberships> {
-  const cache = membershipCache.get(ctx) ?? new Map<number, Promise<ProjectMemberships>>();
-  membershipCache.set(ctx, cache);
-  let found = cache.get(project.id);
-  if (!found) {
-    found = loadProjectMemberships(ctx, project);
-    cache.set(project.id, found);
-  }
-  return found;
+/** The caller's memberships on a project (kept between requests: domain/caches.ts). */
+export async function projectMemberships(ctx: DomainContext, project: Project & { namespace: Namespace }): Promise<ProjectMemberships> {
+  const user = ctx.actor?.user;
+  if (!user) return { direct: 0, inherited: 0 };
+  const ns = project.namespace;
+  const owner = ns.kind === "user" && ns.ownerId === user.id ? AccessLevel.owner : 0;
+  const levels = await cachedLevels(ctx, `${user.id}/p${project.id}`, () => loadLevels(ctx, user.id, project.id, ns.kind === "group" ? ns : null));
+  return { direct: levels.direct, inherited: Math.max(levels.inherited, owner) };
 }
 
 /** GitLab's `permissions` of a project: the caller's project membership and group membership levels. */
@@ -86,28 +82,32 @@ export async function projectPermissions(ctx: DomainContext, project: Project & 
   return { project: direct, group: project.namespace.kind === "group" ? inherited : 0 };
 }
 
-const membershipCache = new WeakMap<DomainContext, Map<number, Promise<ProjectMemberships>>>();
-
-/** A project loaded by `loadProject` carries the caller's own membership row (`members`). */
-type LoadedProject = Project & { namespace: Namespace; members?: { accessLevel: number }[] };
-
-async function loadProjectMemberships(ctx: DomainContext, project: LoadedProject): Promise<ProjectMemberships> {
-  const user = ctx.actor?.user;
-  if (!user) return { direct: 0, inherited: 0 };
-  const [direct, inherited] = await Promise.all([
-    project.members ?? ctx.db.projectMember.findMany({ where: { userId: user.id, projectId: project.id, ...notExpired(ctx) }, take: 1 }),
-    groupAccessLevel(ctx, project.namespace),
-  ]);
-  return { direct: direct[0]?.accessLevel ?? 0, inherited };
+/** Membership levels with the time (app clock, ms) at which the first counted membership expires. */
+interface TimedLevels extends MembershipLevels {
+  validUntil: number | null;
 }
 
-/** The project with its namespace and the caller's own membership, in one query. */
-function projectInclude(ctx: DomainContext) {
-  const user = ctx.actor?.user;
+async function cachedLevels(ctx: DomainContext, key: string, load: () => Promise<TimedLevels>): Promise<TimedLevels> {
+  const cache = ctx.caches.memberships;
+  const cached = cache.get(key) as TimedLevels | undefined;
+  if (cached && (cached.validUntil === null || cached.validUntil > ctx.now().getTime())) return cached;
+  if (cached) cache.delete(key);
+  return (await cache.load(key, async () => ({ value: await load() }))) as TimedLevels;
+}
+
+/** The user's membership rows in the project (when given) and in the group and its ancestors. */
+async function loadLevels(ctx: DomainContext, userId: number, projectId: number | null, group: Namespace | null): Promise<TimedLevels> {
+  const select = { accessLevel: true, expiresAt: true } as const;
+  const [direct, inherited] = await Promise.all([
+    projectId === null ? [] : ctx.db.projectMember.findMany({ where: { userId, projectId, ...notExpired(ctx) }, select }),
+    group ? ctx.db.groupMember.findMany({ where: { userId, groupId: { in: ancestorIds(group) }, ...notExpired(ctx) }, select }) : [],
+  ]);
+  const expiries = [...direct, ...inherited].flatMap((row) => (row.expiresAt ? [row.expiresAt.getTime()] : []));
   return {
-    namespace: true,
-    members: { where: { userId: user?.id ?? -1, ...notExpired(ctx) }, take: 1, select: { accessLevel: true } },
-  } as const;
+    direct: Math.max(0, ...direct.map((row) => row.accessLevel)),
+    inherited: Math.max(0, ...inherited.map((row) => row.accessLevel)),
+    validUntil: expiries.length ? Math.min(...expiries) : null,
+  };
 }
 
 /** Memberships past their `expires_at` no longer count. */
@@ -133,20 +133,36 @@ export async function findProject(ctx: DomainContext, id: string | number): Prom
   return { project, level };
 }
 
-async function loadProject(ctx: DomainContext, id: string) {
-  const include = projectInclude(ctx);
-  if (/^\d+$/.test(id)) return ctx.db.project.findUnique({ where: { id: Number(id) }, include });
-  const lower = id.toLowerCase();
+/** A project with its namespace by id (kept between requests: domain/caches.ts). */
+export function projectById(ctx: DomainContext, id: number): Promise<ProjectWithNamespace | null> {
+  if (!Number.isSafeInteger(id)) return Promise.resolve(null);
+  return ctx.caches.projects.load(id, async () => {
+    const project = await ctx.db.project.findUnique({ where: { id }, include: { namespace: true } });
+    return project && { value: project };
+  });
+}
+
+async function projectByPath(ctx: DomainContext, lower: string): Promise<ProjectWithNamespace | null> {
   const slash = lower.lastIndexOf("/");
   if (slash < 0) return null;
-  const project = await ctx.db.project.findFirst({
-    where: { pathLower: lower.slice(slash + 1), namespace: { fullPathLower: lower.slice(0, slash) } },
-    include,
+  const id = await ctx.caches.projectIds.load(lower, async () => {
+    const project = await ctx.db.project.findFirst({
+      where: { pathLower: lower.slice(slash + 1), namespace: { fullPathLower: lower.slice(0, slash) } },
+      select: { id: true },
+    });
+    return project && { value: project.id };
   });
+  return id === null ? null : projectById(ctx, id);
+}
+
+async function loadProject(ctx: DomainContext, id: string) {
+  if (/^\d+$/.test(id)) return projectById(ctx, Number(id));
+  const lower = id.toLowerCase();
+  const project = await projectByPath(ctx, lower);
   if (project) return project;
   const redirect = await ctx.db.redirectRoute.findUnique({ where: { pathLower: lower } });
   if (redirect) {
-    const moved = await ctx.db.project.findUnique({ where: { id: redirect.projectId }, include });
+    const moved = await projectById(ctx, redirect.projectId);
     if (moved && canSee(ctx.actor, moved.visibility, await projectAccessLevel(ctx, moved))) {
       if (ctx.followProjectRedirects) return moved;
       throw new ProjectMovedError(moved.id);

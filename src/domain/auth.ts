@@ -4,7 +4,7 @@ import type { User } from "../generated/prisma/client.js";
 import { AppError, forbidden, notFound, unauthorized } from "../errors.js";
 import type { Actor, Services } from "./context.js";
 import { digest } from "./secrets.js";
-import { findTokenByDigest, markTokenUsed, type TokenWithUser } from "./token-store.js";
+import { findTokenByDigest, lastUsedAt, markTokenUsed, type TokenWithUser } from "./token-store.js";
 
 export interface Credentials {
   token?: string;
@@ -78,7 +78,8 @@ function assertAdmitted(scopes: ReadonlySet<string>, admitting: readonly string[
 
 async function recordUse(services: Services, token: TokenWithUser): Promise<void> {
   const now = services.now();
-  if (token.lastUsedAt && now.getTime() - token.lastUsedAt.getTime() < LAST_USED_INTERVAL_MS) return;
+  const last = lastUsedAt(services, token);
+  if (last && now.getTime() - last.getTime() < LAST_USED_INTERVAL_MS) return;
   await markTokenUsed(services, token, now);
 }
 

@@ -2,7 +2,7 @@
 import type { Config } from "../config.js";
 import type { Db, SqlStats } from "../db/client.js";
 import type { User } from "../generated/prisma/client.js";
-import type { TokenCache } from "./token-store.js";
+import type { Caches } from "./caches.js";
 import type { Encryption } from "./encryption.js";
 import type { UrlGuard } from "../webhooks/url-guard.js";
 
@@ -19,7 +19,8 @@ export interface Services {
   sqlStats: SqlStats;
   config: Config;
   now: () => Date;
-  tokenCache: TokenCache;
+  /** rows kept between requests, emptied when their tables change (any process) */
+  caches: Caches;
   /** secrets at rest (webhook url, token, URL variable and custom header values) */
   encryption: Encryption;
   /** SSRF guard for webhook URLs (ALLOW_LOCAL_WEBHOOKS) */

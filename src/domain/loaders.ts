@@ -2,7 +2,8 @@
 import DataLoader from "dataloader";
 import type { AwardEmoji, Namespace, User } from "../generated/prisma/client.js";
 import type { Services } from "./context.js";
-import { batchAwardEmoji, batchVotes, type AwardableKey, type Votes } from "./award-emoji/batches.js";
+import { batchAwardEmoji, type AwardableKey } from "./award-emoji/batches.js";
+import { batchIssuableFacts, type IssuableFacts, type IssuableKey } from "./issuable-facts.js";
 
 export interface Loaders {
   namespace: DataLoader<number, Namespace | null>;
@@ -11,24 +12,39 @@ export interface Loaders {
   projectTopicNames: DataLoader<number, string[]>;
   /** emoji reactions of an awardable (`awardableKey(type, id)`), oldest first */
   awardEmoji: DataLoader<AwardableKey, AwardEmoji[]>;
-  /** thumbsup / thumbsdown counts of an awardable */
-  awardVotes: DataLoader<AwardableKey, Votes>;
+  /** comment and vote counts, assignees of an issue or merge request (`issuableKey(type, id)`) */
+  issuableFacts: DataLoader<IssuableKey, IssuableFacts>;
+}
+
+/** Users by id: from the server's user cache, the rest in one query (then cached). */
+async function loadUsers(services: Services, ids: readonly number[]): Promise<(User | null)[]> {
+  const cache = services.caches.users;
+  const found = new Map<number, User>();
+  for (const id of ids) {
+    const user = cache.get(id);
+    if (user) found.set(id, user);
+  }
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length) {
+    const stamp = cache.stamp();
+    for (const row of await services.db.user.findMany({ where: { id: { in: missing } } })) {
+      cache.keep(row.id, row, stamp);
+      found.set(row.id, row);
+    }
+  }
+  return ids.map((id) => found.get(id) ?? null);
 }
 
 export function createLoaders(services: Services): Loaders {
   return {
     awardEmoji: new DataLoader((keys) => batchAwardEmoji(services.db, keys)),
-    awardVotes: new DataLoader((keys) => batchVotes(services.db, keys)),
+    issuableFacts: new DataLoader((keys) => batchIssuableFacts(services.db, keys)),
     namespace: new DataLoader(async (ids) => {
       const rows = await services.db.namespace.findMany({ where: { id: { in: [...ids] } } });
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.map((id) => byId.get(id) ?? null);
     }),
-    user: new DataLoader(async (ids) => {
-      const rows = await services.db.user.findMany({ where: { id: { in: [...ids] } } });
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      return ids.map((id) => byId.get(id) ?? null);
-    }),
+    user: new DataLoader((ids) => loadUsers(services, ids)),
     projectTopicNames: new DataLoader(async (projectIds) => {
       const rows = await services.db.projectTopic.findMany({
         where: { projectId: { in: [...projectIds] } },

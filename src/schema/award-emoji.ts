@@ -4,7 +4,8 @@
 import type { Context } from "../context.js";
 import { addAwardEmoji, getAwardEmoji, listAwardEmoji, removeAwardEmoji, type AwardablePath } from "../domain/award-emoji/award-emoji.js";
 import type { AwardableType } from "../domain/award-emoji/awardables.js";
-import { awardableKey, type Votes } from "../domain/award-emoji/batches.js";
+import { awardableKey } from "../domain/award-emoji/batches.js";
+import { issuableKey, type IssuableType } from "../domain/issuable-facts.js";
 import type { NoteableType } from "../domain/notes/notes.js";
 import { builder } from "./builder.js";
 import { IssueEntity } from "./issues.js";
@@ -100,8 +101,8 @@ const awardEmojiOf = (type: AwardableType) => (parent: Parent, _a: unknown, ctx:
   ctx.loaders.awardEmoji.load(awardableKey(type, parent.id));
 
 /** GitLab's `upvotes` / `downvotes`: the parent's thumbsup and thumbsdown counts. */
-const votesOf = (type: AwardableType, vote: keyof Votes) => async (parent: Parent, _a: unknown, ctx: Context) =>
-  (await ctx.loaders.awardVotes.load(awardableKey(type, parent.id)))[vote];
+const votesOf = (type: IssuableType, vote: "upvotes" | "downvotes") => async (parent: Parent, _a: unknown, ctx: Context) =>
+  (await ctx.loaders.issuableFacts.load(issuableKey(type, parent.id)))[vote];
 
 builder.prismaObjectFields(IssueEntity, (t) => ({
   upvotes: t.int({ resolve: votesOf("Issue", "upvotes") }),

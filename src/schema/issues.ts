@@ -1,21 +1,26 @@
 // Project issues: GitLab's Issue entity, the project and instance-wide lists, one issue, and
 // create / update (including state_event close and reopen), each through one domain function.
 // Emoji reactions add upvotes, downvotes and award_emoji to IssueEntity (award-emoji.ts).
-import type { Issue, Namespace, Project } from "../generated/prisma/client.js";
+import type { Issue } from "../generated/prisma/client.js";
 import { ISSUE_ORDER_COLUMNS, ISSUE_STATES, listIssues, listProjectIssues } from "../domain/issues/issue-lists.js";
-import { issueLinks, issueReferences, isSubscribed, userNotesCount } from "../domain/issues/issue-presenter.js";
+import { issueLinks, issueReferences, isSubscribed } from "../domain/issues/issue-presenter.js";
+import { issuableKey } from "../domain/issuable-facts.js";
+import { projectById } from "../domain/access.js";
+import type { Context } from "../context.js";
 import { projectPageUrl } from "../domain/projects.js";
 import { labelsOf, taskStatus } from "../domain/issues/issue-values.js";
 import { taskCompletionStatus } from "../domain/task-lists.js";
 import { createIssue, updateIssue } from "../domain/issues/issue-writes.js";
-import { getIssue, type IssueWithAssignees } from "../domain/issues/issues.js";
+import { getIssue } from "../domain/issues/issues.js";
 import { builder } from "./builder.js";
-import { IssuableReferences, none, TaskCompletionStatus, TimeStats, user, userIdsOf, users } from "./issuables.js";
+import { IssuableReferences, none, TaskCompletionStatus, TimeStats, user, users } from "./issuables.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { UserBasic } from "./users.js";
 
-type WithProject = Issue & { project: Project & { namespace: Namespace } };
-const withProject = { project: { include: { namespace: true } } } as const;
+/** The issue's project with its namespace, from the server's project cache. */
+const projectOf = async (ctx: Context, issue: Issue) => (await projectById(ctx, issue.projectId))!;
+const factsOf = (ctx: Context, issue: Issue) => ctx.loaders.issuableFacts.load(issuableKey("Issue", issue.id));
+const assigneesOf = async (ctx: Context, issue: Issue) => users(ctx, (await factsOf(ctx, issue)).assigneeIds);
 
 const IssueLinks = builder.objectRef<ReturnType<typeof issueLinks>>("IssueLinks").implement({
   fields: (t) => ({
@@ -27,7 +32,6 @@ const IssueLinks = builder.objectRef<ReturnType<typeof issueLinks>>("IssueLinks"
   }),
 });
 
-const assigneeIds = (issue: IssueWithAssignees) => userIdsOf(issue.assignees);
 
 export const IssueEntity = builder.prismaObject("Issue", {
   name: "Issue",
@@ -44,22 +48,17 @@ export const IssueEntity = builder.prismaObject("Issue", {
     closed_by: t.field({ type: UserBasic, nullable: true, resolve: (i, _a, ctx) => user(ctx, i.closedById) }),
     labels: t.stringList({ resolve: (i) => labelsOf(i) }),
     milestone: t.field({ type: "JSON", nullable: true, resolve: none }),
-    assignees: t.field({ type: [UserBasic], select: { assignees: true }, resolve: (i, _a, ctx) => users(ctx, assigneeIds(i)) }),
+    assignees: t.field({ type: [UserBasic], resolve: (i, _a, ctx) => assigneesOf(ctx, i) }),
     author: t.field({ type: UserBasic, resolve: async (i, _a, ctx) => (await user(ctx, i.authorId))! }),
     type: t.string({ resolve: () => "ISSUE" }),
-    assignee: t.field({
-      type: UserBasic,
-      nullable: true,
-      select: { assignees: true },
-      resolve: async (i, _a, ctx) => (await users(ctx, assigneeIds(i)))[0] ?? null,
-    }),
-    user_notes_count: t.int({ resolve: (i, _a, ctx) => userNotesCount(ctx, i.id) }),
+    assignee: t.field({ type: UserBasic, nullable: true, resolve: async (i, _a, ctx) => (await assigneesOf(ctx, i))[0] ?? null }),
+    user_notes_count: t.int({ resolve: async (i, _a, ctx) => (await factsOf(ctx, i)).userNotesCount }),
     merge_requests_count: t.int({ resolve: () => 0 }),
     due_date: t.exposeString("dueDate", { nullable: true }),
     confidential: t.exposeBoolean("confidential"),
     discussion_locked: t.exposeBoolean("discussionLocked", { nullable: true }),
     issue_type: t.string({ resolve: () => "issue" }),
-    web_url: t.string({ select: withProject, resolve: (i, _a, ctx) => projectPageUrl(ctx, (i as WithProject).project, "issues", i.iid) }),
+    web_url: t.string({ resolve: async (i, _a, ctx) => projectPageUrl(ctx, await projectOf(ctx, i), "issues", i.iid) }),
     time_stats: t.field({ type: TimeStats, resolve: () => ({}) }),
     task_completion_status: t.field({ type: TaskCompletionStatus, resolve: (i) => taskCompletionStatus(i.description) }),
     weight: t.int({ nullable: true, resolve: none }),
@@ -69,13 +68,9 @@ export const IssueEntity = builder.prismaObject("Issue", {
     has_tasks: t.boolean({ resolve: (i) => taskCompletionStatus(i.description).count === 0 }),
     task_status: t.string({ resolve: (i) => taskStatus(i.description) }),
     _links: t.field({ type: IssueLinks, resolve: (i, _a, ctx) => issueLinks(ctx, i) }),
-    references: t.field({
-      type: IssuableReferences,
-      select: withProject,
-      resolve: (i) => issueReferences((i as WithProject).project, i.iid),
-    }),
+    references: t.field({ type: IssuableReferences, resolve: async (i, _a, ctx) => issueReferences(await projectOf(ctx, i), i.iid) }),
     severity: t.string({ resolve: () => "UNKNOWN" }),
-    subscribed: t.boolean({ select: { assignees: true }, resolve: (i, _a, ctx) => isSubscribed(ctx, i) }),
+    subscribed: t.boolean({ resolve: async (i, _a, ctx) => isSubscribed(ctx, i, (await factsOf(ctx, i)).assigneeIds) }),
     moved_to_id: t.int({ nullable: true, resolve: none }),
     imported: t.boolean({ resolve: () => false }),
     imported_from: t.string({ resolve: () => "none" }),

@@ -11,7 +11,8 @@ import {
   listAllMergeRequests, listGroupMergeRequests, listProjectMergeRequests, MERGE_REQUEST_ORDER, MERGE_REQUEST_STATES,
 } from "../domain/merge-requests/lists.js";
 import { getMergeRequest, type MergeRequestRow } from "../domain/merge-requests/merge-requests.js";
-import { canMerge, detailedMergeStatusOf, isSubscribed, userNotesCount } from "../domain/merge-requests/presenter.js";
+import { canMerge, detailedMergeStatusOf, isSubscribed } from "../domain/merge-requests/presenter.js";
+import { issuableKey } from "../domain/issuable-facts.js";
 import { createMergeRequest, updateMergeRequest } from "../domain/merge-requests/writes.js";
 import { builder } from "./builder.js";
 import { IssuableReferences, none, TaskCompletionStatus, TimeStats, user, userIdsOf, users } from "./issuables.js";
@@ -56,7 +57,9 @@ const basicFields = (t: Fields) => ({
   closed_at: t.expose("closedAt", { type: "DateTime", nullable: true }),
   target_branch: t.exposeString("targetBranch"),
   source_branch: t.exposeString("sourceBranch"),
-  user_notes_count: t.int({ resolve: (mr: unknown, _a: unknown, ctx: Context) => userNotesCount(ctx, row(mr)) }),
+  user_notes_count: t.int({
+    resolve: async (mr: unknown, _a: unknown, ctx: Context) => (await ctx.loaders.issuableFacts.load(issuableKey("MergeRequest", row(mr).id))).userNotesCount,
+  }),
   author: t.field({ type: UserBasic, resolve: async (mr: unknown, _a: unknown, ctx: Context) => (await user(ctx, row(mr).authorId))! }),
   assignees: t.field({ type: [UserBasic], resolve: (mr: unknown, _a: unknown, ctx: Context) => users(ctx, userIdsOf(row(mr).assignees)) }),
   assignee: t.field({

@@ -42,5 +42,5 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   await bootstrap(services);
   const app = createApp(services, (e) => { if (process.env.DEBUG_TEST_ERRORS) console.error(e); });
   const client = (token?: string) => new ApiClient(app, token);
-  return { app, services, root: client(ROOT_TOKEN), anon: client(), client, dataDir, forgetCaches: () => services.tokenCache.clear() };
+  return { app, services, root: client(ROOT_TOKEN), anon: client(), client, dataDir, forgetCaches: () => services.caches.registry.clearAll() };
 }

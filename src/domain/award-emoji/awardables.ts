@@ -1,10 +1,10 @@
 // What an award_emoji path points at (an issue, merge request or project snippet, or one of its
 // notes), with GitLab's answers when it is missing or hidden, and who may react to it.
 import type { Note } from "../../generated/prisma/client.js";
-import { AppError, notFound, recordNotFound } from "../../errors.js";
+import { notFound, recordNotFound } from "../../errors.js";
 import { findProject } from "../access.js";
 import type { DomainContext } from "../context.js";
-import { canReadNote, findNoteable, findNoteRecord, passesLock, type Noteable, type NoteableType } from "../notes/notes.js";
+import { canReadNote, findNoteRecord, noteableIn, passesLock, type Noteable, type NoteableType } from "../notes/notes.js";
 
 export type AwardableType = NoteableType | "Note";
 
@@ -34,40 +34,10 @@ export const awardEmojiNotFound = (detail?: string) => notFound(detail ? `Award 
  * to read it ("404 Award Emoji Not Found").
  */
 export async function findAwardable(ctx: DomainContext, path: AwardablePath): Promise<Awardable> {
-  const { note } = await findAwardableRecord(ctx, path);
-  const noteable = await findReadableNoteable(ctx, path);
-  if (!note) return { type: noteable.type, id: noteable.id, noteable, note: null };
-  if (!canReadNote(ctx, noteable, note)) throw awardEmojiNotFound();
-  return { type: "Note", id: note.id, noteable, note };
-}
-
-/** The noteable through its area's finder, which answers 404 when the caller may not read it. */
-async function findReadableNoteable(ctx: DomainContext, path: AwardablePath): Promise<Noteable> {
-  try {
-    return await findNoteable(ctx, path.noteableType, path.project, path.ref);
-  } catch (error) {
-    // the record exists (findAwardableRecord), so a 404 here means it is hidden from the caller
-    if (error instanceof AppError && error.status === 404) throw awardEmojiNotFound();
-    throw error;
-  }
-}
-
-interface NoteableRecord {
-  id: number;
-  confidential?: boolean;
-  discussionLocked?: boolean | null;
-}
-
-/** The issue or merge request (by iid) or project snippet (by id) in the project, readable or not. */
-function noteableRecord(ctx: DomainContext, projectId: number, path: AwardablePath): Promise<NoteableRecord | null> {
-  switch (path.noteableType) {
-    case "Issue":
-      return ctx.db.issue.findFirst({ where: { projectId, iid: path.ref }, select: { id: true, confidential: true, discussionLocked: true } });
-    case "MergeRequest":
-      return ctx.db.mergeRequest.findFirst({ where: { projectId, iid: path.ref }, select: { id: true, discussionLocked: true } });
-    case "Snippet":
-      return ctx.db.snippet.findFirst({ where: { projectId, id: path.ref }, select: { id: true } });
-  }
+  const { awardable, readable } = await lookUpAwardable(ctx, path);
+  if (!readable) throw awardEmojiNotFound();
+  if (awardable.note && !canReadNote(ctx, awardable.noteable, awardable.note)) throw awardEmojiNotFound();
+  return awardable;
 }
 
 /**
@@ -77,20 +47,18 @@ function noteableRecord(ctx: DomainContext, projectId: number, path: AwardablePa
  * hidden from them; the other endpoints go on to check reading (findAwardable).
  */
 export async function findAwardableRecord(ctx: DomainContext, path: AwardablePath): Promise<Awardable> {
+  return (await lookUpAwardable(ctx, path)).awardable;
+}
+
+/** The awardable (or its note) and whether the caller may read the noteable. */
+async function lookUpAwardable(ctx: DomainContext, path: AwardablePath): Promise<{ awardable: Awardable; readable: boolean }> {
   const access = await findProject(ctx, path.project);
-  const record = await noteableRecord(ctx, access.project.id, path);
-  if (!record) throw recordNotFound();
-  const noteable: Noteable = {
-    type: path.noteableType,
-    id: record.id,
-    ref: path.ref,
-    access,
-    confidential: !!record.confidential,
-    locked: !!record.discussionLocked,
-  };
-  if (path.noteId == null) return { type: noteable.type, id: noteable.id, noteable, note: null };
+  const found = await noteableIn(ctx, path.noteableType, access, path.ref);
+  if (!found) throw recordNotFound();
+  const { noteable, readable } = found;
+  if (path.noteId == null) return { awardable: { type: noteable.type, id: noteable.id, noteable, note: null }, readable };
   const note = await findNoteRecord(ctx, noteable, path.noteId);
-  return { type: "Note", id: note.id, noteable, note };
+  return { awardable: { type: "Note", id: note.id, noteable, note }, readable };
 }
 
 /**

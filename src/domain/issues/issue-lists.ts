@@ -1,7 +1,7 @@
 // Issue lists (GitLab's IssuesFinder as lib/api/issues.rb drives it): a project's issues and the
 // instance-wide GET /issues, both limited to issues the caller may read (confidential ones only
 // for Planners and above, their author and their assignees) and filtered by GitLab's params.
-import type { Prisma } from "../../generated/prisma/client.js";
+import type { Issue, Prisma } from "../../generated/prisma/client.js";
 import { paramError } from "../../errors.js";
 import { AccessLevel, authorizedProjectsWhere, findProject, openVisibilities, requireAuthenticated } from "../access.js";
 import { isAdmin, type DomainContext } from "../context.js";
@@ -11,7 +11,7 @@ import type { RelationQuery } from "../prisma-query.js";
 import { featureAvailable } from "../project-features.js";
 import { userIdByUsername } from "../users.js";
 import { exactLabelsWhere, labelFilter, labelsCondition } from "./issue-values.js";
-import { canReadAllConfidential, type IssueWithAssignees } from "./issues.js";
+import { canReadAllConfidential } from "./issues.js";
 
 export const ISSUE_ORDER_COLUMNS = ["created_at", "updated_at", "title", "due_date"] as const;
 export const ISSUE_STATES = ["opened", "closed", "all"] as const;
@@ -42,7 +42,7 @@ export interface IssueFilters extends PageArgs {
 const SCOPES = ["created_by_me", "assigned_to_me", "all"];
 
 /** GET /projects/:id/issues: every scope defaults to all; a project without readable issues lists none. */
-export async function listProjectIssues(ctx: DomainContext, projectRef: string, filters: IssueFilters, query?: RelationQuery): Promise<Page<IssueWithAssignees>> {
+export async function listProjectIssues(ctx: DomainContext, projectRef: string, filters: IssueFilters, query?: RelationQuery): Promise<Page<Issue>> {
   const scope = checkParams(filters, "all");
   const access = await findProject(ctx, projectRef);
   const readable: Prisma.IssueWhereInput = !featureAvailable(ctx, access, "issues")
@@ -52,7 +52,7 @@ export async function listProjectIssues(ctx: DomainContext, projectRef: string, 
 }
 
 /** GET /issues: the caller's issues (`scope` defaults to created_by_me; only `all` works anonymously). */
-export async function listIssues(ctx: DomainContext, filters: IssueFilters & { non_archived?: boolean | null }, query?: RelationQuery): Promise<Page<IssueWithAssignees>> {
+export async function listIssues(ctx: DomainContext, filters: IssueFilters & { non_archived?: boolean | null }, query?: RelationQuery): Promise<Page<Issue>> {
   const scope = checkParams(filters, "created_by_me");
   if (scope !== "all") requireAuthenticated(ctx);
   const projects: Prisma.ProjectWhereInput = { AND: [await issueProjectsWhere(ctx), filters.non_archived === false ? {} : { archived: false }] };
@@ -101,10 +101,10 @@ async function pageOf(ctx: DomainContext, narrowed: Prisma.IssueWhereInput, filt
     (skip, take) =>
       ctx.db.issue.findMany({
         where, skip, take,
-        include: { ...(query?.include ?? {}), assignees: true },
+        ...(query?.include && Object.keys(query.include).length ? { include: query.include } : {}),
         // a missing due date sorts last either way, as GitLab orders it (and the same on SQLite and PostgreSQL)
         orderBy: [{ [column]: column === "dueDate" ? { sort, nulls: "last" } : sort }, { id: sort }],
-      }) as Promise<IssueWithAssignees[]>,
+      }),
   );
 }
 

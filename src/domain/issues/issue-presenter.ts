@@ -1,10 +1,8 @@
 // What GitLab's Issue entity shows beyond the columns: links, references, counts and the
 // caller's subscription (web_url: projectPageUrl).
-import type { Namespace, Project } from "../../generated/prisma/client.js";
+import type { Issue, Namespace, Project } from "../../generated/prisma/client.js";
 import type { DomainContext } from "../context.js";
-import { userNotesCount as notesCount } from "../notes/notes.js";
 import { projectFullPath } from "../projects.js";
-import type { IssueWithAssignees } from "./issues.js";
 
 type ProjectWithNamespace = Project & { namespace: Namespace };
 
@@ -25,11 +23,9 @@ export function issueReferences(project: ProjectWithNamespace, iid: number) {
 }
 
 /** Whether the caller gets notifications: GitLab subscribes the author and the assignees (participants). */
-export function isSubscribed(ctx: DomainContext, issue: IssueWithAssignees): boolean {
+export function isSubscribed(ctx: DomainContext, issue: Issue, assigneeIds: number[]): boolean {
   const userId = ctx.actor?.user.id;
   if (userId == null) return false;
-  return issue.authorId === userId || issue.assignees.some((a) => a.userId === userId);
+  return issue.authorId === userId || assigneeIds.includes(userId);
 }
 
-/** Comments (non-system notes) on the issue; one query per page of issues. */
-export const userNotesCount = (ctx: DomainContext, issueId: number) => notesCount(ctx, "Issue", issueId);

@@ -1,7 +1,7 @@
 // Project issues: lookup and GitLab's IssuePolicy. Lists: issue-lists.ts; create and update:
 // issue-writes.ts; what the entity shows beyond the columns: issue-presenter.ts.
 // findIssue and canReadIssue are what notes, emoji and webhooks build on.
-import type { Issue, IssueAssignee } from "../../generated/prisma/client.js";
+import type { Issue, IssueAssignee, Prisma } from "../../generated/prisma/client.js";
 import { recordNotFound } from "../../errors.js";
 import { AccessLevel, findProject, type ProjectAccess } from "../access.js";
 import { isAdmin, type DomainContext } from "../context.js";
@@ -26,10 +26,37 @@ export async function findIssue(ctx: DomainContext, projectRef: string | number,
   return { issue, access };
 }
 
+/**
+ * The issue by iid and whether the caller may read it (null: no such issue). Assignees are read
+ * only for a confidential issue whose reader is neither privileged nor its author: one statement
+ * in the usual case.
+ */
+export async function issueWithReadRule<S extends Prisma.IssueSelect | undefined>(
+  ctx: DomainContext,
+  access: ProjectAccess,
+  iid: number,
+  select?: S,
+): Promise<{ issue: Prisma.IssueGetPayload<{ select: S }>; readable: boolean } | null> {
+  const issue = (await ctx.db.issue.findUnique({ where: { projectId_iid: { projectId: access.project.id, iid } }, ...(select ? { select } : {}) })) as
+    | (Prisma.IssueGetPayload<{ select: S }> & Pick<Issue, "id" | "confidential" | "authorId">)
+    | null;
+  if (!issue) return null;
+  const userId = ctx.actor?.user.id;
+  const needsAssignees = issue.confidential && userId != null && issue.authorId !== userId && !canReadAllConfidential(ctx, access);
+  const assignees = needsAssignees ? await ctx.db.issueAssignee.findMany({ where: { issueId: issue.id }, select: { userId: true } }) : [];
+  return { issue, readable: canReadIssue(ctx, access, { ...issue, assignees }) };
+}
+
+/** What the read rule needs of an issue. */
+export const ISSUE_READ_FACTS = { id: true, confidential: true, discussionLocked: true, authorId: true } as const;
+
 /** GET /projects/:id/issues/:issue_iid, with what the entity selects. */
-export async function getIssue(ctx: DomainContext, projectRef: string | number, iid: number, query?: RelationQuery) {
-  const { issue } = await findIssue(ctx, projectRef, iid);
-  return loadIssue(ctx, issue.id, query);
+export async function getIssue(ctx: DomainContext, projectRef: string | number, iid: number, query?: RelationQuery): Promise<Issue> {
+  const access = await findProject(ctx, projectRef);
+  const found = await issueWithReadRule(ctx, access, iid);
+  if (!found?.readable) throw recordNotFound();
+  const wanted = query?.include && Object.keys(query.include).length;
+  return wanted ? ctx.db.issue.findUniqueOrThrow({ where: { id: found.issue.id }, include: query.include }) : found.issue;
 }
 
 /** The issue row with the relations the GraphQL selection wants (plus its assignees). */
@@ -38,7 +65,7 @@ export async function loadIssue(ctx: DomainContext, id: number, query?: Relation
 }
 
 /** Confidential issues: Planners and above, the author and the assignees (and administrators). */
-export function canReadIssue(ctx: DomainContext, access: ProjectAccess, issue: IssueWithAssignees): boolean {
+export function canReadIssue(ctx: DomainContext, access: ProjectAccess, issue: IssueReadRow): boolean {
   if (!featureAvailable(ctx, access, "issues")) return false;
   if (!issue.confidential || isAdmin(ctx.actor)) return true;
   const userId = ctx.actor?.user.id;
@@ -51,7 +78,9 @@ export function canReadAllConfidential(ctx: DomainContext, access: ProjectAccess
   return isAdmin(ctx.actor) || access.level >= AccessLevel.planner;
 }
 
-const isAuthorOrAssignee = (userId: number, issue: IssueWithAssignees) =>
+type IssueReadRow = Pick<Issue, "confidential" | "authorId"> & { assignees: Pick<IssueAssignee, "userId">[] };
+
+const isAuthorOrAssignee = (userId: number, issue: IssueReadRow) =>
   issue.authorId === userId || issue.assignees.some((a) => a.userId === userId);
 
 /**

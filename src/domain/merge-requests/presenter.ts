@@ -2,13 +2,10 @@
 // subscription, whether the caller may merge.
 import { projectAccessLevel } from "../access.js";
 import type { DomainContext } from "../context.js";
-import { userNotesCount as notesCount } from "../notes/notes.js";
 import { canMergeToBranch, canPushToBranch } from "../repository/access.js";
 import { detailedMergeStatus } from "./fields.js";
 import { branchKey, mergeRequestLoaders } from "./loaders.js";
 import type { MergeRequestRow } from "./merge-requests.js";
-
-export const userNotesCount = (ctx: DomainContext, mr: MergeRequestRow) => notesCount(ctx, "MergeRequest", mr.id);
 
 export async function sourceBranchExists(ctx: DomainContext, mr: MergeRequestRow): Promise<boolean> {
   return (await mergeRequestLoaders(ctx).branchHead.load(branchKey(mr.projectId, mr.sourceBranch))) != null;

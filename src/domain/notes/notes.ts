@@ -2,15 +2,14 @@
 // Helpers::NotesHelpers and NotePolicy): finding the noteable and its notes, who may read, write
 // and change them, and the read endpoints. findNoteable and findNote are what emoji reactions and
 // webhooks build on. Writes: note-writes.ts.
-import DataLoader from "dataloader";
 import type { Note, Prisma } from "../../generated/prisma/client.js";
 import { notFound, recordNotFound } from "../../errors.js";
-import { AccessLevel, requireAuthenticated, type ProjectAccess } from "../access.js";
+import { AccessLevel, findProject, requireAuthenticated, type ProjectAccess } from "../access.js";
 import { isAdmin, type DomainContext } from "../context.js";
-import { findIssue } from "../issues/issues.js";
-import { findMergeRequest } from "../merge-requests/merge-requests.js";
+import { ISSUE_READ_FACTS, issueWithReadRule } from "../issues/issues.js";
+import { canReadMergeRequests } from "../merge-requests/merge-requests.js";
 import { paginate, type Page, type PageArgs, type SortDirection } from "../pagination.js";
-import { findProjectSnippet } from "../snippets/snippets.js";
+import { canReadSnippet } from "../snippets/snippets.js";
 
 export type NoteableType = "Issue" | "MergeRequest" | "Snippet";
 
@@ -36,18 +35,31 @@ export type NoteView = Note & { noteableIid: number | null };
  * finders' lookup, so one the caller may not read answers 404 "Not found".
  */
 export async function findNoteable(ctx: DomainContext, type: NoteableType, projectRef: string | number, ref: number): Promise<Noteable> {
+  const found = await noteableIn(ctx, type, await findProject(ctx, projectRef), ref);
+  if (!found?.readable) throw recordNotFound();
+  return found.noteable;
+}
+
+/**
+ * The noteable in a project the caller can see, readable or not (null: no such record), with
+ * only the columns the read rules need: one statement in the usual case.
+ */
+export async function noteableIn(ctx: DomainContext, type: NoteableType, access: ProjectAccess, ref: number): Promise<{ noteable: Noteable; readable: boolean } | null> {
+  const projectId = access.project.id;
+  const noteable = (id: number, confidential: boolean, locked: boolean | null): Noteable =>
+    ({ type, id, ref, access, confidential, locked: !!locked });
   switch (type) {
     case "Issue": {
-      const { issue, access } = await findIssue(ctx, projectRef, ref);
-      return { type, id: issue.id, ref, access, confidential: issue.confidential, locked: !!issue.discussionLocked };
+      const found = await issueWithReadRule(ctx, access, ref, ISSUE_READ_FACTS);
+      return found && { noteable: noteable(found.issue.id, found.issue.confidential, found.issue.discussionLocked), readable: found.readable };
     }
     case "MergeRequest": {
-      const { mergeRequest, access } = await findMergeRequest(ctx, projectRef, ref);
-      return { type, id: mergeRequest.id, ref, access, confidential: false, locked: !!mergeRequest.discussionLocked };
+      const mr = await ctx.db.mergeRequest.findUnique({ where: { projectId_iid: { projectId, iid: ref } }, select: { id: true, discussionLocked: true } });
+      return mr && { noteable: noteable(mr.id, false, mr.discussionLocked), readable: canReadMergeRequests(ctx, access) };
     }
     case "Snippet": {
-      const { snippet, access } = await findProjectSnippet(ctx, projectRef, ref);
-      return { type, id: snippet.id, ref, access, confidential: false, locked: false };
+      const snippet = await ctx.db.snippet.findFirst({ where: { id: ref, projectId }, select: { id: true, visibility: true } });
+      return snippet && { noteable: noteable(snippet.id, false, false), readable: canReadSnippet(ctx, access, snippet) };
     }
   }
 }
@@ -136,24 +148,3 @@ export async function getNote(ctx: DomainContext, type: NoteableType, projectRef
   return findNote(ctx, noteable, noteId);
 }
 
-const countLoaders = new WeakMap<DomainContext, Map<NoteableType, DataLoader<number, number>>>();
-
-/** `user_notes_count` of an issue, merge request or snippet: its comments (non-system notes), one query per page of them. */
-export function userNotesCount(ctx: DomainContext, type: NoteableType, noteableId: number): Promise<number> {
-  const loaders = countLoaders.get(ctx) ?? new Map<NoteableType, DataLoader<number, number>>();
-  countLoaders.set(ctx, loaders);
-  let loader = loaders.get(type);
-  if (!loader) {
-    loader = new DataLoader(async (ids) => {
-      const rows = await ctx.db.note.groupBy({
-        by: ["noteableId"],
-        where: { noteableType: type, noteableId: { in: [...ids] }, system: false },
-        _count: { _all: true },
-      });
-      const counts = new Map(rows.map((row) => [row.noteableId, row._count._all]));
-      return ids.map((id) => counts.get(id) ?? 0);
-    });
-    loaders.set(type, loader);
-  }
-  return loader.load(noteableId);
-}

@@ -38,7 +38,7 @@ export async function findProjectSnippet(ctx: DomainContext, projectRef: string 
  * above) and administrators see every snippet, everyone else the public ones (and internal ones
  * when signed in). Authorship alone does not count: an author who left the project loses private ones.
  */
-export function canReadSnippet(ctx: DomainContext, access: ProjectAccess, snippet: Snippet): boolean {
+export function canReadSnippet(ctx: DomainContext, access: ProjectAccess, snippet: Pick<Snippet, "visibility">): boolean {
   if (!featureAvailable(ctx, access, "snippets")) return false;
   if (isAdmin(ctx.actor) || access.level >= AccessLevel.guest) return true;
   return openVisibilities(ctx.actor).includes(snippet.visibility);

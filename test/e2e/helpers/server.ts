@@ -21,6 +21,8 @@ export interface ServerOptions {
   rootToken?: string | null;
   /** further environment variables (they win over the defaults above) */
   env?: Record<string, string>;
+  /** the script to run instead of src/server.ts (relative to the repository) */
+  script?: string;
 }
 
 export interface RunningServer {
@@ -70,9 +72,9 @@ interface Spawned {
 }
 
 /** Own process group, so stopping it also stops the node process tsx starts. */
-function spawnServer(env: NodeJS.ProcessEnv): Spawned {
+function spawnServer(env: NodeJS.ProcessEnv, script: string): Spawned {
   // `npm start`'s command: one node process (tsx as a loader, no wrapper process in between)
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], { cwd: REPO_ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: REPO_ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let text = "";
   child.stdout!.on("data", (chunk) => (text += chunk));
   child.stderr!.on("data", (chunk) => (text += chunk));
@@ -113,7 +115,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const port = await freePort();
   const dataDir = options.dataDir ?? newDataDir();
   const env = serverEnv(port, dataDir, options);
-  const spawned = spawnServer(env);
+  const spawned = spawnServer(env, options.script ?? "src/server.ts");
   const url = `http://127.0.0.1:${port}`;
   await waitUntilReady(url, spawned);
   return {

@@ -1,0 +1,75 @@
+// Two real server processes on one SQLite file: what one process caches (actors, projects,
+// memberships) gives way at once when the other one revokes a token, removes a member or changes
+// a visibility. Each check first warms the reading server's caches, then changes through the
+// other server, then reads again: no waiting, no TTL.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { E2E_ROOT_TOKEN, newDataDir, startServer, type RunningServer } from "./helpers/server.js";
+
+let writer: RunningServer;
+let reader: RunningServer;
+
+beforeAll(async () => {
+  const dataDir = newDataDir();
+  writer = await startServer({ dataDir });
+  reader = await startServer({ dataDir, script: "test/e2e/helpers/second-server.ts" });
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([writer?.stop(), reader?.stop()]);
+});
+
+async function call(server: RunningServer, method: string, path: string, token?: string, body?: unknown) {
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (token) headers["PRIVATE-TOKEN"] = token;
+  const response = await fetch(server.apiUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+/** Reads twice on the reader (the second answer comes from its caches) and expects `status`. */
+async function readTwice(path: string, token: string | undefined, status: number) {
+  for (let i = 0; i < 2; i++) expect((await call(reader, "GET", path, token)).status).toBe(status);
+}
+
+async function createUser(name: string) {
+  const user = await call(writer, "POST", "/users", E2E_ROOT_TOKEN, { username: name, name, email: `${name}@example.com`, password: "password-123456" });
+  expect(user.status).toBe(201);
+  const token = await call(writer, "POST", `/users/${user.body.id}/personal_access_tokens`, E2E_ROOT_TOKEN, { name: "t", scopes: ["api"] });
+  expect(token.status).toBe(201);
+  return { id: user.body.id as number, token: token.body.token as string, tokenId: token.body.id as number };
+}
+
+describe("caches across processes", () => {
+  it("a token revoked through one server is refused by the other on the next request", async () => {
+    const user = await createUser("revoked-user");
+    await readTwice("/user", user.token, 200);
+    expect((await call(writer, "DELETE", `/personal_access_tokens/${user.tokenId}`, user.token)).status).toBe(204);
+    expect((await call(reader, "GET", "/user", user.token)).status).toBe(401);
+  });
+
+  it("a member removed through one server loses the private project on the other at once", async () => {
+    const user = await createUser("removed-member");
+    const project = await call(writer, "POST", "/projects", E2E_ROOT_TOKEN, { name: "Secret", path: "secret", visibility: "private" });
+    expect(project.status).toBe(201);
+    expect((await call(writer, "POST", `/projects/${project.body.id}/members`, E2E_ROOT_TOKEN, { user_id: user.id, access_level: 30 })).status).toBe(201);
+    await readTwice(`/projects/${project.body.id}/issues`, user.token, 200);
+    expect((await call(writer, "DELETE", `/projects/${project.body.id}/members/${user.id}`, E2E_ROOT_TOKEN)).status).toBe(204);
+    expect((await call(reader, "GET", `/projects/${project.body.id}/issues`, user.token)).status).toBe(404);
+  });
+
+  it("a project made private through one server is hidden from anonymous callers of the other at once", async () => {
+    const project = await call(writer, "POST", "/projects", E2E_ROOT_TOKEN, { name: "Open", path: "open", visibility: "public" });
+    expect(project.status).toBe(201);
+    await readTwice(`/projects/${encodeURIComponent(project.body.path_with_namespace)}`, undefined, 200);
+    expect((await call(writer, "PUT", `/projects/${project.body.id}`, E2E_ROOT_TOKEN, { visibility: "private" })).status).toBe(200);
+    expect((await call(reader, "GET", `/projects/${encodeURIComponent(project.body.path_with_namespace)}`)).status).toBe(404);
+  });
+
+  it("a project renamed through one server is found under its new path by the other", async () => {
+    const project = await call(writer, "POST", "/projects", E2E_ROOT_TOKEN, { name: "Before", path: "before", visibility: "public" });
+    await readTwice(`/projects/${project.body.id}`, undefined, 200);
+    expect((await call(writer, "PUT", `/projects/${project.body.id}`, E2E_ROOT_TOKEN, { path: "after" })).status).toBe(200);
+    const renamed = await call(reader, "GET", `/projects/${project.body.id}`);
+    expect(renamed.body.path).toBe("after");
+  });
+});
