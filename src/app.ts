@@ -5,7 +5,7 @@ import { createContext, type Context } from "./context.js";
 import { assertScopeAllows } from "./domain/auth.js";
 import type { Services } from "./domain/context.js";
 import { appErrorOf, graphqlErrorExtensions } from "./errors.js";
-import { API_PREFIX, createRestHandler } from "./rest/adapter.js";
+import { API_PREFIX, createRestHandler, type RestContext } from "./rest/adapter.js";
 import { collapseSlashes } from "./rest/match.js";
 import { errorResponse, jsonResponse, textResponse } from "./rest/render.js";
 import { AppError } from "./errors.js";
@@ -18,8 +18,8 @@ export interface App {
 }
 
 export function createApp(services: Services, log: (error: unknown) => void = (e) => console.error(e)): App {
-  const rest = createRestHandler(schema, services, log);
   const yoga = createGraphqlServer(services, log);
+  const rest = createRestHandler(schema, services, log, yoga.getEnveloped);
   return {
     async fetch(request) {
       const pathname = collapseSlashes(new URL(request.url).pathname);
@@ -126,8 +126,9 @@ function createGraphqlServer(services: Services, log: (error: unknown) => void) 
       },
       { onResultProcess: ({ result }: { result: unknown }) => keepHttpStatus(result) },
       {
-        // read_api tokens may run queries only
+        // read_api tokens may run queries only (REST routes admit their own scopes)
         onExecute({ args }: { args: ExecutionArgs }) {
+          if ((args.contextValue as Partial<RestContext>).restRoute) return;
           const operation = getOperationAST(args.document, args.operationName)?.operation;
           try {
             assertScopeAllows((args.contextValue as Context).actor, operation === "mutation" ? "write" : "read");
@@ -142,7 +143,8 @@ function createGraphqlServer(services: Services, log: (error: unknown) => void) 
         const appError = appErrorOf(error);
         const where = error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {};
         if (appError) {
-          return new GraphQLError(appError.message, { ...where, extensions: graphqlErrorExtensions(appError) });
+          // originalError stays for the REST facade, which renders the domain error itself
+          return new GraphQLError(appError.message, { ...where, originalError: appError, extensions: graphqlErrorExtensions(appError) });
         }
         const original = error instanceof GraphQLError ? error.originalError : error;
         if (!original || original instanceof GraphQLError) return error as GraphQLError;

@@ -1,30 +1,29 @@
-// The /api/v4 facade: match the route table, decode params, authenticate, then let SOFA run the
-// route's root field (SOFA builds the operation with the entity's full selection) and render the
-// answer the way GitLab clients expect.
-import { execute, type ExecutionArgs, type GraphQLField, type GraphQLSchema } from "graphql";
-import { filterSchema } from "@graphql-tools/utils";
-import { useSofa } from "sofa-api";
+// The /api/v4 facade: match the route table, decode params, authenticate, then run the route's
+// operation (built once at start, as SOFA builds it: operations.ts) through the same envelop
+// pipeline as /graphql, and render the answer the way GitLab clients expect.
+import type { ExecutionResult, GraphQLError, GraphQLField, GraphQLSchema } from "graphql";
+import type { GetEnvelopedFn } from "@envelop/core";
 import { createContext, type Context } from "../context.js";
 import { admittingScopes } from "../domain/auth.js";
 import { ProjectMovedError, requireCoarseAccess, type CoarseAccess } from "../domain/access.js";
 import type { Services } from "../domain/context.js";
 import { AppError, appErrorOf, internalError, paramError, routeNotFound } from "../errors.js";
 import { collapseSlashes, createMatcher, type RouteMatch } from "./match.js";
+import { buildRouteOperations } from "./operations.js";
 import { coerceArgs, isUpload, parseBody, parseQuery, withFileAlias } from "./params.js";
 import { blobResponse, errorResponse, jsonResponse, noContent, paginationHeaders, textResponse } from "./render.js";
 import { routes, successStatus, type Route } from "./routes.js";
 
 export const API_PREFIX = "/api/v4";
 
-interface RestServerContext {
-  forgeline: Context & { variables: Record<string, unknown> };
-}
+/** REST requests run in a context marked as such (/graphql's own checks skip them). */
+export type RestContext = Context & { restRoute: Route };
 
-export function createRestHandler(schema: GraphQLSchema, services: Services, log: (error: unknown) => void) {
+export function createRestHandler(schema: GraphQLSchema, services: Services, log: (error: unknown) => void, getEnveloped: GetEnvelopedFn<any>) {
   const match = createMatcher(routes);
   for (const route of routes) checkFileParams(schema, route);
   for (const route of routes) checkTextRoute(schema, route);
-  const sofa = createSofaRouter(schema, log);
+  const operations = buildRouteOperations(schema, routes);
 
   return async function handle(request: Request): Promise<Response> {
     const response = await answer(request);
@@ -53,53 +52,33 @@ export function createRestHandler(schema: GraphQLSchema, services: Services, log
     const ctx = await createContext(services, request, raw, routeScopes(route, field));
     requireCoarseAccess(ctx, field.extensions?.access as CoarseAccess | undefined); // before params, as Grape's before-filters
     const variables = coerceArgs(field.args, raw);
-    // SOFA only picks the root field here (by the field's first route: later rows with the same
-    // field are GitLab's aliases); the variables it would parse are replaced in `execute`.
-    const sofaPath = sofaRoutes.get(route.field)!.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(String(variables[name] ?? params[name])));
-    const sofaRequest = new Request(new URL(API_PREFIX + sofaPath, url.origin), { method: route.method });
-    const answer = await sofa.fetch(sofaRequest, { forgeline: { ...ctx, variables } } satisfies RestServerContext);
-    if (answer.status >= 400) return movedOrError(answer, request);
+    const operation = operations.get(route.field)!;
+    const contextValue: RestContext = { ...ctx, restRoute: route };
+    const { execute, schema: executable } = getEnveloped(contextValue);
+    const result = (await execute({
+      schema: executable,
+      document: operation.document,
+      operationName: operation.operationName,
+      variableValues: variables,
+      contextValue,
+    })) as ExecutionResult;
+    if (result.errors?.length) throw executionError(result.errors, log);
     if (successStatus(route) === 204) return noContent();
-    const data = await answer.json();
-    if (route.text) return blobResponse(successStatus(route), data);
+    const data = result.data?.[operation.fieldName];
+    if (route.text) return blobResponse(successStatus(route), data as { file_name: string; content: string });
     return jsonResponse(successStatus(route), data, paginationHeaders(request, query, ctx.rest));
   }
 }
 
-/** The route SOFA knows each root field by: its first row in the table. */
-const sofaRoutes = new Map<string, Route>();
-for (const route of routes) if (!sofaRoutes.has(route.field)) sofaRoutes.set(route.field, route);
-
 /**
- * The schema SOFA selects from: without the fields marked `extensions: { rest: false }`
- * (GraphQL-only fields, such as `award_emoji` on issues, that GitLab's REST entities lack).
+ * The domain error behind an execution's errors, a rejected variable, or an internal error
+ * (unexpected errors were logged where the pipeline masked them).
  */
-function restView(schema: GraphQLSchema): GraphQLSchema {
-  return filterSchema({ schema, objectFieldFilter: (_type, _name, field) => field.extensions?.rest !== false });
-}
-
-function createSofaRouter(schema: GraphQLSchema, log: (error: unknown) => void) {
-  return useSofa({
-    schema: restView(schema),
-    basePath: API_PREFIX,
-    depthLimit: 2,
-    routes: Object.fromEntries(
-      [...sofaRoutes.values()].map((route) => [route.field, { method: route.method, path: route.path, responseStatus: successStatus(route) as any }]),
-    ),
-    context: ({ forgeline }: any) => forgeline,
-    // Variables were decoded and checked by the adapter (GitLab's rules), not by SOFA.
-    execute: ((args: ExecutionArgs) =>
-      execute({ ...args, variableValues: (args.contextValue as RestServerContext["forgeline"]).variables })) as typeof execute,
-    errorHandler: ((errors: readonly unknown[]) => {
-      const appError = errors.map(appErrorOf).find(Boolean) ?? variableError(errors);
-      if (appError instanceof ProjectMovedError) {
-        return errorResponse(new AppError(appError.status, appError.body, { [MOVED_HEADER]: String(appError.projectId) }));
-      }
-      if (appError) return errorResponse(appError);
-      log(errors);
-      return errorResponse(internalError());
-    }) as any, // fets' typed Response; ours is the platform Response
-  });
+function executionError(errors: readonly GraphQLError[], log: (error: unknown) => void): AppError {
+  const appError = errors.map(appErrorOf).find(Boolean) ?? variableError(errors);
+  if (appError) return appError;
+  if (!errors.some((error) => error.extensions?.code === "INTERNAL_SERVER_ERROR")) log(errors);
+  return internalError();
 }
 
 /** A variable GraphQL itself rejected (a custom scalar's parse): Grape's "x is invalid". */
@@ -146,17 +125,6 @@ function renderError(error: unknown, request: Request, log: (error: unknown) => 
 }
 
 const isRead = (request: Request) => request.method === "GET" || request.method === "HEAD";
-
-/** Marks a SOFA error answer as "project moved" for the adapter; never sent to clients. */
-const MOVED_HEADER = "x-forgeline-moved-project";
-
-function movedOrError(answer: Response, request: Request): Response {
-  const moved = answer.headers.get(MOVED_HEADER);
-  if (!moved) return answer;
-  if (isRead(request)) return movedPermanently(request, Number(moved));
-  answer.headers.delete(MOVED_HEADER);
-  return answer;
-}
 
 /** GET on an old project path: 301 to the same route with the numeric id. */
 function movedPermanently(request: Request, projectId: number): Response {
