@@ -72,7 +72,7 @@ interface Spawned {
 }
 
 /** Own process group, so stopping it also stops the node process tsx starts. */
-function spawnServer(env: NodeJS.ProcessEnv, script: string): Spawned {
+function spawnServer(env: NodeJS.ProcessEnv, script = "src/server.ts"): Spawned {
   // `npm start`'s command: one node process (tsx as a loader, no wrapper process in between)
   const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: REPO_ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let text = "";
@@ -115,7 +115,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const port = await freePort();
   const dataDir = options.dataDir ?? newDataDir();
   const env = serverEnv(port, dataDir, options);
-  const spawned = spawnServer(env, options.script ?? "src/server.ts");
+  const spawned = spawnServer(env, options.script);
   const url = `http://127.0.0.1:${port}`;
   await waitUntilReady(url, spawned);
   return {
