@@ -1,4 +1,5 @@
 // Every setting, read from the environment once and validated at start.
+import os from "node:os";
 import path from "node:path";
 
 export interface Config {
@@ -25,6 +26,8 @@ export interface Config {
   webhookHeaderPrefix: "X-Service-" | "X-Gitlab-";
   /** WEBHOOK_WORKER: the server runs a delivery worker itself (off when workers run apart: `npm run worker`). */
   webhookWorker: boolean;
+  /** WEB_CONCURRENCY: server processes sharing the port (node:cluster); 1 serves from the starting process itself. */
+  webConcurrency: number;
 }
 
 /** Key bytes that never print: `String()`, JSON and `util.inspect` show "[REDACTED]". */
@@ -140,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutSeconds: integer(env, "WEBHOOK_TIMEOUT", 10, 1, 600),
     webhookHeaderPrefix: headerPrefix(env),
     webhookWorker: boolean(env, "WEBHOOK_WORKER", true),
+    webConcurrency: integer(env, "WEB_CONCURRENCY", Math.min(os.availableParallelism(), 64), 1, 64),
   };
 }
 

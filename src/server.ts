@@ -1,54 +1,89 @@
-// Starts Forgeline: settings, migrations, first-start bootstrap, HTTP server, graceful shutdown.
+// Starts Forgeline: settings, migrations, first-start bootstrap, HTTP server(s), graceful shutdown.
+// With WEB_CONCURRENCY > 1 this process is the cluster's primary: it migrates, bootstraps and runs
+// the delivery worker once, and forks the web processes that share the port (src/web-processes.ts).
+import cluster from "node:cluster";
 import { createServer } from "node:http";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { loadConfigOrExit } from "./config.js";
+import { loadConfigOrExit, type Config } from "./config.js";
 import { applyMigrations } from "./db/migrate.js";
 import type { Services } from "./domain/context.js";
+import { superviseWebProcesses } from "./web-processes.js";
 
-/** The application modules, loaded after the settings are validated (a bad setting fails fast). */
-async function loadApplication() {
-  const [{ createServerAdapter }, { createApp }, { createServices }, { bootstrap }, { createWorker }] = await Promise.all([
-    import("@whatwg-node/server"),
-    import("./app.js"),
-    import("./services.js"),
-    import("./domain/bootstrap.js"),
-    import("./webhooks/worker.js"),
-  ]);
-  return { createServerAdapter, createApp, createServices, bootstrap, createWorker };
+const HARD_EXIT_AFTER_MS = 15_000;
+
+interface Listener {
+  readonly listening: Promise<number>;
+  /** stops accepting connections and resolves once the requests in flight are answered */
+  stop(): Promise<void>;
 }
 
-async function main() {
-  const config = loadConfigOrExit();
+async function serveHttp(services: Services): Promise<Listener> {
+  const [{ createServerAdapter }, { createApp }] = await Promise.all([import("@whatwg-node/server"), import("./app.js")]);
+  const app = createApp(services);
+  const server = createServer(createServerAdapter((request: Request) => app.fetch(request)));
+  const listening = new Promise<number>((resolve) => {
+    server.listen(services.config.port, services.config.host, () => {
+      const address = server.address();
+      resolve(typeof address === "object" && address ? address.port : services.config.port);
+    });
+  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      // keep-alive sockets would hold `close` open: closed as soon as their request in flight is answered
+      const closeIdle = setInterval(() => server.closeIdleConnections(), 50);
+      server.close(() => {
+        clearInterval(closeIdle);
+        resolve();
+      });
+      server.closeIdleConnections();
+    });
+  return { listening, stop };
+}
+
+function onStopSignal(stop: () => Promise<unknown>) {
+  let stopping = false;
+  const handler = () => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => process.exit(0), HARD_EXIT_AFTER_MS).unref();
+    void stop().finally(() => process.exit(0));
+  };
+  process.on("SIGTERM", handler);
+  process.on("SIGINT", handler);
+}
+
+/** A forked web process: the database is migrated and bootstrapped by the primary already. */
+async function runWebProcess(config: Config) {
+  const { createServices } = await import("./services.js");
+  const services = await createServices(config);
+  const http = await serveHttp(services);
+  onStopSignal(() => http.stop().finally(() => services.db.$disconnect()));
+}
+
+async function runPrimary(config: Config) {
   mkdirSync(config.dataDir, { recursive: true });
   // The migration runs in a child process (Prisma CLI) while this one loads the application.
-  const [{ createServerAdapter, createApp, createServices, bootstrap, createWorker }] = await Promise.all([
-    loadApplication(),
+  const [[{ createServices }, { bootstrap }, { createWorker }]] = await Promise.all([
+    Promise.all([import("./services.js"), import("./domain/bootstrap.js"), import("./webhooks/worker.js")]),
     applyMigrations(config.databaseUrl),
   ]);
   const services: Services = await createServices(config);
-  const db = services.db;
   await announceRoot(services, bootstrap);
-  const app = createApp(services);
-  const server = createServer(createServerAdapter((request: Request) => app.fetch(request)));
-  server.listen(config.port, config.host, () => {
-    const address = server.address();
-    const port = typeof address === "object" && address ? address.port : config.port;
-    console.log(`Forgeline listening on http://${config.host}:${port} (REST /api/v4, GraphQL /graphql)`);
-  });
+  const clustered = config.webConcurrency > 1;
+  const web: Listener = clustered ? superviseWebProcesses(config.webConcurrency, console.error) : await serveHttp(services);
   // the webhook delivery worker (WEBHOOK_WORKER=false when workers run apart: `npm run worker`)
   const worker = config.webhookWorker ? createWorker(services) : null;
   worker?.start();
-  const stop = () => {
-    const workerStopped = worker?.stop() ?? Promise.resolve();
-    server.close(() => void workerStopped.finally(() => db.$disconnect()).finally(() => process.exit(0)));
-    server.closeIdleConnections(); // keep-alive sockets would otherwise hold `close` open
-    setTimeout(() => process.exit(0), 5000).unref();
-  };
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
+  onStopSignal(async () => {
+    await web.stop();
+    await worker?.stop();
+    await services.db.$disconnect();
+  });
+  const port = await web.listening;
+  const processes = clustered ? `, ${config.webConcurrency} web processes` : "";
+  console.log(`Forgeline listening on http://${config.host}:${port} (REST /api/v4, GraphQL /graphql${processes})`);
 }
-
 
 async function announceRoot(services: Services, bootstrap: typeof import("./domain/bootstrap.js").bootstrap) {
   const result = await bootstrap(services);
@@ -63,7 +98,8 @@ async function announceRoot(services: Services, bootstrap: typeof import("./doma
   console.log(result.generatedToken);
 }
 
-main().catch((error) => {
+const config = loadConfigOrExit();
+(cluster.isWorker ? runWebProcess(config) : runPrimary(config)).catch((error) => {
   console.error(error);
   process.exit(1);
 });

@@ -27,6 +27,8 @@ export interface ServerOptions {
 
 export interface RunningServer {
   port: number;
+  /** the process started (the cluster's primary when WEB_CONCURRENCY > 1) */
+  pid: number;
   /** http://127.0.0.1:<port> */
   url: string;
   /** http://127.0.0.1:<port>/api/v4 */
@@ -60,6 +62,7 @@ export async function freePort(): Promise<number> {
 function serverEnv(port: number, dataDir: string, options: ServerOptions): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir };
   for (const inherited of ["DATABASE_URL", "PUBLIC_URL", "INITIAL_ROOT_TOKEN", "NODE_OPTIONS"]) delete env[inherited];
+  env.WEB_CONCURRENCY = "1"; // one process unless a test asks for a cluster (cluster.test.ts)
   if (options.rootToken !== null) env.INITIAL_ROOT_TOKEN = options.rootToken ?? E2E_ROOT_TOKEN;
   env.PUBLIC_URL = `http://127.0.0.1:${port}`; // the address the clients use, so links match their base URL
   return { ...env, ...options.env };
@@ -120,6 +123,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   await waitUntilReady(url, spawned);
   return {
     port,
+    pid: spawned.child.pid!,
     url,
     apiUrl: `${url}/api/v4`,
     dataDir,

@@ -1,0 +1,58 @@
+// The primary's side of a clustered server (node:cluster, WEB_CONCURRENCY > 1): it forks the web
+// processes that share the port, replaces one that dies (waiting longer when they keep dying, so a
+// process that cannot start does not spin), and on stop asks each to finish its in-flight requests.
+import cluster, { type Worker } from "node:cluster";
+
+const FIRST_RESTART_DELAY_MS = 100;
+const MAX_RESTART_DELAY_MS = 10_000;
+/** deaths further back than this no longer lengthen the restart delay */
+const CRASH_MEMORY_MS = 60_000;
+const DRAIN_TIMEOUT_MS = 10_000;
+
+export interface WebProcesses {
+  /** resolves with the port once the first web process listens */
+  readonly listening: Promise<number>;
+  /** SIGTERM to every web process (each drains), SIGKILL to those still there after the drain timeout */
+  stop(): Promise<void>;
+}
+
+export function superviseWebProcesses(count: number, log: (message: string) => void): WebProcesses {
+  let stopping = false;
+  let deaths: number[] = [];
+  const listening = new Promise<number>((resolve) => {
+    cluster.on("listening", (_worker, address) => resolve(address.port));
+  });
+
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) return;
+    const now = Date.now();
+    deaths = [...deaths.filter((at) => now - at < CRASH_MEMORY_MS), now];
+    const delay = Math.min(FIRST_RESTART_DELAY_MS * 2 ** (deaths.length - 1), MAX_RESTART_DELAY_MS);
+    log(`web process ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another in ${delay} ms`);
+    setTimeout(() => stopping || cluster.fork(), delay).unref();
+  });
+  // Each web process accepts from the shared socket itself: with round-robin the primary hands every
+  // connection over, and one handed to a process that has just died is never answered.
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
+  for (let i = 0; i < count; i++) cluster.fork();
+
+  return {
+    listening,
+    async stop() {
+      stopping = true;
+      await Promise.all(Object.values(cluster.workers ?? {}).map((worker) => drain(worker!)));
+    },
+  };
+}
+
+function drain(worker: Worker): Promise<void> {
+  return new Promise((resolve) => {
+    if (worker.isDead()) return resolve();
+    const timer = setTimeout(() => worker.process.kill("SIGKILL"), DRAIN_TIMEOUT_MS);
+    worker.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    worker.process.kill("SIGTERM");
+  });
+}

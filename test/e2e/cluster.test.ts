@@ -1,0 +1,132 @@
+// WEB_CONCURRENCY: a primary that migrates and bootstraps once and forks web processes sharing the
+// port; a web process that dies is replaced, SIGTERM lets requests in flight finish, and a change
+// made through one web process is seen by the others at once.
+import { readFileSync, readdirSync } from "node:fs";
+import { request } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { E2E_ROOT_TOKEN, runUntilExit, startServer, type RunningServer } from "./helpers/server.js";
+
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startServer({ env: { WEB_CONCURRENCY: "2" } });
+}, 90_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+/** The forked web processes of a primary (its children running the server script). */
+function webProcesses(primaryPid: number): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        return parent === primaryPid && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("src/server.ts");
+      } catch {
+        return false; // exited meanwhile
+      }
+    })
+    .map(Number);
+}
+
+async function waitFor<T>(probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("condition not reached in time");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function call(method: string, path: string, token: string | undefined = E2E_ROOT_TOKEN, body?: unknown) {
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (token) headers["PRIVATE-TOKEN"] = token;
+  // a fresh connection per call, so that calls are spread over the web processes
+  headers.Connection = "close";
+  const response = await fetch(server.apiUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+describe("WEB_CONCURRENCY=2", () => {
+  it("forks two web processes and bootstraps root once", async () => {
+    expect(await waitFor(() => (webProcesses(server.pid).length === 2 ? true : undefined))).toBe(true);
+    expect(server.output()).toContain("2 web processes");
+    expect(server.output().match(/Created administrator 'root'/g)).toHaveLength(1);
+    expect((await call("GET", "/user")).body.username).toBe("root");
+  });
+
+  it("a token revoked through one web process is refused by every web process at once", async () => {
+    const user = await call("POST", "/users", E2E_ROOT_TOKEN, { username: "clustered", name: "C", email: "c@example.com", password: "password-123456" });
+    const token = await call("POST", `/users/${user.body.id}/personal_access_tokens`, E2E_ROOT_TOKEN, { name: "t", scopes: ["api"] });
+    // warm both processes' caches with the token (connections alternate between them)
+    for (let i = 0; i < 6; i++) expect((await call("GET", "/user", token.body.token)).status).toBe(200);
+    expect((await call("DELETE", `/personal_access_tokens/${token.body.id}`, token.body.token)).status).toBe(204);
+    for (let i = 0; i < 6; i++) expect((await call("GET", "/user", token.body.token)).status).toBe(401);
+  });
+
+  it("replaces a web process that dies and keeps answering meanwhile", async () => {
+    const [victim, survivor] = webProcesses(server.pid);
+    process.kill(victim, "SIGKILL");
+    for (let i = 0; i < 5; i++) expect((await call("GET", "/user")).status).toBe(200);
+    const replaced = await waitFor(() => {
+      const now = webProcesses(server.pid);
+      return now.length === 2 && !now.includes(victim) ? now : undefined;
+    });
+    expect(replaced).toContain(survivor);
+    expect(server.output()).toMatch(new RegExp(`web process ${victim} exited \\(SIGKILL\\)`));
+    for (let i = 0; i < 5; i++) expect((await call("GET", "/user")).status).toBe(200);
+  });
+});
+
+describe("SIGTERM", () => {
+  it("answers a request in flight, then stops every process", async () => {
+    const project = await call("POST", "/projects", E2E_ROOT_TOKEN, { name: "Drained", path: "drained" });
+    expect(project.status).toBe(201);
+    const children = webProcesses(server.pid);
+    const body = JSON.stringify({ title: "sent while the server stops" });
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(`${server.apiUrl}/projects/${project.body.id}/issues`, {
+        method: "POST",
+        headers: { "PRIVATE-TOKEN": E2E_ROOT_TOKEN, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) },
+      });
+      req.on("response", (response) => {
+        let text = "";
+        response.on("data", (chunk) => (text += chunk));
+        response.on("end", () => resolve({ status: response.statusCode!, text }));
+      });
+      req.on("error", reject);
+      req.write(body.slice(0, 10)); // the request is in flight: headers and part of its body sent
+      setTimeout(() => {
+        process.kill(server.pid, "SIGTERM"); // the primary only: it tells the web processes to drain
+        setTimeout(() => req.end(body.slice(10)), 500);
+      }, 300);
+    });
+    const { status, text } = await answer;
+    expect(status).toBe(201);
+    expect(JSON.parse(text).title).toBe("sent while the server stops");
+    expect(await server.stop()).toBe(0);
+    await waitFor(() => (children.every((pid) => !processExists(pid)) ? true : undefined));
+  });
+});
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("settings", () => {
+  it.each(["0", "65", "two"])("WEB_CONCURRENCY=%s stops the start with exit code 2", async (value) => {
+    const run = await runUntilExit({ env: { WEB_CONCURRENCY: value } });
+    expect(run.code).toBe(2);
+    expect(run.output).toContain(`Invalid setting: WEB_CONCURRENCY must be an integer from 1 to 64, got "${value}"`);
+  });
+});
