@@ -164,10 +164,11 @@ function groupOrder(filters: GroupFilters): Prisma.NamespaceOrderByWithRelationI
 }
 
 function pageOfGroups(ctx: DomainContext, filters: GroupFilters, where: Prisma.NamespaceWhereInput, query: RelationQuery) {
+  const orderBy = groupOrder(filters);
   return paginate(
     filters,
-    (cap) => ctx.db.namespace.count({ where, take: cap }),
-    (skip, take) => ctx.db.namespace.findMany({ ...query, where, orderBy: groupOrder(filters), skip, take }),
+    (cap) => ctx.db.namespace.count({ where, orderBy, take: cap }),
+    (skip, take) => ctx.db.namespace.findMany({ ...query, where, orderBy, skip, take }),
   );
 }
 

@@ -70,10 +70,11 @@ function projectOrder(filters: ProjectFilters): Prisma.ProjectOrderByWithRelatio
 
 export async function listProjects(ctx: DomainContext, filters: ProjectFilters, query?: RelationQuery, scope: Prisma.ProjectWhereInput = {}): Promise<Page<ProjectWithNamespace>> {
   const where = await projectsWhere(ctx, filters, scope);
+  const orderBy = projectOrder(filters);
   return paginate(
     filters,
-    (cap) => ctx.db.project.count({ where, take: cap }),
-    (skip, take) => ctx.db.project.findMany({ ...withNamespace(query), where, orderBy: projectOrder(filters), skip, take }) as Promise<ProjectWithNamespace[]>,
+    (cap) => ctx.db.project.count({ where, orderBy, take: cap }),
+    (skip, take) => ctx.db.project.findMany({ ...withNamespace(query), where, orderBy, skip, take }) as Promise<ProjectWithNamespace[]>,
   );
 }
 

@@ -95,10 +95,11 @@ export async function listUsers(ctx: DomainContext, requested: UserFilters): Pro
   const filters = listingFilters(ctx, requested);
   assertOffsetWithin(filters, USERS_OFFSET_LIMIT, "User");
   const where = userWhere(filters);
+  const orderBy = userOrder(filters);
   return paginate(
     filters,
-    (cap) => ctx.db.user.count({ where, take: cap }),
-    (skip, take) => ctx.db.user.findMany({ where, orderBy: userOrder(filters), skip, take }),
+    (cap) => ctx.db.user.count({ where, orderBy, take: cap }),
+    (skip, take) => ctx.db.user.findMany({ where, orderBy, skip, take }),
   );
 }
 

@@ -67,10 +67,11 @@ export async function listHookEvents(
   const now = ctx.now();
   const start = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - 7 * DAY_MS);
   const where: Prisma.WebHookLogWhereInput = { hookId: hook.id, createdAt: { gte: start, lte: now }, ...filter };
+  const orderBy: Prisma.WebHookLogOrderByWithRelationInput[] = [{ createdAt: "desc" }, { id: "desc" }];
   const page = await paginate(
     args,
-    (cap) => ctx.db.webHookLog.count({ where, take: cap }),
-    (skip, take) => ctx.db.webHookLog.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip, take }),
+    (cap) => ctx.db.webHookLog.count({ where, orderBy, take: cap }),
+    (skip, take) => ctx.db.webHookLog.findMany({ where, orderBy, skip, take }),
   );
   return { ...page, rows: page.rows.map(toEntity) };
 }

@@ -95,15 +95,16 @@ async function pageOf(ctx: DomainContext, narrowed: Prisma.IssueWhereInput, filt
   const column = { created_at: "createdAt", updated_at: "updatedAt", title: "title", due_date: "dueDate" }[filters.order_by ?? "created_at"];
   const sort = filters.sort ?? "desc";
   const where = await exactLabelsWhere(narrowed, labelFilter(filters.labels), (w) => ctx.db.issue.findMany({ where: w, select: { id: true, labels: true } }));
+  // a missing due date sorts last either way, as GitLab orders it (and the same on SQLite and PostgreSQL)
+  const orderBy = [{ [column]: column === "dueDate" ? { sort, nulls: "last" } : sort }, { id: sort }];
   return paginate(
     filters,
-    (cap) => ctx.db.issue.count({ where, take: cap }),
+    // counted in the page's order too: the index that serves the page serves the count
+    (cap) => ctx.db.issue.count({ where, orderBy, take: cap }),
     (skip, take) =>
       ctx.db.issue.findMany({
-        where, skip, take,
+        where, skip, take, orderBy,
         ...(query?.include && Object.keys(query.include).length ? { include: query.include } : {}),
-        // a missing due date sorts last either way, as GitLab orders it (and the same on SQLite and PostgreSQL)
-        orderBy: [{ [column]: column === "dueDate" ? { sort, nulls: "last" } : sort }, { id: sort }],
       }),
   );
 }

@@ -74,14 +74,12 @@ async function listMergeRequests(
   const narrowed: Prisma.MergeRequestWhereInput = { AND: [scope, ...(await filterConditions(ctx, filters))] };
   const where = await exactLabelsWhere(narrowed, labelFilter(filters.labels), (w) => ctx.db.mergeRequest.findMany({ where: w, select: { id: true, labels: true } }));
   const direction = filters.sort ?? "desc";
+  const orderBy = [orderOf(orderColumn(filters.order_by), direction), { id: direction }];
   return paginate(
     filters,
-    (cap) => ctx.db.mergeRequest.count({ where, take: cap }),
-    (skip, take) =>
-      ctx.db.mergeRequest.findMany({
-        ...withInclude(query, ROW_INCLUDE), where, skip, take,
-        orderBy: [orderOf(orderColumn(filters.order_by), direction), { id: direction }],
-      }) as Promise<MergeRequestRow[]>,
+    // counted in the page's order too: the index that serves the page serves the count
+    (cap) => ctx.db.mergeRequest.count({ where, orderBy, take: cap }),
+    (skip, take) => ctx.db.mergeRequest.findMany({ ...withInclude(query, ROW_INCLUDE), where, orderBy, skip, take }) as Promise<MergeRequestRow[]>,
   );
 }
 

@@ -135,7 +135,7 @@ export async function listNotes(
   const orderBy = [{ [ORDER_COLUMN[args.order_by ?? "created_at"]]: sort }, { id: sort }];
   const page = await paginate(
     args,
-    (cap) => ctx.db.note.count({ where, take: cap }),
+    (cap) => ctx.db.note.count({ where, orderBy, take: cap }),
     (skip, take) => ctx.db.note.findMany({ where, orderBy, skip, take }),
   );
   return { ...page, rows: page.rows.map((note) => withIid(note, noteable)) };

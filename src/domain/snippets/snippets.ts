@@ -21,6 +21,7 @@ export interface SnippetAccess {
 
 /** Files in the order the snippet's repository lists them (by path; `position` is written that way). */
 export const snippetFilesInclude = { files: { orderBy: { position: "asc" } } } as const satisfies Prisma.SnippetInclude;
+const SNIPPET_ORDER: Prisma.SnippetOrderByWithRelationInput[] = [{ createdAt: "desc" }, { id: "desc" }];
 
 /**
  * A snippet of a project the caller can see, by id (SnippetsFinder's `find`): a snippet they
@@ -81,8 +82,8 @@ export async function listProjectSnippets(ctx: DomainContext, projectRef: string
   const where = readableSnippetsWhere(ctx, access);
   const page = await paginate(
     args,
-    (cap) => ctx.db.snippet.count({ where, take: cap }),
-    (skip, take) => ctx.db.snippet.findMany({ where, include: snippetFilesInclude, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip, take }),
+    (cap) => ctx.db.snippet.count({ where, orderBy: SNIPPET_ORDER, take: cap }),
+    (skip, take) => ctx.db.snippet.findMany({ where, include: snippetFilesInclude, orderBy: SNIPPET_ORDER, skip, take }),
   );
   return { ...page, rows: page.rows.map((snippet) => ({ ...snippet, project: access.project })) };
 }
