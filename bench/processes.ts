@@ -1,0 +1,101 @@
+// The processes a benchmark measures: each started in its own process group, so that its CPU time
+// and memory are those of every process in the group (the cluster's primary and web processes).
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
+import { createServer } from "node:net";
+
+const CLOCK_TICKS_PER_SECOND = 100; // Linux USER_HZ
+
+export interface Measured {
+  readonly name: string;
+  readonly url: string;
+  readonly pid: number;
+  /** user + system CPU seconds of the group's live processes so far */
+  cpuSeconds(): number;
+  /** resident memory (MiB) of each live process in the group */
+  rssMiB(): number[];
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+function groupMembers(pgid: number): number[] {
+  const members: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) === pgid) members.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return members;
+}
+
+function cpuTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[11]) + Number(fields[12]); // utime, stime
+  } catch {
+    return 0;
+  }
+}
+
+function rssMiB(pid: number): number {
+  try {
+    const kib = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return kib ? Number(kib) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Starts a process in its own group and waits until `ready(url)` answers true. */
+export async function startMeasured(
+  name: string, command: string[], env: NodeJS.ProcessEnv, port: number, ready: (url: string) => Promise<boolean>,
+): Promise<Measured> {
+  const child: ChildProcess = spawn(command[0]!, command.slice(1), { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let text = "";
+  child.stdout!.on("data", (chunk) => (text += chunk));
+  child.stderr!.on("data", (chunk) => (text += chunk));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited before it was ready:\n${text}`);
+    if (await ready(url).catch(() => false)) break;
+    if (Date.now() > deadline) throw new Error(`${name} not ready after 90 s:\n${text}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const pgid = child.pid!;
+  return {
+    name, url, pid: pgid,
+    cpuSeconds: () => groupMembers(pgid).reduce((sum, pid) => sum + cpuTicks(pid), 0) / CLOCK_TICKS_PER_SECOND,
+    rssMiB: () => groupMembers(pgid).map(rssMiB).filter((mib) => mib > 0),
+    output: () => text,
+    async stop() {
+      if (child.exitCode !== null) return;
+      try {
+        process.kill(-pgid, "SIGTERM");
+      } catch {
+        return;
+      }
+      const timer = setTimeout(() => process.kill(-pgid, "SIGKILL"), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
