@@ -69,10 +69,12 @@ export async function createFixtures(
   const p = `/projects/${project.id}`;
   const issue = await root("POST", `${p}/issues`, { title: "An issue with reactions" });
   const tokens: string[] = [];
+  const userIds: number[] = [];
   for (const [i, name] of EMOJI.entries()) {
     const user = await root("POST", "/users", { username: `reader${i}`, name: `Reader ${i}`, email: `reader${i}@bench.test`, password: "bench-password-123" });
     const token = await root("POST", `/users/${user.id}/personal_access_tokens`, { name: "bench", scopes: ["api"] });
     tokens.push(token.token);
+    userIds.push(user.id);
     await call(token.token, "POST", `${p}/issues/${issue.iid}/award_emoji`, { name });
   }
   await root("POST", `${p}/repository/branches`, { branch: "feature", ref: "main" });
@@ -80,8 +82,10 @@ export async function createFixtures(
     branch: "feature", commit_message: "A change", actions: [{ action: "create", file_path: "change.txt", content: "x" }],
   });
   const mr = await root("POST", `${p}/merge_requests`, { source_branch: "feature", target_branch: "main", title: "A change" });
-  await root("POST", `${p}/approval_rules`, { name: "Reviewers", approvals_required: 2, user_ids: [1] });
-  await root("POST", `${p}/merge_requests/${mr.iid}/approve`);
+  // two reviewers (developers of the project), one of whom has approved
+  for (const id of userIds.slice(1, 3)) await root("POST", `${p}/members`, { user_id: id, access_level: 30 });
+  await root("POST", `${p}/approval_rules`, { name: "Reviewers", approvals_required: 2, user_ids: userIds.slice(1, 3) });
+  await call(tokens[1]!, "POST", `${p}/merge_requests/${mr.iid}/approve`);
   await root("POST", `/groups/${group.id}/hooks`, { url: hookUrl, issues_events: true });
 
   const small = await root("POST", "/projects", { name: "Small", path: "small", namespace_id: group.id, visibility: "public" });
