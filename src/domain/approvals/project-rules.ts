@@ -9,7 +9,8 @@ import type { Tx } from "../events.js";
 import { paginateList, type Page, type PageArgs } from "../pagination.js";
 import { requireCreateMergeRequest } from "../merge-requests/merge-requests.js";
 import { assertUnmodifiedSince } from "../preconditions.js";
-import { projectProtections, protectedBranchesMatching, type ProtectedBranchWithLevels } from "../repository/protection-rules.js";
+import { projectProtections, type ProtectedBranchWithLevels } from "../repository/protection-rules.js";
+import { refMatches } from "../repository/refs.js";
 import { newRuleValues, projectMembersAmong, saveRule, updatedRuleValues, type RuleContainer, type RuleInput } from "./rule-input.js";
 import { findRule, findRules, userDefinedOrder, type LoadedRule, type Reader } from "./rules.js";
 import { ruleViews, type RuleView } from "./views.js";
@@ -37,14 +38,20 @@ export function appliesToBranch(rule: LoadedRule, allProtected: ProtectedBranchW
 }
 
 /** The protections of a project and which of them match a branch (rule scoping). */
-export async function branchScope(r: Reader, projectId: number, branch: string) {
-  const [all, matching] = await Promise.all([projectProtections(r.db, projectId), protectedBranchesMatching(r.db, projectId, branch)]);
-  return { all, matching: new Set(matching.map((b) => b.id)) };
+export async function branchScope(r: Reader, projectId: number, branch: string): Promise<BranchScope> {
+  const all = await projectProtections(r.db, projectId);
+  return { all, matching: new Set(all.filter((b) => refMatches(b.name, branch)).map((b) => b.id)) };
+}
+
+export interface BranchScope {
+  all: ProtectedBranchWithLevels[];
+  /** ids of the protected branches whose name or wildcard matches the branch */
+  matching: Set<number>;
 }
 
 /** The project's user-defined rules that apply to a target branch, in GitLab's order. */
-export async function applicableProjectRules(r: Reader, projectId: number, branch: string): Promise<LoadedRule[]> {
-  const [rules, scope] = await Promise.all([findRules(r, "project", projectId), branchScope(r, projectId, branch)]);
+export async function applicableProjectRules(r: Reader, projectId: number, branch: string, knownScope?: BranchScope): Promise<LoadedRule[]> {
+  const [rules, scope] = await Promise.all([findRules(r, "project", projectId), knownScope ?? branchScope(r, projectId, branch)]);
   return userDefinedOrder(rules).filter((rule) => appliesToBranch(rule, scope.all, scope.matching));
 }
 

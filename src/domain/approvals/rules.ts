@@ -39,8 +39,21 @@ type RuleRow = Prisma.ApprovalRuleGetPayload<{ include: typeof RULE_INCLUDE }>;
 
 /** Rules of a container in GitLab's order for user-defined rules: any_approver first, then by id. */
 export async function findRules(r: Reader, kind: RuleKind, containerId: number): Promise<LoadedRule[]> {
-  const rows = await r.db.approvalRule.findMany({ where: { kind, containerId }, include: RULE_INCLUDE, orderBy: { id: "asc" } });
-  return loadRules(r, rows);
+  const rows = await r.db.approvalRule.findMany({ where: { kind, containerId }, orderBy: { id: "asc" } });
+  return loadRules(r, await withLinks(r.db, rows));
+}
+
+/** The rules' user, group and protected branch links (RULE_INCLUDE), read only when there are rules. */
+async function withLinks(db: Tx, rows: ApprovalRule[]): Promise<RuleRow[]> {
+  if (!rows.length) return [];
+  const ruleId = { in: rows.map((row) => row.id) };
+  const [users, groups, protectedBranches] = await Promise.all([
+    db.approvalRuleUser.findMany({ where: { ruleId } }),
+    db.approvalRuleGroup.findMany({ where: { ruleId } }),
+    db.approvalRuleProtectedBranch.findMany({ where: { ruleId } }),
+  ]);
+  const of = <T extends { ruleId: number }>(links: T[], id: number) => links.filter((link) => link.ruleId === id);
+  return rows.map((row) => ({ ...row, users: of(users, row.id), groups: of(groups, row.id), protectedBranches: of(protectedBranches, row.id) }));
 }
 
 export async function findRule(r: Reader, kind: RuleKind, containerId: number, id: number): Promise<LoadedRule | null> {
@@ -54,14 +67,16 @@ async function loadRules({ db, now }: Reader, rows: RuleRow[]): Promise<LoadedRu
   const sourceRows = sourceIds.length ? await db.approvalRule.findMany({ where: { id: { in: sourceIds } }, include: RULE_INCLUDE }) : [];
   const all = [...rows, ...sourceRows];
   const groupIds = [...new Set(all.flatMap((r) => r.groups.map((g) => g.groupId)))];
-  const [groups, groupMembers] = await Promise.all([
-    db.namespace.findMany({ where: { id: { in: groupIds }, kind: "group" } }),
-    db.groupMember.findMany({ where: { groupId: { in: groupIds }, ...notExpired({ now } as DomainContext) }, select: { groupId: true, userId: true } }),
-  ]);
+  const [groups, groupMembers] = groupIds.length
+    ? await Promise.all([
+      db.namespace.findMany({ where: { id: { in: groupIds }, kind: "group" } }),
+      db.groupMember.findMany({ where: { groupId: { in: groupIds }, ...notExpired({ now } as DomainContext) }, select: { groupId: true, userId: true } }),
+    ])
+    : [[], []];
   const userIds = [...new Set([...all.flatMap((r) => r.users.map((u) => u.userId)), ...groupMembers.map((m) => m.userId)])];
   const branchIds = [...new Set(all.flatMap((r) => r.protectedBranches.map((b) => b.protectedBranchId)))];
   const [users, branches] = await Promise.all([
-    db.user.findMany({ where: { id: { in: userIds } } }),
+    userIds.length ? db.user.findMany({ where: { id: { in: userIds } } }) : [],
     branchIds.length ? db.protectedBranch.findMany({ where: { id: { in: branchIds } }, include: { accessLevels: { orderBy: { id: "asc" } } }, orderBy: { id: "asc" } }) : [],
   ]);
   const userById = new Map(users.map((u) => [u.id, u]));

@@ -58,7 +58,7 @@ export async function computeApprovalState(r: Reader, mergeRequest: MergeRequest
   const userDefinedMr = userDefinedOrder(applicable);
   const overwritten = !settings.disableOverridingApproversPerMergeRequest && userDefinedMr.length > 0;
   const useMr = overwritten || (mergeRequest.state === "merged" && userDefinedMr.length > 0);
-  const userDefined = useMr ? userDefinedMr : await applicableProjectRules(r, projectId, targetBranch);
+  const userDefined = useMr ? userDefinedMr : await applicableProjectRules(r, projectId, targetBranch, scope);
 
   const approvedUsers = approvals.map((a) => a.user);
   const filter = (users: User[]) =>

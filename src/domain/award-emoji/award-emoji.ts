@@ -5,6 +5,7 @@ import type { AwardEmoji } from "../../generated/prisma/client.js";
 import { recordNotFound, unauthorized } from "../../errors.js";
 import type { DomainContext } from "../context.js";
 import { publish, type EmojiEvent, type Tx } from "../events.js";
+import { awardsPage, countAwards } from "../../db/hot-reads.js";
 import { paginate, type Page, type PageArgs } from "../pagination.js";
 import { assertUnmodifiedSince } from "../preconditions.js";
 import { awardEmojiNotFound, findAwardable, findAwardableRecord, mayAward, type Awardable, type AwardablePath } from "./awardables.js";
@@ -16,11 +17,11 @@ const ofAwardable = (awardable: Awardable) => ({ awardableType: awardable.type, 
 
 /** The reactions on an awardable, oldest first. */
 export async function listAwardEmoji(ctx: DomainContext, path: AwardablePath, args: PageArgs): Promise<Page<AwardEmoji>> {
-  const where = ofAwardable(await findAwardable(ctx, path));
+  const { awardableType, awardableId } = ofAwardable(await findAwardable(ctx, path));
   return paginate(
     args,
-    (cap) => ctx.db.awardEmoji.count({ where, take: cap }),
-    (skip, take) => ctx.db.awardEmoji.findMany({ where, orderBy: { id: "asc" }, skip, take }),
+    (cap) => countAwards(ctx.db, awardableType, awardableId, cap),
+    (skip, take) => awardsPage(ctx.db, awardableType, awardableId, skip, take),
   );
 }
 

@@ -1,7 +1,8 @@
 // Project issues: lookup and GitLab's IssuePolicy. Lists: issue-lists.ts; create and update:
 // issue-writes.ts; what the entity shows beyond the columns: issue-presenter.ts.
 // findIssue and canReadIssue are what notes, emoji and webhooks build on.
-import type { Issue, IssueAssignee, Prisma } from "../../generated/prisma/client.js";
+import type { Issue, IssueAssignee } from "../../generated/prisma/client.js";
+import { issueByIid } from "../../db/hot-reads.js";
 import { recordNotFound } from "../../errors.js";
 import { AccessLevel, findProject, type ProjectAccess } from "../access.js";
 import { isAdmin, type DomainContext } from "../context.js";
@@ -31,24 +32,14 @@ export async function findIssue(ctx: DomainContext, projectRef: string | number,
  * only for a confidential issue whose reader is neither privileged nor its author: one statement
  * in the usual case.
  */
-export async function issueWithReadRule<S extends Prisma.IssueSelect | undefined>(
-  ctx: DomainContext,
-  access: ProjectAccess,
-  iid: number,
-  select?: S,
-): Promise<{ issue: Prisma.IssueGetPayload<{ select: S }>; readable: boolean } | null> {
-  const issue = (await ctx.db.issue.findUnique({ where: { projectId_iid: { projectId: access.project.id, iid } }, ...(select ? { select } : {}) })) as
-    | (Prisma.IssueGetPayload<{ select: S }> & Pick<Issue, "id" | "confidential" | "authorId">)
-    | null;
+export async function issueWithReadRule(ctx: DomainContext, access: ProjectAccess, iid: number): Promise<{ issue: Issue; readable: boolean } | null> {
+  const issue = await issueByIid(ctx.db, access.project.id, iid);
   if (!issue) return null;
   const userId = ctx.actor?.user.id;
   const needsAssignees = issue.confidential && userId != null && issue.authorId !== userId && !canReadAllConfidential(ctx, access);
   const assignees = needsAssignees ? await ctx.db.issueAssignee.findMany({ where: { issueId: issue.id }, select: { userId: true } }) : [];
   return { issue, readable: canReadIssue(ctx, access, { ...issue, assignees }) };
 }
-
-/** What the read rule needs of an issue. */
-export const ISSUE_READ_FACTS = { id: true, confidential: true, discussionLocked: true, authorId: true } as const;
 
 /** GET /projects/:id/issues/:issue_iid, with what the entity selects. */
 export async function getIssue(ctx: DomainContext, projectRef: string | number, iid: number, query?: RelationQuery): Promise<Issue> {

@@ -2,6 +2,7 @@
 // MergeRequestPolicy) and the lookups every MR endpoint starts from. Writes: writes.ts; lists:
 // lists.ts; derived fields (draft, references, diff refs, commits): fields.ts.
 import type { MergeRequest, MergeRequestAssignee, MergeRequestReviewer, Namespace, Project } from "../../generated/prisma/client.js";
+import { mergeRequestByIid } from "../../db/hot-reads.js";
 import { forbidden, recordNotFound } from "../../errors.js";
 import { AccessLevel, findProject, requireAuthenticated, type ProjectAccess } from "../access.js";
 import { isAdmin, type DomainContext } from "../context.js";
@@ -26,7 +27,7 @@ export const ROW_INCLUDE = { assignees: true, reviewers: true, project: { includ
 /** A merge request of a project the caller can see, by iid; one they may not read answers 404. */
 export async function findMergeRequest(ctx: DomainContext, projectRef: string | number, iid: number): Promise<MergeRequestAccess> {
   const access = await findProject(ctx, projectRef);
-  const mergeRequest = await ctx.db.mergeRequest.findUnique({ where: { projectId_iid: { projectId: access.project.id, iid } } });
+  const mergeRequest = await mergeRequestByIid(ctx.db, access.project.id, iid);
   if (!mergeRequest || !canReadMergeRequests(ctx, access)) throw recordNotFound();
   return { mergeRequest, access };
 }

@@ -3,10 +3,11 @@
 // and change them, and the read endpoints. findNoteable and findNote are what emoji reactions and
 // webhooks build on. Writes: note-writes.ts.
 import type { Note, Prisma } from "../../generated/prisma/client.js";
+import { mergeRequestByIid } from "../../db/hot-reads.js";
 import { notFound, recordNotFound } from "../../errors.js";
 import { AccessLevel, findProject, requireAuthenticated, type ProjectAccess } from "../access.js";
 import { isAdmin, type DomainContext } from "../context.js";
-import { ISSUE_READ_FACTS, issueWithReadRule } from "../issues/issues.js";
+import { issueWithReadRule } from "../issues/issues.js";
 import { canReadMergeRequests } from "../merge-requests/merge-requests.js";
 import { paginate, type Page, type PageArgs, type SortDirection } from "../pagination.js";
 import { canReadSnippet } from "../snippets/snippets.js";
@@ -50,11 +51,11 @@ export async function noteableIn(ctx: DomainContext, type: NoteableType, access:
     ({ type, id, ref, access, confidential, locked: !!locked });
   switch (type) {
     case "Issue": {
-      const found = await issueWithReadRule(ctx, access, ref, ISSUE_READ_FACTS);
+      const found = await issueWithReadRule(ctx, access, ref);
       return found && { noteable: noteable(found.issue.id, found.issue.confidential, found.issue.discussionLocked), readable: found.readable };
     }
     case "MergeRequest": {
-      const mr = await ctx.db.mergeRequest.findUnique({ where: { projectId_iid: { projectId, iid: ref } }, select: { id: true, discussionLocked: true } });
+      const mr = await mergeRequestByIid(ctx.db, projectId, ref);
       return mr && { noteable: noteable(mr.id, false, mr.discussionLocked), readable: canReadMergeRequests(ctx, access) };
     }
     case "Snippet": {
