@@ -2,7 +2,9 @@
 // and memory are those of every process in the group (the cluster's primary and web processes).
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
-import { createServer } from "node:net";
+
+// the e2e tests' helper: a free loopback port
+export { freePort } from "../test/e2e/helpers/server.js";
 
 const CLOCK_TICKS_PER_SECOND = 100; // Linux USER_HZ
 
@@ -16,17 +18,6 @@ export interface Measured {
   rssMiB(): number[];
   output(): string;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 function groupMembers(pgid: number): number[] {
