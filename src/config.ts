@@ -1,5 +1,4 @@
 // Every setting, read from the environment once and validated at start.
-import os from "node:os";
 import path from "node:path";
 
 export interface Config {
@@ -143,7 +142,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutSeconds: integer(env, "WEBHOOK_TIMEOUT", 10, 1, 600),
     webhookHeaderPrefix: headerPrefix(env),
     webhookWorker: boolean(env, "WEBHOOK_WORKER", true),
-    webConcurrency: integer(env, "WEB_CONCURRENCY", Math.min(os.availableParallelism(), 64), 1, 64),
+    // 1 until write transactions begin IMMEDIATE: two processes writing at once can fail with SQLITE_BUSY (500)
+    webConcurrency: integer(env, "WEB_CONCURRENCY", 1, 1, 64),
   };
 }
 
