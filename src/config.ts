@@ -1,5 +1,6 @@
 // Every setting, read from the environment once and validated at start.
 import path from "node:path";
+import { availableParallelism } from "node:os";
 
 export interface Config {
   host: string;
@@ -25,7 +26,7 @@ export interface Config {
   webhookHeaderPrefix: "X-Service-" | "X-Gitlab-";
   /** WEBHOOK_WORKER: the server runs a delivery worker itself (off when workers run apart: `npm run worker`). */
   webhookWorker: boolean;
-  /** WEB_CONCURRENCY: server processes sharing the port (node:cluster); 1 serves from the starting process itself. */
+  /** WEB_CONCURRENCY (default: the cores): server processes sharing the port (node:cluster); 1 serves from the starting process itself. */
   webConcurrency: number;
 }
 
@@ -142,8 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutSeconds: integer(env, "WEBHOOK_TIMEOUT", 10, 1, 600),
     webhookHeaderPrefix: headerPrefix(env),
     webhookWorker: boolean(env, "WEBHOOK_WORKER", true),
-    // 1 until write transactions begin IMMEDIATE: two processes writing at once can fail with SQLITE_BUSY (500)
-    webConcurrency: integer(env, "WEB_CONCURRENCY", 1, 1, 64),
+    webConcurrency: integer(env, "WEB_CONCURRENCY", Math.min(availableParallelism(), 64), 1, 64),
   };
 }
 

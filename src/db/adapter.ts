@@ -1,8 +1,11 @@
 // The Prisma driver adapter, chosen from DATABASE_URL. Shared by the server and the Prisma CLI.
 //
-// The server's adapter adds two things to @prisma/adapter-better-sqlite3, both at the connection:
+// The server's adapter adds three things to @prisma/adapter-better-sqlite3, all at the connection:
 // - each SQL text is prepared once per connection (the stock adapter prepares it again for every
 //   query, which costs as much as running a small query);
+// - transactions begin IMMEDIATE: the stock `BEGIN` is deferred, so a transaction that reads
+//   before it writes fails at once with SQLITE_BUSY when another process wrote since its read
+//   (no busy wait is possible there); taking the write lock at BEGIN makes it wait its turn instead;
 // - every statement is counted (`SqlStats`), so tests can hold each route to a statement budget.
 import type Database from "better-sqlite3";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
@@ -60,6 +63,7 @@ function cachePreparedStatements(client: Database.Database): void {
   const prepare = client.prepare.bind(client);
   const cache = new Map<string, BindableStatement>();
   (client as unknown as { prepare(sql: string): BindableStatement }).prepare = (sql: string) => {
+    if (sql === "BEGIN") sql = "BEGIN IMMEDIATE";
     let cached = cache.get(sql);
     if (!cached) {
       cached = reusable(prepare(sql));

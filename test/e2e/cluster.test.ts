@@ -69,6 +69,25 @@ describe("WEB_CONCURRENCY=2", () => {
     for (let i = 0; i < 6; i++) expect((await call("GET", "/user", token.body.token)).status).toBe(401);
   });
 
+  it("writes from both web processes at once all succeed (transactions wait for the write lock)", async () => {
+    const project = await call("POST", "/projects", E2E_ROOT_TOKEN, { name: "Busy", path: "busy" });
+    expect(project.status).toBe(201);
+    const issuesPath = `/projects/${project.body.id}/issues`;
+    const created = await Promise.all(Array.from({ length: 40 }, (_, i) => call("POST", issuesPath, E2E_ROOT_TOKEN, { title: `parallel ${i}` })));
+    expect(created.map((answer) => answer.status)).toEqual(created.map(() => 201));
+    const iids = created.map((answer) => answer.body.iid as number).sort((a, b) => a - b);
+    expect(iids).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    // award emoji: each write reads the issue and its awards first, then inserts
+    const awards = await Promise.all(
+      ["thumbsup", "thumbsdown", "smile", "tada", "rocket", "eyes", "heart", "fire"].flatMap((name) =>
+        iids.slice(0, 5).map((iid) => call("POST", `${issuesPath}/${iid}/award_emoji`, E2E_ROOT_TOKEN, { name })),
+      ),
+    );
+    expect(awards.map((answer) => answer.status)).toEqual(awards.map(() => 201));
+    const listed = await call("GET", `${issuesPath}/1/award_emoji?per_page=100`);
+    expect(listed.body.map((award: { name: string }) => award.name).sort()).toEqual(["eyes", "fire", "heart", "rocket", "smile", "tada", "thumbsdown", "thumbsup"]);
+  });
+
   it("replaces a web process that dies and keeps answering meanwhile", async () => {
     const [victim, survivor] = webProcesses(server.pid);
     process.kill(victim, "SIGKILL");
