@@ -134,7 +134,7 @@ export async function findProject(ctx: DomainContext, id: string | number): Prom
 }
 
 /** A project with its namespace by id (kept between requests: domain/caches.ts). */
-export function projectById(ctx: DomainContext, id: number): Promise<ProjectWithNamespace | null> {
+export function projectById(ctx: Pick<DomainContext, "caches" | "db">, id: number): Promise<ProjectWithNamespace | null> {
   if (!Number.isSafeInteger(id)) return Promise.resolve(null);
   return ctx.caches.projects.load(id, async () => {
     const project = await ctx.db.project.findUnique({ where: { id }, include: { namespace: true } });

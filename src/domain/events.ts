@@ -1,7 +1,7 @@
 // Domain events: what happened, published inside the transaction that made it happen, so that
 // what reacts to it (merge request head sha, approval resets, the webhook outbox) commits or
 // rolls back together with the change. Subscribers register once at start (src/domain/subscribers.ts).
-import type { Namespace, Prisma } from "../generated/prisma/client.js";
+import type { Issue, IssueAssignee, Namespace, Prisma } from "../generated/prisma/client.js";
 import type { DomainContext } from "./context.js";
 
 export type Tx = Prisma.TransactionClient;
@@ -27,7 +27,8 @@ export type Changes = Record<string, { previous: unknown; current: unknown }>;
 export interface IssueEvent {
   action: "open" | "update" | "close" | "reopen";
   projectId: number;
-  issueId: number;
+  /** the issue as the change left it */
+  issue: Issue & { assignees: IssueAssignee[] };
   actorId: number;
   changes: Changes;
 }

@@ -5,7 +5,7 @@
 // filter matches.
 import { randomUUID } from "node:crypto";
 import type { GroupHook } from "../generated/prisma/client.js";
-import { ancestorIds } from "../domain/access.js";
+import { ancestorIds, projectById } from "../domain/access.js";
 import type { DomainContext } from "../domain/context.js";
 import type { Tx } from "../domain/events.js";
 import { alertStatus, hookEventColumn } from "../domain/group-hooks.js";
@@ -25,8 +25,8 @@ export interface HookEventInput {
 }
 
 /** Writes the delivery rows; returns how many hooks will receive the event. */
-export async function enqueueHookDeliveries(tx: Tx, ctx: Pick<DomainContext, "now">, input: HookEventInput): Promise<number> {
-  const groupIds = await hierarchyOf(tx, input);
+export async function enqueueHookDeliveries(tx: Tx, ctx: Pick<DomainContext, "now" | "caches" | "db">, input: HookEventInput): Promise<number> {
+  const groupIds = await hierarchyOf(tx, ctx, input);
   if (!groupIds.length) return 0;
   const column = columnOf(input.trigger);
   const hooks = await tx.groupHook.findMany({ where: { groupId: { in: groupIds }, [column]: true }, orderBy: { id: "asc" } });
@@ -48,13 +48,13 @@ function hears(hook: GroupHook, input: HookEventInput, now: Date): boolean {
 }
 
 /** The ids of the event's group and its ancestors (none for a project in a personal namespace). */
-async function hierarchyOf(tx: Tx, input: HookEventInput): Promise<number[]> {
+async function hierarchyOf(tx: Tx, ctx: Pick<DomainContext, "caches" | "db">, input: HookEventInput): Promise<number[]> {
   if (input.groupId !== undefined) {
     const group = await tx.namespace.findUnique({ where: { id: input.groupId }, select: { kind: true, traversalIds: true } });
     return group?.kind === "group" ? ancestorIds(group) : [];
   }
   if (input.projectId === undefined) return [];
-  const project = await tx.project.findUnique({ where: { id: input.projectId }, select: { namespace: { select: { kind: true, traversalIds: true } } } });
+  const project = await projectById(ctx, input.projectId);
   return project?.namespace.kind === "group" ? ancestorIds(project.namespace) : [];
 }
 

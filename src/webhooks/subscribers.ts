@@ -2,6 +2,8 @@
 // inside the event's transaction, only once some hook hears the event (a payload function), and
 // writes the outbox rows there (outbox.ts).
 import type { User } from "../generated/prisma/client.js";
+import { projectById } from "../domain/access.js";
+import type { DomainContext } from "../domain/context.js";
 import { subscribe, BLANK_SHA, type Tx } from "../domain/events.js";
 import { commitsBySha } from "../domain/repository/commits.js";
 import { enqueueHookDeliveries } from "./outbox.js";
@@ -14,9 +16,15 @@ import { buildEmojiPayload, buildIssuePayload, buildMergeRequestPayload, buildNo
 const userOf = (tx: Tx, id: number | null): Promise<User | null> =>
   id === null ? Promise.resolve(null) : tx.user.findUnique({ where: { id } });
 
-/** The event's project and acting user: rows that exist while the event's transaction runs. */
-async function projectAndActor(tx: Tx, projectId: number, actorId: number) {
-  const [project, user] = await Promise.all([loadProject(tx, projectId), tx.user.findUniqueOrThrow({ where: { id: actorId } })]);
+/**
+ * The event's project and acting user: rows that exist while the event's transaction runs. The
+ * project comes from the server's project cache and the user is usually the request's actor.
+ */
+async function projectAndActor(tx: Tx, ctx: DomainContext, projectId: number, actorId: number) {
+  const [project, user] = await Promise.all([
+    projectById(ctx, projectId),
+    ctx.actor?.user.id === actorId ? ctx.actor.user : tx.user.findUniqueOrThrow({ where: { id: actorId } }),
+  ]);
   return { project: project!, user };
 }
 
@@ -75,10 +83,9 @@ subscribe("subgroup", async (tx, event, ctx) => {
 });
 
 subscribe("issue", async (tx, event, ctx) => {
-  const issue = await tx.issue.findUnique({ where: { id: event.issueId }, include: { assignees: true } });
-  if (!issue) return;
+  const issue = event.issue;
   const payload = async () => {
-    const { project, user } = await projectAndActor(tx, event.projectId, event.actorId);
+    const { project, user } = await projectAndActor(tx, ctx, event.projectId, event.actorId);
     const changes = event.action === "open" ? { ...creationChanges(issue), ...event.changes } : event.changes;
     return buildIssuePayload(ctx, tx, project, issue, user, event.action, changes);
   };
@@ -88,7 +95,7 @@ subscribe("issue", async (tx, event, ctx) => {
 
 subscribe("merge_request", async (tx, event, ctx) => {
   const payload = async () => {
-    const { project, user } = await projectAndActor(tx, event.projectId, event.actorId);
+    const { project, user } = await projectAndActor(tx, ctx, event.projectId, event.actorId);
     const mr = await tx.mergeRequest.findUniqueOrThrow({ where: { id: event.mergeRequestId }, include: { assignees: true, reviewers: true } });
     return buildMergeRequestPayload(ctx, tx, project, mr, user, event.action, event.changes);
   };
@@ -99,7 +106,7 @@ subscribe("merge_request", async (tx, event, ctx) => {
 subscribe("note", async (tx, event, ctx) => {
   const note = await tx.note.findUnique({ where: { id: event.noteId } });
   if (!note) return;
-  const { project, user } = await projectAndActor(tx, event.projectId, event.actorId);
+  const { project, user } = await projectAndActor(tx, ctx, event.projectId, event.actorId);
   const payload = await buildNotePayload(ctx, tx, project, note, user, event.action);
   const trigger = payload.event_type === "confidential_note" ? "confidential_note_hooks" : "note_hooks";
   await enqueueHookDeliveries(tx, ctx, { projectId: event.projectId, trigger, payload });
@@ -107,7 +114,7 @@ subscribe("note", async (tx, event, ctx) => {
 
 subscribe("emoji", async (tx, event, ctx) => {
   const payload = async () => {
-    const { project, user } = await projectAndActor(tx, event.projectId, event.actorId);
+    const { project, user } = await projectAndActor(tx, ctx, event.projectId, event.actorId);
     const award = await tx.awardEmoji.findUnique({ where: { id: event.awardEmojiId } });
     const now = ctx.now();
     return buildEmojiPayload(ctx, tx, project, user, event.action, {
@@ -122,7 +129,7 @@ subscribe("emoji", async (tx, event, ctx) => {
 subscribe("approval", async (tx, event, ctx) => {
   if (event.action === "reset") return;
   const payload = async () => {
-    const { project, user } = await projectAndActor(tx, event.projectId, event.actorId ?? event.userIds[0]!);
+    const { project, user } = await projectAndActor(tx, ctx, event.projectId, event.actorId ?? event.userIds[0]!);
     const mr = await tx.mergeRequest.findUniqueOrThrow({ where: { id: event.mergeRequestId }, include: { assignees: true, reviewers: true } });
     return buildMergeRequestPayload(ctx, tx, project, mr, user, event.action);
   };

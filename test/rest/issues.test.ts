@@ -199,7 +199,7 @@ describe("POST /projects/:id/issues", () => {
     const issue = await createIssue(reporter.api, priv.id, { title: "Evented", labels: "a", assignee_ids: [guest.id] });
     expect(events).toEqual([
       {
-        action: "open", projectId: priv.id, issueId: issue.id, actorId: reporter.id,
+        action: "open", projectId: priv.id, issue: expect.objectContaining({ id: issue.id, iid: issue.iid, assignees: [{ issueId: issue.id, userId: guest.id }] }), actorId: reporter.id,
         changes: expect.objectContaining({
           title: { previous: null, current: "Evented" },
           labels: { previous: [], current: ["a"] },
@@ -397,7 +397,7 @@ describe("PUT /projects/:id/issues/:issue_iid", () => {
     const res = await developer.api.put(issuePath(priv, issue.iid), { state_event: "close", title: "After", labels: "x" });
     expect(res.status).toBe(200);
     expect(events.map((e) => e.action)).toEqual(["close", "update"]);
-    expect(events[0]).toMatchObject({ projectId: priv.id, issueId: issue.id, actorId: developer.id });
+    expect(events[0]).toMatchObject({ projectId: priv.id, issue: { id: issue.id, state: "closed" }, actorId: developer.id });
     expect(events[0]!.changes).toMatchObject({
       state: { previous: "opened", current: "closed" },
       closed_by_id: { previous: null, current: developer.id },

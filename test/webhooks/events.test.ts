@@ -60,12 +60,12 @@ describe("work item events", () => {
     const plain = await createHook(bed, group.id, { issues_events: true });
     const secret = await createHook(bed, group.id, { confidential_issues_events: true });
     const db = bed.t.services.db;
-    const open = await db.issue.create({ data: { projectId: project.id, iid: 101, title: "Open", authorId: owner.id } });
-    const hidden = await db.issue.create({ data: { projectId: project.id, iid: 102, title: "Hidden", authorId: owner.id, confidential: true } });
+    const open = await db.issue.create({ data: { projectId: project.id, iid: 101, title: "Open", authorId: owner.id }, include: { assignees: true } });
+    const hidden = await db.issue.create({ data: { projectId: project.id, iid: 102, title: "Hidden", authorId: owner.id, confidential: true }, include: { assignees: true } });
     await db.$transaction(async (tx) => {
-      await publish(tx, ctx(), "issue", { action: "open", projectId: project.id, issueId: open.id, actorId: owner.id, changes: {} });
+      await publish(tx, ctx(), "issue", { action: "open", projectId: project.id, issue: open, actorId: owner.id, changes: {} });
       await publish(tx, ctx(), "issue", {
-        action: "update", projectId: project.id, issueId: hidden.id, actorId: owner.id, changes: { title: { previous: "Old", current: "Hidden" } },
+        action: "update", projectId: project.id, issue: hidden, actorId: owner.id, changes: { title: { previous: "Old", current: "Hidden" } },
       });
     });
     expect((await deliveriesOf(bed, plain.id)).map((d) => d.trigger)).toEqual(["issue_hooks"]);

@@ -62,18 +62,21 @@ export async function createIssue(ctx: DomainContext, projectRef: string, input:
   const now = ctx.now();
   const created = await ctx.db.$transaction(async (tx) => {
     const iid = await nextInternalId(tx, access.project.id, "issues");
-    const issue = await tx.issue.create({
-      data: {
-        ...values, projectId: access.project.id, iid, authorId: actor.user.id, createdAt: now, updatedAt: now,
-        assignees: { create: assigneeIds.map((userId) => ({ userId })) },
-      },
-      include: { assignees: true },
-    });
+    const row = await tx.issue.create({ data: { ...values, projectId: access.project.id, iid, authorId: actor.user.id, createdAt: now, updatedAt: now } });
+    const assignees = assigneeIds.map((userId) => ({ issueId: row.id, userId }));
+    if (assignees.length) await tx.issueAssignee.createMany({ data: assignees });
+    const issue = { ...row, assignees };
     const changes = diff(NEW_ISSUE, snapshot(issue));
-    await publish(tx, ctx, "issue", { action: "open", projectId: issue.projectId, issueId: issue.id, actorId: actor.user.id, changes });
+    await publish(tx, ctx, "issue", { action: "open", projectId: issue.projectId, issue, actorId: actor.user.id, changes });
     return issue;
   });
-  return loadIssue(ctx, created.id, query);
+  return withRelations(ctx, created, query);
+}
+
+/** The issue just written, read again only when the caller's query needs relations beyond its assignees. */
+function withRelations(ctx: DomainContext, issue: IssueWithAssignees, query: RelationQuery | undefined): Promise<IssueWithAssignees> {
+  const needsMore = Object.keys(query?.include ?? {}).some((relation) => relation !== "assignees");
+  return needsMore ? loadIssue(ctx, issue.id, query) : Promise.resolve(issue);
 }
 
 /** PUT /projects/:id/issues/:issue_iid: the record (404), then `update_issue` (403), then the changes. */
@@ -154,7 +157,7 @@ async function changeState(tx: Tx, ctx: DomainContext, issue: IssueWithAssignees
     include: { assignees: true },
   });
   const changes = diff(snapshot(issue), snapshot(updated));
-  await publish(tx, ctx, "issue", { action: event, projectId: issue.projectId, issueId: issue.id, actorId, changes });
+  await publish(tx, ctx, "issue", { action: event, projectId: issue.projectId, issue: updated, actorId, changes });
   return updated;
 }
 
@@ -173,7 +176,7 @@ async function saveFields(tx: Tx, ctx: DomainContext, issue: IssueWithAssignees,
   });
   const actorId = ctx.actor!.user.id;
   const changes = diff(snapshot(issue), snapshot(updated));
-  await publish(tx, ctx, "issue", { action: "update", projectId: issue.projectId, issueId: issue.id, actorId, changes });
+  await publish(tx, ctx, "issue", { action: "update", projectId: issue.projectId, issue: updated, actorId, changes });
 }
 
 const sameIds = (a: number[], b: number[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
