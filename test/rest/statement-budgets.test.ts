@@ -22,7 +22,7 @@ let reactors: TestUser[];
 let paths: Record<string, string>;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ ALLOW_LOCAL_WEBHOOKS: "true" });
   team = await createTeamWithProjects(t);
   const project = team.publicProject;
   const p = `/projects/${project.id}`;
@@ -100,6 +100,27 @@ describe("signed-in only", () => {
     const { count, sql, status } = await statementsOf(clientOf(t, team, actor), paths.approvalState!);
     expect(status).toBe(200);
     expect(count, sql.join("\n")).toBeLessThanOrEqual(APPROVAL_STATE_CEILING);
+  });
+});
+
+describe("writes", () => {
+  // the next iid, the insert, the hooks that hear it, their delivery rows, COMMIT, and the
+  // answer's comment and vote counts
+  const CREATE_ISSUE_BUDGET = 6;
+  it(`POST issue with a group hook listening: at most ${CREATE_ISSUE_BUDGET} statements, one delivery row`, async () => {
+    const group = (await t.root.post("/groups", { name: "Hooked", path: "hooked", visibility: "public" })).body;
+    const project = (await t.root.post("/projects", { name: "Hooked", namespace_id: group.id })).body;
+    expect((await t.root.post(`/groups/${group.id}/hooks`, { url: "http://127.0.0.1:9/hook", issues_events: true })).status).toBe(201);
+    const path = `/projects/${project.id}/issues`;
+    expect((await t.root.post(path, { title: "warm-up", labels: "bench" })).status).toBe(201);
+    const sql: string[] = [];
+    t.services.sqlStats.trace = (text) => sql.push(text);
+    const before = t.services.sqlStats.statements;
+    const created = await t.root.post(path, { title: "counted", labels: "bench" }).finally(() => (t.services.sqlStats.trace = undefined));
+    expect(created.status).toBe(201);
+    expect(t.services.sqlStats.statements - before, sql.join("\n")).toBeLessThanOrEqual(CREATE_ISSUE_BUDGET);
+    const deliveries = await t.services.db.webHookDelivery.findMany({ where: { trigger: "issue_hooks" } });
+    expect(deliveries.map((d) => JSON.parse(d.payload).object_attributes.title)).toEqual(["warm-up", "counted"]);
   });
 });
 
