@@ -5,7 +5,7 @@
 // executable are not counted. Updates are conditional on the count read, so concurrent workers
 // never lose a failure.
 import type { GroupHook } from "../generated/prisma/client.js";
-import type { Db } from "../db/client.js";
+import type { Tx } from "../domain/events.js";
 import { alertStatus, PERMANENTLY_DISABLED_THRESHOLD, TEMPORARILY_DISABLED_THRESHOLD } from "../domain/group-hooks.js";
 
 const INITIAL_BACKOFF_MS = 60_000;
@@ -24,7 +24,7 @@ export function failureState(hook: Pick<GroupHook, "recentFailures" | "disabledU
   return { recentFailures, disabledUntil: new Date(now.getTime() + backoff) };
 }
 
-export async function recordFailure(db: Db, hookId: number, now: () => Date): Promise<void> {
+export async function recordFailure(db: Tx, hookId: number, now: () => Date): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const hook = await db.groupHook.findUnique({ where: { id: hookId } });
     if (!hook) return;
@@ -39,7 +39,7 @@ export async function recordFailure(db: Db, hookId: number, now: () => Date): Pr
 }
 
 /** GitLab's enable!: a success clears the failure state. */
-export async function recordSuccess(db: Db, hookId: number): Promise<void> {
+export async function recordSuccess(db: Tx, hookId: number): Promise<void> {
   await db.groupHook.updateMany({
     where: { id: hookId, OR: [{ recentFailures: { not: 0 } }, { disabledUntil: { not: null } }] },
     data: { recentFailures: 0, disabledUntil: null },

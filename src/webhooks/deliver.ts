@@ -4,10 +4,11 @@
 import { performance } from "node:perf_hooks";
 import type { GroupHook } from "../generated/prisma/client.js";
 import type { Services } from "../domain/context.js";
+import type { Tx } from "../domain/events.js";
 import { stateOf } from "../domain/group-hooks.js";
 import { isExecutable, recordFailure, recordSuccess } from "./auto-disable.js";
 import { sendOverNetwork, type Transport } from "./http.js";
-import { recordAttempt } from "./log.js";
+import { recordAttempt, type AttemptRecord } from "./log.js";
 import { buildHeaders, renderTemplate, targetOf, TemplateError, type DeliveryIds } from "./request.js";
 
 export interface Execution extends DeliveryIds {
@@ -28,8 +29,22 @@ export type ExecutionResult =
 export const isSuccessStatus = (status: number | null) => status !== null && status >= 200 && status < 400;
 
 export async function executeHook(services: Services, execution: Execution, transport: Transport = sendOverNetwork): Promise<ExecutionResult> {
+  const sent = await sendHook(services, execution, transport);
+  if (!sent) return { sent: false, message: "Hook disabled" };
+  const logId = await recordAttempt(services.db, sent.attempt);
+  await recordHookHealth(services.db, services.now, execution.hook, sent.attempt);
+  return resultOf(sent.attempt, logId);
+}
+
+/** A request sent: what the history records of it. */
+export interface SentHook {
+  attempt: AttemptRecord;
+}
+
+/** Sends the request (nothing when the hook is disabled and not forced); records nothing. */
+export async function sendHook(services: Services, execution: Execution, transport: Transport = sendOverNetwork): Promise<SentHook | null> {
   const { hook } = execution;
-  if (!execution.force && !isExecutable(hook, services.now())) return { sent: false, message: "Hook disabled" };
+  if (!execution.force && !isExecutable(hook, services.now())) return null;
   const state = stateOf({ ...services, actor: null }, hook);
   const target = targetOf(state);
   const headers = buildHeaders(services.config, hook, state, execution);
@@ -48,16 +63,28 @@ export async function executeHook(services: Services, execution: Execution, tran
     if (!(error instanceof TemplateError)) throw error;
     outcome = { ok: false, error: error.message };
   }
-  const executionDuration = (performance.now() - started) / 1000;
-  const logId = await recordAttempt(services.db, {
-    hookId: hook.id, trigger: execution.trigger, url: target.recorded, interpolatedUrl: target.interpolated,
-    requestHeaders: headers.recorded, requestData: body,
-    response: outcome.ok ? outcome : null, internalErrorMessage: outcome.ok ? null : outcome.error,
-    executionDuration, idempotencyKey: execution.idempotencyKey, createdAt,
-  });
-  if (outcome.ok && isSuccessStatus(outcome.status)) await recordSuccess(services.db, hook.id);
-  else await recordFailure(services.db, hook.id, services.now);
-  return outcome.ok
-    ? { sent: true, status: outcome.status, message: outcome.body, logId }
-    : { sent: true, status: null, message: outcome.error, logId };
+  return {
+    attempt: {
+      hookId: hook.id, trigger: execution.trigger, url: target.recorded, interpolatedUrl: target.interpolated,
+      requestHeaders: headers.recorded, requestData: body,
+      response: outcome.ok ? outcome : null, internalErrorMessage: outcome.ok ? null : outcome.error,
+      executionDuration: (performance.now() - started) / 1000, idempotencyKey: execution.idempotencyKey, createdAt,
+    },
+  };
+}
+
+/** The hook's auto-disabling state after an attempt (`hook`: the row the attempt was sent with). */
+export async function recordHookHealth(db: Tx, now: () => Date, hook: GroupHook, attempt: AttemptRecord): Promise<void> {
+  if (attempt.response && isSuccessStatus(attempt.response.status)) {
+    // nothing to clear when the hook had no failures (the common case costs no statement)
+    if (hook.recentFailures !== 0 || hook.disabledUntil !== null) await recordSuccess(db, hook.id);
+  } else {
+    await recordFailure(db, hook.id, now);
+  }
+}
+
+export function resultOf(attempt: AttemptRecord, logId: number): ExecutionResult {
+  return attempt.response
+    ? { sent: true, status: attempt.response.status, message: attempt.response.body, logId }
+    : { sent: true, status: null, message: attempt.internalErrorMessage ?? "", logId };
 }

@@ -2,7 +2,7 @@
 // request data redacted, response headers capitalised (at most 50, values cut to 1 KB), the
 // response body cut to 8 KB as Rails' truncate_bytes cuts (ending in "…"), and the SHA-256 of the
 // interpolated URL so that resend can tell whether the hook still points at the same target.
-import type { Db } from "../db/client.js";
+import type { Tx } from "../domain/events.js";
 import { digest } from "../domain/secrets.js";
 import { REDACTED } from "./request.js";
 
@@ -26,28 +26,34 @@ export interface AttemptRecord {
   createdAt: Date;
 }
 
-export async function recordAttempt(db: Db, attempt: AttemptRecord): Promise<number> {
-  const { response } = attempt;
-  const row = await db.webHookLog.create({
-    data: {
-      hookId: attempt.hookId,
-      trigger: attempt.trigger,
-      url: attempt.url,
-      urlHash: attempt.interpolatedUrl === null ? null : digest(attempt.interpolatedUrl),
-      requestHeaders: JSON.stringify(attempt.requestHeaders),
-      requestData: JSON.stringify(redactEmails(attempt.requestData) ?? {}),
-      responseHeaders: JSON.stringify(response ? capitalisedHeaders(response.headers) : {}),
-      responseBody: response ? truncateBytes(response.body, RESPONSE_BODY_LIMIT) : "",
-      responseStatus: response ? String(response.status) : INTERNAL_ERROR,
-      responseCode: response?.status ?? null,
-      executionDuration: attempt.executionDuration,
-      internalErrorMessage: attempt.internalErrorMessage,
-      idempotencyKey: attempt.idempotencyKey,
-      createdAt: attempt.createdAt,
-    },
-    select: { id: true },
-  });
+export async function recordAttempt(db: Tx, attempt: AttemptRecord): Promise<number> {
+  const row = await db.webHookLog.create({ data: logRow(attempt), select: { id: true } });
   return row.id;
+}
+
+/** Several attempts' history rows in one statement (the worker's batch). */
+export async function recordAttempts(db: Tx, attempts: AttemptRecord[]): Promise<void> {
+  if (attempts.length) await db.webHookLog.createMany({ data: attempts.map(logRow) });
+}
+
+function logRow(attempt: AttemptRecord) {
+  const { response } = attempt;
+  return {
+    hookId: attempt.hookId,
+    trigger: attempt.trigger,
+    url: attempt.url,
+    urlHash: attempt.interpolatedUrl === null ? null : digest(attempt.interpolatedUrl),
+    requestHeaders: JSON.stringify(attempt.requestHeaders),
+    requestData: JSON.stringify(redactEmails(attempt.requestData) ?? {}),
+    responseHeaders: JSON.stringify(response ? capitalisedHeaders(response.headers) : {}),
+    responseBody: response ? truncateBytes(response.body, RESPONSE_BODY_LIMIT) : "",
+    responseStatus: response ? String(response.status) : INTERNAL_ERROR,
+    responseCode: response?.status ?? null,
+    executionDuration: attempt.executionDuration,
+    internalErrorMessage: attempt.internalErrorMessage,
+    idempotencyKey: attempt.idempotencyKey,
+    createdAt: attempt.createdAt,
+  };
 }
 
 /** URI::MailTo::EMAIL_REGEXP */

@@ -6,11 +6,13 @@
 // again with the same Idempotency-Key (at least once).
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import type { WebHookDelivery } from "../generated/prisma/client.js";
+import type { GroupHook, Prisma, WebHookDelivery } from "../generated/prisma/client.js";
+import type { Tx } from "../domain/events.js";
 import type { Services } from "../domain/context.js";
 import { alertStatus } from "../domain/group-hooks.js";
-import { executeHook, isSuccessStatus, type ExecutionResult } from "./deliver.js";
+import { isSuccessStatus, recordHookHealth, sendHook } from "./deliver.js";
 import { sendOverNetwork, type Transport } from "./http.js";
+import { recordAttempts, type AttemptRecord } from "./log.js";
 import { runMaintenance } from "./maintenance.js";
 
 export interface WorkerOptions {
@@ -41,7 +43,7 @@ export interface Worker {
 }
 
 const DEFAULTS = {
-  pollIntervalMs: 1000, batchSize: 10, maxAttempts: 10, retryDelayMs: 30_000, maxRetryDelayMs: 3_600_000,
+  pollIntervalMs: 1000, batchSize: 20, maxAttempts: 10, retryDelayMs: 30_000, maxRetryDelayMs: 3_600_000,
   maintenanceIntervalMs: 3_600_000,
 };
 
@@ -66,69 +68,87 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
       orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }],
       take: settings.batchSize,
     });
-    const claimed: WebHookDelivery[] = [];
-    for (const row of due) {
-      const lease = { leaseOwner: owner, leaseExpiresAt: new Date(at.getTime() + leaseMs) };
-      const { count } = await services.db.webHookDelivery.updateMany({ where: { id: row.id, status: "pending", ...free }, data: lease });
-      if (count === 1) claimed.push({ ...row, ...lease });
-    }
-    return claimed;
+    if (!due.length) return [];
+    // the rows another worker claimed since the read above are not returned
+    return services.db.webHookDelivery.updateManyAndReturn({
+      where: { id: { in: due.map((row) => row.id) }, status: "pending", ...free },
+      data: { leaseOwner: owner, leaseExpiresAt: new Date(at.getTime() + leaseMs) },
+    });
   }
 
-  async function deliver(row: WebHookDelivery): Promise<void> {
-    const hook = await services.db.groupHook.findUnique({ where: { id: row.hookId } });
-    if (!hook) {
-      // deleting a hook deletes its rows too; this one was claimed just before
-      await services.db.webHookDelivery.updateMany({ where: { id: row.id }, data: { status: "failed", lastError: "Hook deleted", leaseOwner: null, leaseExpiresAt: null } });
-      return;
-    }
-    let result: ExecutionResult;
+  async function hooksOf(rows: WebHookDelivery[]): Promise<Map<number, GroupHook>> {
+    const hooks = await services.db.groupHook.findMany({ where: { id: { in: [...new Set(rows.map((row) => row.hookId))] } } });
+    return new Map(hooks.map((hook) => [hook.id, hook]));
+  }
+
+  /** Sends one claimed row; what became of it is written with the rest of the batch (`settle`). */
+  async function send(row: WebHookDelivery, hook: GroupHook | undefined): Promise<Outcome> {
+    // deleting a hook deletes its rows too; this one was claimed just before
+    if (!hook) return { row, kind: "gone" };
     try {
-      result = await executeHook(
+      const sent = await sendHook(
         clocked,
         { hook, trigger: row.trigger, data: JSON.parse(row.payload), idempotencyKey: row.idempotencyKey, eventUuid: row.eventUuid },
         transport,
       );
+      return sent ? { row, hook, kind: "sent", attempt: sent.attempt } : { row, kind: "disabled" };
     } catch (error) {
       log(`webhook delivery ${row.id} failed unexpectedly`, error);
-      result = { sent: true, status: null, message: String(error), logId: 0 };
+      return { row, kind: "error", message: String(error) };
     }
-    await settle(row, result);
   }
 
-  /** Done, given up, or rescheduled; only while this worker still holds the lease. */
-  async function settle(row: WebHookDelivery, result: ExecutionResult): Promise<void> {
-    const mine = { id: row.id, leaseOwner: owner };
+  /**
+   * The batch's history rows, hook health and row states in one transaction (one wait for the
+   * SQLite write lock per batch, not several per row); rows change only while this worker still
+   * holds their lease.
+   */
+  async function settle(outcomes: Outcome[]): Promise<void> {
     const release = { leaseOwner: null, leaseExpiresAt: null };
-    if (!result.sent) {
-      // a temporarily disabled hook gets the row when it is enabled again; a disabled one never
-      const hook = await services.db.groupHook.findUnique({ where: { id: row.hookId } });
-      const until = hook && alertStatus(hook, now()) === "temporarily_disabled" ? hook.disabledUntil : null;
-      const data = until ? { nextAttemptAt: until, ...release } : { status: "failed", lastError: result.message, ...release };
-      await services.db.webHookDelivery.updateMany({ where: mine, data });
-      return;
-    }
-    const attempts = row.attempts + 1;
-    if (isSuccessStatus(result.status)) {
-      await services.db.webHookDelivery.updateMany({ where: mine, data: { status: "done", attempts, lastError: null, ...release } });
-      return;
-    }
-    const lastError = result.status === null ? result.message.slice(0, 1000) : `HTTP ${result.status}`;
-    const retry = attempts < settings.maxAttempts && retryable(result.status);
-    const delay = Math.min(settings.retryDelayMs * 2 ** (attempts - 1), settings.maxRetryDelayMs);
-    await services.db.webHookDelivery.updateMany({
-      where: mine,
-      data: retry
-        ? { attempts, lastError, nextAttemptAt: new Date(now().getTime() + delay), ...release }
-        : { attempts, lastError, status: "failed", ...release },
+    await services.db.$transaction(async (tx) => {
+      const sent = outcomes.filter((outcome) => outcome.kind === "sent");
+      await recordAttempts(tx, sent.map((outcome) => outcome.attempt));
+      for (const outcome of sent) await recordHookHealth(tx, now, outcome.hook, outcome.attempt);
+      const done = sent.filter((outcome) => isSuccessStatus(outcome.attempt.response?.status ?? null)).map((outcome) => outcome.row.id);
+      if (done.length) {
+        await tx.webHookDelivery.updateMany({
+          where: { id: { in: done }, leaseOwner: owner },
+          data: { status: "done", attempts: { increment: 1 }, lastError: null, ...release },
+        });
+      }
+      for (const outcome of outcomes) {
+        if (outcome.kind === "sent" && done.includes(outcome.row.id)) continue;
+        await tx.webHookDelivery.updateMany({ where: { id: outcome.row.id, leaseOwner: owner }, data: { ...(await nextState(tx, outcome)), ...release } });
+      }
     });
+  }
+
+  /** A row not delivered: rescheduled (backoff, or until its hook is enabled again) or given up. */
+  async function nextState(tx: Tx, outcome: Outcome): Promise<Prisma.WebHookDeliveryUpdateManyMutationInput> {
+    if (outcome.kind === "gone") return { status: "failed", lastError: "Hook deleted" };
+    if (outcome.kind === "disabled") {
+      // a temporarily disabled hook gets the row when it is enabled again; a disabled one never
+      const hook = await tx.groupHook.findUnique({ where: { id: outcome.row.hookId } });
+      const until = hook && alertStatus(hook, now()) === "temporarily_disabled" ? hook.disabledUntil : null;
+      return until ? { nextAttemptAt: until } : { status: "failed", lastError: "Hook disabled" };
+    }
+    const status = outcome.kind === "sent" ? outcome.attempt.response?.status ?? null : null;
+    const message = outcome.kind === "sent" ? outcome.attempt.internalErrorMessage ?? "" : outcome.message;
+    const attempts = outcome.row.attempts + 1;
+    const lastError = status === null ? message.slice(0, 1000) : `HTTP ${status}`;
+    const retry = attempts < settings.maxAttempts && retryable(status);
+    const delay = Math.min(settings.retryDelayMs * 2 ** (attempts - 1), settings.maxRetryDelayMs);
+    return retry ? { attempts, lastError, nextAttemptAt: new Date(now().getTime() + delay) } : { attempts, lastError, status: "failed" };
   }
 
   async function runOnce(): Promise<number> {
     services.caches.registry.refresh(); // other processes' changes, as at the start of a request
     await maintain();
     const rows = await claimDue();
-    for (const row of rows) await deliver(row);
+    if (!rows.length) return 0;
+    const hooks = await hooksOf(rows);
+    // a batch is sent at once: GitLab does not order deliveries either (one Sidekiq job each)
+    await settle(await Promise.all(rows.map((row) => send(row, hooks.get(row.hookId)))));
     return rows.length;
   }
 
@@ -163,6 +183,14 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
     },
   };
 }
+
+/** What became of a claimed row when it was sent. */
+type Outcome =
+  | { row: WebHookDelivery; kind: "gone" }
+  | { row: WebHookDelivery; kind: "disabled" }
+  | { row: WebHookDelivery; kind: "sent"; hook: GroupHook; attempt: AttemptRecord }
+  /** the send itself threw (a bug, not an HTTP failure): retried like a network error */
+  | { row: WebHookDelivery; kind: "error"; message: string };
 
 /** No answer, a server error, 408 and 429 may pass on a later try; other client errors will not. */
 function retryable(status: number | null): boolean {

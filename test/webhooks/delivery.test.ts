@@ -284,3 +284,26 @@ describe("push events", () => {
     expect(await deliveriesOf(bed, hook.id)).toHaveLength(0);
   });
 });
+
+describe("a worker round", () => {
+  it("sends a batch of 20 at once and records it in a fixed number of statements", async () => {
+    const hook = await createHook(bed, group.id, { issues_events: true });
+    const project = await createProject(owner.api, { namespace_id: group.id });
+    await bed.drain(); // the project's own events
+    for (let i = 0; i < 20; i++) expect((await owner.api.post(`/projects/${project.id}/issues`, { title: `Batch ${i}` })).status).toBe(201);
+    const sql: string[] = [];
+    const stats = bed.t.services.sqlStats;
+    stats.trace = (text) => sql.push(text);
+    const before = stats.statements;
+    const delivered = await bed.worker().runOnce().finally(() => (stats.trace = undefined));
+    expect(delivered).toBe(20);
+    // due rows, the claim (Prisma commits it as a transaction), their hooks; then one
+    // transaction: the history rows, the rows done, COMMIT
+    expect(stats.statements - before, sql.join("\n")).toBeLessThanOrEqual(7);
+    const issueRequests = bed.receiver.requests.filter((r) => r.json.object_kind === "issue");
+    expect(issueRequests.map((r) => r.json.object_attributes.title).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `Batch ${i}`).sort());
+    const rows = await deliveriesOf(bed, hook.id);
+    expect(rows.map((row) => [row.status, row.attempts])).toEqual(rows.map(() => ["done", 1]));
+    expect(await bed.t.services.db.webHookLog.count({ where: { hookId: hook.id, trigger: "issue_hooks", responseCode: 200 } })).toBe(20);
+  });
+});
