@@ -1,5 +1,6 @@
 // createApp: one fetch-style handler for the whole server (tests call it in process).
 import { createYoga } from "graphql-yoga";
+import { useGraphQlJit } from "@envelop/graphql-jit";
 import { GraphQLError, getOperationAST, type ExecutionArgs } from "graphql";
 import { createContext, type Context } from "./context.js";
 import { assertScopeAllows } from "./domain/auth.js";
@@ -118,6 +119,7 @@ function createGraphqlServer(services: Services, log: (error: unknown) => void) 
       }
     },
     plugins: [
+      useGraphQlJit(),
       {
         // Multipart requests are parsed by graphql-upload-minimal (the same Upload values as REST).
         onRequestParse({ request, setRequestParser }: { request: Request; setRequestParser: (parser: (r: Request) => Promise<any>) => void }) {

@@ -25,9 +25,21 @@ export async function countAwards(db: Tx, awardableType: string, awardableId: nu
   return Number(row!.n);
 }
 
-/** A page of an awardable's reactions, oldest first. */
-export function awardsPage(db: Tx, awardableType: string, awardableId: number, skip: number, take: number): Promise<AwardEmoji[]> {
-  return db.$queryRaw<AwardEmoji[]>`
-    SELECT * FROM "AwardEmoji" WHERE "awardableType" = ${awardableType} AND "awardableId" = ${awardableId}
+/**
+ * A page of an awardable's reactions, oldest first, with their count (up to `cap`) in the same
+ * statement; `counted` is null when the page is empty (past the end: the count was not taken).
+ */
+export async function awardsPage(
+  db: Tx, awardableType: string, awardableId: number, skip: number, take: number, cap: number,
+): Promise<{ rows: AwardEmoji[]; counted: number | null }> {
+  const rows = await db.$queryRaw<(AwardEmoji & { _counted: bigint | number })[]>`
+    SELECT "AwardEmoji".*, (
+      SELECT COUNT(*) FROM (
+        SELECT 1 FROM "AwardEmoji" WHERE "awardableType" = ${awardableType} AND "awardableId" = ${awardableId} LIMIT ${cap}
+      ) AS "capped"
+    ) AS "_counted"
+    FROM "AwardEmoji" WHERE "awardableType" = ${awardableType} AND "awardableId" = ${awardableId}
     ORDER BY "id" LIMIT ${take} OFFSET ${skip}`;
+  const counted = rows.length ? Number(rows[0]!._counted) : null;
+  return { rows: rows.map(({ _counted, ...award }) => award), counted };
 }

@@ -60,6 +60,23 @@ export async function paginate<T>(
   return { rows: rows.slice(0, take), info: { page, perPage, total, hasNext: rows.length > take, hasPrev } };
 }
 
+/**
+ * `paginate` for a page read together with its capped count (one statement): the count comes with
+ * each row, so only a page past the end needs `count` on its own.
+ */
+export async function paginateCounted<T>(
+  args: PageArgs,
+  count: (cap: number) => Promise<number>,
+  fetchCounted: (skip: number, take: number, cap: number) => Promise<{ rows: T[]; counted: number | null }>,
+): Promise<Page<T>> {
+  const { page, perPage, skip, take } = pageWindow(args);
+  const fetched = await fetchCounted(skip, take + 1, COUNT_LIMIT + 1);
+  const counted = fetched.counted ?? (await count(COUNT_LIMIT + 1));
+  const { rows } = fetched;
+  const total = counted > COUNT_LIMIT ? null : counted;
+  return { rows: rows.slice(0, take), info: { page, perPage, total, hasNext: rows.length > take, hasPrev: page > 1 && rows.length > 0 } };
+}
+
 /** A page of a list already in memory (GitLab paginates arrays the same way it paginates relations). */
 export function paginateList<T>(all: readonly T[], args: PageArgs): Promise<Page<T>> {
   return paginate(args, async () => all.length, async (skip, take) => all.slice(skip, skip + take));

@@ -1,8 +1,8 @@
 // Token secrets: random values shown once, stored only as SHA-256 digests.
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 
 export function digest(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex");
+  return hash("sha256", secret);
 }
 
 /** A new token secret in GitLab's shape: prefix plus 20+ url-safe random characters. */

@@ -1,5 +1,5 @@
 // Users: the current user, listing and lookup, and creation by administrators.
-import { createHash, randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
+import { hash, randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
 import type { Prisma, User } from "../generated/prisma/client.js";
 import { conflict, forbidden, notFound, paramError, validationError } from "../errors.js";
 import { requireAdmin, requireAuthenticated } from "./access.js";
@@ -15,10 +15,17 @@ export function webUrlOfUser(ctx: DomainContext, user: Pick<User, "username">) {
   return `${ctx.config.publicUrl}/${user.username}`;
 }
 
+/** Gravatar's URL for the e-mail (remembered per user row: lists render the same cached users again and again). */
 export function avatarUrlOfUser(user: Pick<User, "email">) {
-  const hash = createHash("sha256").update(user.email.trim().toLowerCase()).digest("hex");
-  return `https://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
+  let url = avatarUrls.get(user);
+  if (url === undefined) {
+    url = `https://www.gravatar.com/avatar/${hash("sha256", user.email.trim().toLowerCase())}?s=80&d=identicon`;
+    avatarUrls.set(user, url);
+  }
+  return url;
 }
+
+const avatarUrls = new WeakMap<Pick<User, "email">, string>();
 
 export function currentUser(ctx: DomainContext): User {
   return requireAuthenticated(ctx).user;

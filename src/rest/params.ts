@@ -16,7 +16,24 @@ import { AppError, paramError } from "../errors.js";
 const QS_OPTIONS = { arrayLimit: 1000, parameterLimit: 10_000, depth: 5, allowDots: false, duplicates: "last" } as const;
 
 export function parseQuery(search: string): Record<string, unknown> {
-  return qs.parse(search.replace(/^\?/, ""), QS_OPTIONS) as Record<string, unknown>;
+  const text = search.replace(/^\?/, "");
+  return PLAIN_QUERY.test(text) ? parsePlainQuery(text) : (qs.parse(text, QS_OPTIONS) as Record<string, unknown>);
+}
+
+/** Nothing to decode and no `a[]`/`h[k]` keys: the usual `page=2&per_page=20`. */
+const PLAIN_QUERY = /^[^%[\]]{0,2000}$/;
+
+/** What qs.parse gives for a plain query, without its general machinery (hot path of every list). */
+function parsePlainQuery(text: string): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const part of text.split("&")) {
+    if (!part) continue;
+    const equals = part.indexOf("=");
+    const key = (equals < 0 ? part : part.slice(0, equals)).replaceAll("+", " ");
+    if (!key || Object.prototype.hasOwnProperty.call(Object.prototype, key)) continue; // qs drops prototype keys
+    params[key] = equals < 0 ? "" : part.slice(equals + 1).replaceAll("+", " ");
+  }
+  return params;
 }
 
 /** The body's params; a body over `maxBytes` is refused with 413 before it is parsed. */

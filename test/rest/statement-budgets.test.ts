@@ -103,6 +103,20 @@ describe("signed-in only", () => {
   });
 });
 
+describe("award emoji pages (the count is read with the page)", () => {
+  it.each([
+    [1, 20, 20, "2"], [2, 20, 5, ""], [3, 20, 0, ""], [1, 100, 25, ""], [26, 1, 0, ""],
+  ])("page %i of %i: %i rows, X-Total 25", async (page, perPage, rows, nextPage) => {
+    const path = paths.awards!.replace("?per_page=20", `?page=${page}&per_page=${perPage}`);
+    const res = await t.anon.get(path, { raw: true });
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(rows);
+    expect(res.headers.get("x-total")).toBe("25");
+    expect(res.headers.get("x-total-pages")).toBe(String(Math.ceil(25 / perPage)));
+    expect(res.headers.get("x-next-page")).toBe(nextPage);
+  });
+});
+
 describe("writes", () => {
   // the next iid, the insert, the hooks that hear it, their delivery rows, COMMIT, and the
   // answer's comment and vote counts

@@ -6,7 +6,7 @@ import { recordNotFound, unauthorized } from "../../errors.js";
 import type { DomainContext } from "../context.js";
 import { publish, type EmojiEvent, type Tx } from "../events.js";
 import { awardsPage, countAwards } from "../../db/hot-reads.js";
-import { paginate, type Page, type PageArgs } from "../pagination.js";
+import { paginateCounted, type Page, type PageArgs } from "../pagination.js";
 import { assertUnmodifiedSince } from "../preconditions.js";
 import { awardEmojiNotFound, findAwardable, findAwardableRecord, mayAward, type Awardable, type AwardablePath } from "./awardables.js";
 import { canonicalEmojiName } from "./names.js";
@@ -18,10 +18,10 @@ const ofAwardable = (awardable: Awardable) => ({ awardableType: awardable.type, 
 /** The reactions on an awardable, oldest first. */
 export async function listAwardEmoji(ctx: DomainContext, path: AwardablePath, args: PageArgs): Promise<Page<AwardEmoji>> {
   const { awardableType, awardableId } = ofAwardable(await findAwardable(ctx, path));
-  return paginate(
+  return paginateCounted(
     args,
     (cap) => countAwards(ctx.db, awardableType, awardableId, cap),
-    (skip, take) => awardsPage(ctx.db, awardableType, awardableId, skip, take),
+    (skip, take, cap) => awardsPage(ctx.db, awardableType, awardableId, skip, take, cap),
   );
 }
 
