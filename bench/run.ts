@@ -9,7 +9,7 @@
 // run at 200 requests/s for 30 s on the award list, the issue list of a project with 1,000 issues
 // against one with 1,000,000 (one connection), POST /projects/:id/issues with a group hook
 // listening (issues/s, and how fast the deliveries follow), and the server's memory.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -108,12 +108,20 @@ function describeRun(r: RunResult) {
     `cpu ${fixed(r.cpuMsPerRequest, 3)} ms/req (${fixed(r.cores)} cores)${r.unclean ? `  UNCLEAN ${r.unclean}` : ""}`;
 }
 
+/** `npm start`'s command (its node flags included), run without npm in between. */
+function startCommand(): string[] {
+  const start: string = JSON.parse(readFileSync("package.json", "utf8")).scripts.start;
+  const [node, ...args] = start.split(/\s+/);
+  if (node !== "node") throw new Error(`npm start does not run node: ${start}`);
+  return [process.execPath, ...args];
+}
+
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "forgeline-bench-"));
   const selected = args.only ? ROUTES.filter((route) => args.only!.split(",").includes(route.key)) : ROUTES;
   const receiver = await startReceiver();
   const productPort = await freePort();
-  const product = await startMeasured("forgeline", [process.execPath, "--import", "tsx", "src/server.ts"], {
+  const product = await startMeasured("forgeline", startCommand(), {
     ...process.env, PORT: String(productPort), HOST: "127.0.0.1", DATA_DIR: path.join(dir, "data"), DATABASE_URL: "",
     INITIAL_ROOT_TOKEN: ROOT_TOKEN, PUBLIC_URL: `http://127.0.0.1:${productPort}`, ALLOW_LOCAL_WEBHOOKS: "true",
     WEB_CONCURRENCY: args["web-concurrency"],
