@@ -53,11 +53,9 @@ export async function paginate<T>(
   count: (cap: number) => Promise<number>,
   fetch: (skip: number, take: number) => Promise<T[]>,
 ): Promise<Page<T>> {
-  const { page, perPage, skip, take } = pageWindow(args);
-  const [counted, rows] = await Promise.all([count(COUNT_LIMIT + 1), fetch(skip, take + 1)]);
-  const total = counted > COUNT_LIMIT ? null : counted;
-  const hasPrev = page > 1 && rows.length > 0;
-  return { rows: rows.slice(0, take), info: { page, perPage, total, hasNext: rows.length > take, hasPrev } };
+  const window = pageWindow(args);
+  const [counted, rows] = await Promise.all([count(COUNT_LIMIT + 1), fetch(window.skip, window.take + 1)]);
+  return pageOf(window, rows, counted);
 }
 
 /**
@@ -69,10 +67,13 @@ export async function paginateCounted<T>(
   count: (cap: number) => Promise<number>,
   fetchCounted: (skip: number, take: number, cap: number) => Promise<{ rows: T[]; counted: number | null }>,
 ): Promise<Page<T>> {
-  const { page, perPage, skip, take } = pageWindow(args);
-  const fetched = await fetchCounted(skip, take + 1, COUNT_LIMIT + 1);
-  const counted = fetched.counted ?? (await count(COUNT_LIMIT + 1));
-  const { rows } = fetched;
+  const window = pageWindow(args);
+  const fetched = await fetchCounted(window.skip, window.take + 1, COUNT_LIMIT + 1);
+  return pageOf(window, fetched.rows, fetched.counted ?? (await count(COUNT_LIMIT + 1)));
+}
+
+/** The page from one row more than it shows (`hasNext`) and the capped count (no total above the limit). */
+function pageOf<T>({ page, perPage, take }: ReturnType<typeof pageWindow>, rows: T[], counted: number): Page<T> {
   const total = counted > COUNT_LIMIT ? null : counted;
   return { rows: rows.slice(0, take), info: { page, perPage, total, hasNext: rows.length > take, hasPrev: page > 1 && rows.length > 0 } };
 }

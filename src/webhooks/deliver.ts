@@ -31,18 +31,16 @@ export const isSuccessStatus = (status: number | null) => status !== null && sta
 export async function executeHook(services: Services, execution: Execution, transport: Transport = sendOverNetwork): Promise<ExecutionResult> {
   const sent = await sendHook(services, execution, transport);
   if (!sent) return { sent: false, message: "Hook disabled" };
-  const logId = await recordAttempt(services.db, sent.attempt);
-  await recordHookHealth(services.db, services.now, execution.hook, sent.attempt);
-  return resultOf(sent.attempt, logId);
+  const logId = await recordAttempt(services.db, sent);
+  await recordHookHealth(services.db, services.now, execution.hook, sent);
+  return resultOf(sent, logId);
 }
 
-/** A request sent: what the history records of it. */
-export interface SentHook {
-  attempt: AttemptRecord;
-}
-
-/** Sends the request (nothing when the hook is disabled and not forced); records nothing. */
-export async function sendHook(services: Services, execution: Execution, transport: Transport = sendOverNetwork): Promise<SentHook | null> {
+/**
+ * Sends the request and returns what the history records of it (null: the hook is disabled and
+ * the send not forced); writes nothing.
+ */
+export async function sendHook(services: Services, execution: Execution, transport: Transport = sendOverNetwork): Promise<AttemptRecord | null> {
   const { hook } = execution;
   if (!execution.force && !isExecutable(hook, services.now())) return null;
   const state = stateOf({ ...services, actor: null }, hook);
@@ -64,12 +62,10 @@ export async function sendHook(services: Services, execution: Execution, transpo
     outcome = { ok: false, error: error.message };
   }
   return {
-    attempt: {
-      hookId: hook.id, trigger: execution.trigger, url: target.recorded, interpolatedUrl: target.interpolated,
-      requestHeaders: headers.recorded, requestData: body,
-      response: outcome.ok ? outcome : null, internalErrorMessage: outcome.ok ? null : outcome.error,
-      executionDuration: (performance.now() - started) / 1000, idempotencyKey: execution.idempotencyKey, createdAt,
-    },
+    hookId: hook.id, trigger: execution.trigger, url: target.recorded, interpolatedUrl: target.interpolated,
+    requestHeaders: headers.recorded, requestData: body,
+    response: outcome.ok ? outcome : null, internalErrorMessage: outcome.ok ? null : outcome.error,
+    executionDuration: (performance.now() - started) / 1000, idempotencyKey: execution.idempotencyKey, createdAt,
   };
 }
 
@@ -83,7 +79,7 @@ export async function recordHookHealth(db: Tx, now: () => Date, hook: GroupHook,
   }
 }
 
-export function resultOf(attempt: AttemptRecord, logId: number): ExecutionResult {
+function resultOf(attempt: AttemptRecord, logId: number): ExecutionResult {
   return attempt.response
     ? { sent: true, status: attempt.response.status, message: attempt.response.body, logId }
     : { sent: true, status: null, message: attempt.internalErrorMessage ?? "", logId };

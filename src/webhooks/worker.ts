@@ -86,12 +86,12 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
     // deleting a hook deletes its rows too; this one was claimed just before
     if (!hook) return { row, kind: "gone" };
     try {
-      const sent = await sendHook(
+      const attempt = await sendHook(
         clocked,
         { hook, trigger: row.trigger, data: JSON.parse(row.payload), idempotencyKey: row.idempotencyKey, eventUuid: row.eventUuid },
         transport,
       );
-      return sent ? { row, hook, kind: "sent", attempt: sent.attempt } : { row, kind: "disabled" };
+      return attempt ? { row, hook, kind: "sent", attempt } : { row, kind: "disabled" };
     } catch (error) {
       log(`webhook delivery ${row.id} failed unexpectedly`, error);
       return { row, kind: "error", message: String(error) };
