@@ -2,7 +2,7 @@
 // visibility, and the parent lookups every resource starts from. Invisible parents answer 404.
 import type { Namespace, Prisma, Project } from "../generated/prisma/client.js";
 import { AppError, forbidden, notFound } from "../errors.js";
-import type { MembershipLevels, ProjectWithNamespace } from "./caches.js";
+import { loadUnexpired, type MembershipLevels, type ProjectWithNamespace } from "./caches.js";
 import { isAdmin, type Actor, type DomainContext } from "./context.js";
 
 export const AccessLevel = { none: 0, minimal: 5, guest: 10, planner: 15, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
@@ -82,21 +82,12 @@ export async function projectPermissions(ctx: DomainContext, project: Project & 
   return { project: direct, group: project.namespace.kind === "group" ? inherited : 0 };
 }
 
-/** Membership levels with the time (app clock, ms) at which the first counted membership expires. */
-interface TimedLevels extends MembershipLevels {
-  validUntil: number | null;
-}
-
-async function cachedLevels(ctx: DomainContext, key: string, load: () => Promise<TimedLevels>): Promise<TimedLevels> {
-  const cache = ctx.caches.memberships;
-  const cached = cache.get(key) as TimedLevels | undefined;
-  if (cached && (cached.validUntil === null || cached.validUntil > ctx.now().getTime())) return cached;
-  if (cached) cache.delete(key);
-  return (await cache.load(key, async () => ({ value: await load() }))) as TimedLevels;
+function cachedLevels(ctx: DomainContext, key: string, load: () => Promise<MembershipLevels>): Promise<MembershipLevels> {
+  return loadUnexpired(ctx.caches.memberships, key, ctx.now().getTime(), load);
 }
 
 /** The user's membership rows in the project (when given) and in the group and its ancestors. */
-async function loadLevels(ctx: DomainContext, userId: number, projectId: number | null, group: Namespace | null): Promise<TimedLevels> {
+async function loadLevels(ctx: DomainContext, userId: number, projectId: number | null, group: Namespace | null): Promise<MembershipLevels> {
   const select = { accessLevel: true, expiresAt: true } as const;
   const [direct, inherited] = await Promise.all([
     projectId === null ? [] : ctx.db.projectMember.findMany({ where: { userId, projectId, ...notExpired(ctx) }, select }),

@@ -1,5 +1,6 @@
 // What a server keeps between requests: rows that every request needs and that rarely change
-// (the actor behind a token, users, projects and namespaces, the caller's membership levels).
+// (the actor behind a token, users, projects and namespaces, the caller's membership levels, the
+// approval configuration of projects and merge requests).
 // Each cache names the tables its values are read from; before a cache answers, the tables that
 // changed anywhere (this process or another one on the same database, see db/table-versions.ts)
 // are looked up and the caches built on them are emptied. So a revoked token, a removed member or
@@ -7,6 +8,9 @@
 import { LRUCache } from "lru-cache";
 import type { TableVersions } from "../db/table-versions.js";
 import type { Namespace, Project, User } from "../generated/prisma/client.js";
+import type { LoadedRules } from "./approvals/rules.js";
+import type { ApprovalSettings } from "./approvals/settings.js";
+import type { ProtectedBranchWithLevels } from "./repository/protection-rules.js";
 import type { TokenWithUser } from "./token-store.js";
 
 export interface CacheOptions {
@@ -81,6 +85,22 @@ export class TableCache<K extends {}, V extends {}> {
   }
 }
 
+/** A cached value that stops being true at a time of the application's clock (a membership's expiry). */
+export interface Expiring {
+  /** ms since the epoch on the application's clock; null: never */
+  validUntil: number | null;
+}
+
+/** The cached value unless it has expired by `nowMs`, else `load()`'s (then kept). */
+export async function loadUnexpired<K extends {}, V extends Expiring>(
+  cache: TableCache<K, V>, key: K, nowMs: number, load: () => Promise<V>,
+): Promise<V> {
+  const cached = cache.get(key);
+  if (cached && (cached.validUntil === null || cached.validUntil > nowMs)) return cached;
+  if (cached) cache.delete(key);
+  return (await cache.load(key, async () => ({ value: await load() })))!;
+}
+
 export interface CacheRegistry {
   create<K extends {}, V extends {}>(options: CacheOptions): TableCache<K, V>;
   /**
@@ -127,16 +147,26 @@ export interface Caches {
   projectIds: TableCache<string, number>;
   /** "<user id>/p<project id>" or "<user id>/g<namespace id>" -> the user's membership levels there */
   memberships: TableCache<string, MembershipLevels>;
+  /** project id -> its merge request approval settings */
+  approvalSettings: TableCache<number, ApprovalSettings>;
+  /** "<kind>/<container id>" -> the approval rules of a group, project or merge request, loaded */
+  approvalRules: TableCache<string, LoadedRules>;
+  /** project id -> its protected branches with their access levels */
+  protectedBranches: TableCache<number, readonly ProtectedBranchWithLevels[]>;
 }
 
 export type ProjectWithNamespace = Project & { namespace: Namespace };
 
-export interface MembershipLevels {
+/** A user's membership levels, until the first counted membership expires. */
+export interface MembershipLevels extends Expiring {
   /** level of the user's own project membership (0: none; always 0 for a namespace) */
   direct: number;
   /** highest level through the namespace (groups up the tree, or owning the personal namespace) */
   inherited: number;
 }
+
+const APPROVAL_RULE_TABLES = ["ApprovalRule", "ApprovalRuleUser", "ApprovalRuleGroup", "ApprovalRuleProtectedBranch"];
+const PROTECTION_TABLES = ["ProtectedBranch", "ProtectedBranchAccessLevel"];
 
 export function createCaches(versions: TableVersions): Caches {
   const registry = createCacheRegistry(versions);
@@ -147,5 +177,11 @@ export function createCaches(versions: TableVersions): Caches {
     projects: registry.create({ tables: ["Project", "Namespace"], max: 5_000 }),
     projectIds: registry.create({ tables: ["Project", "Namespace"], max: 5_000 }),
     memberships: registry.create({ tables: ["ProjectMember", "GroupMember", "Project", "Namespace"], max: 20_000 }),
+    approvalSettings: registry.create({ tables: ["ProjectApprovalSetting"], max: 5_000 }),
+    approvalRules: registry.create({
+      tables: [...APPROVAL_RULE_TABLES, ...PROTECTION_TABLES, "User", "Namespace", "GroupMember"],
+      max: 10_000,
+    }),
+    protectedBranches: registry.create({ tables: PROTECTION_TABLES, max: 5_000 }),
   };
 }

@@ -1,7 +1,10 @@
 // Per-request batch loaders, so that list entities needing related rows cost one query per page.
 import DataLoader from "dataloader";
 import type { AwardEmoji, Namespace, User } from "../generated/prisma/client.js";
+import type { Db } from "../db/client.js";
+import type { Caches } from "./caches.js";
 import type { Services } from "./context.js";
+import type { Tx } from "./events.js";
 import { batchAwardEmoji, type AwardableKey } from "./award-emoji/batches.js";
 import { batchIssuableFacts, type IssuableFacts, type IssuableKey } from "./issuable-facts.js";
 
@@ -17,8 +20,7 @@ export interface Loaders {
 }
 
 /** Users by id: from the server's user cache, the rest in one query (then cached). */
-async function loadUsers(services: Services, ids: readonly number[]): Promise<(User | null)[]> {
-  const cache = services.caches.users;
+export async function usersById(db: Db | Tx, cache: Caches["users"], ids: readonly number[]): Promise<(User | null)[]> {
   const found = new Map<number, User>();
   for (const id of ids) {
     const user = cache.get(id);
@@ -27,7 +29,7 @@ async function loadUsers(services: Services, ids: readonly number[]): Promise<(U
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length) {
     const stamp = cache.stamp();
-    for (const row of await services.db.user.findMany({ where: { id: { in: missing } } })) {
+    for (const row of await db.user.findMany({ where: { id: { in: missing } } })) {
       cache.keep(row.id, row, stamp);
       found.set(row.id, row);
     }
@@ -44,7 +46,7 @@ export function createLoaders(services: Services): Loaders {
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.map((id) => byId.get(id) ?? null);
     }),
-    user: new DataLoader((ids) => loadUsers(services, ids)),
+    user: new DataLoader((ids) => usersById(services.db, services.caches.users, ids)),
     projectTopicNames: new DataLoader(async (projectIds) => {
       const rows = await services.db.projectTopic.findMany({
         where: { projectId: { in: [...projectIds] } },

@@ -73,3 +73,50 @@ describe("caches across processes", () => {
     expect(renamed.body.path).toBe("after");
   });
 });
+
+describe("the approval configuration across processes", () => {
+  let projectId: number;
+  let statePath: string;
+  let ruleId: number;
+  let group: { id: number };
+
+  beforeAll(async () => {
+    const project = await call(writer, "POST", "/projects", E2E_ROOT_TOKEN, { name: "Approvals", path: "approvals", visibility: "public" });
+    projectId = project.body.id;
+    const p = `/projects/${projectId}`;
+    expect((await call(writer, "POST", `${p}/repository/branches`, E2E_ROOT_TOKEN, { branch: "feature", ref: "main" })).status).toBe(201);
+    const commit = await call(writer, "POST", `${p}/repository/commits`, E2E_ROOT_TOKEN, {
+      branch: "feature", commit_message: "A change", actions: [{ action: "create", file_path: "a.txt", content: "a" }],
+    });
+    expect(commit.status).toBe(201);
+    const mr = await call(writer, "POST", `${p}/merge_requests`, E2E_ROOT_TOKEN, { source_branch: "feature", target_branch: "main", title: "A change" });
+    expect(mr.status).toBe(201);
+    statePath = `${p}/merge_requests/${mr.body.iid}/approval_state`;
+    group = (await call(writer, "POST", "/groups", E2E_ROOT_TOKEN, { name: "Approvers", path: "approvers", visibility: "public" })).body;
+    const rule = await call(writer, "POST", `${p}/approval_rules`, E2E_ROOT_TOKEN, { name: "Reviewers", approvals_required: 1, group_ids: [group.id] });
+    expect(rule.status).toBe(201);
+    ruleId = rule.body.id;
+  });
+
+  const stateOnReader = async () => {
+    const state = await call(reader, "GET", statePath, E2E_ROOT_TOKEN);
+    expect(state.status).toBe(200);
+    return state.body.rules[0];
+  };
+
+  it("a rule changed through one server is what the other computes with at once", async () => {
+    expect((await stateOnReader()).approvals_required).toBe(1);
+    expect((await stateOnReader()).approvals_required).toBe(1);
+    const updated = await call(writer, "PUT", `/projects/${projectId}/approval_rules/${ruleId}`, E2E_ROOT_TOKEN, { name: "Reviewers", approvals_required: 2, group_ids: [group.id] });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    expect((await stateOnReader()).approvals_required).toBe(2);
+  });
+
+  it("a member added to an approver group through one server is an eligible approver on the other at once", async () => {
+    const user = await createUser("group-approver");
+    const before = await stateOnReader();
+    expect(before.eligible_approvers.map((u: { id: number }) => u.id)).not.toContain(user.id);
+    expect((await call(writer, "POST", `/groups/${group.id}/members`, E2E_ROOT_TOKEN, { user_id: user.id, access_level: 30 })).status).toBe(201);
+    expect((await stateOnReader()).eligible_approvers.map((u: { id: number }) => u.id)).toContain(user.id);
+  });
+});

@@ -262,3 +262,28 @@ describe("CODEOWNERS patterns of code owner rules", () => {
     expect(codeOwnerPatternMatches(pattern, path)).toBe(expected);
   });
 });
+
+describe("the approval configuration kept between requests", () => {
+  it("a group approver whose membership expires stops being eligible then, though nothing was written", async () => {
+    const project = await projectWithExtra();
+    const group = await createGroup(team.owner.api, { visibility: "public" });
+    const member = await createUser(t);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const added = await t.root.post(`/groups/${group.id}/members`, { user_id: member.id, access_level: 30, expires_at: tomorrow });
+    expect(added.status, added.text).toBe(201);
+    const rule = await createProjectRule(team.owner.api, project.id, { name: "Group", approvals_required: 1, group_ids: [group.id] });
+    expect(idsOf(rule.groups)).toEqual([group.id]);
+    const mr = await createMergeRequest(team.maintainer.api, project.id);
+    const eligible = async () => idsOf(ruleByName(await approvalState(team.developer.api, project.id, mr.iid), "Group").eligible_approvers);
+    const members = [team.owner.id, member.id].sort((a, b) => a - b);
+    expect(await eligible()).toEqual(members);
+    expect(await eligible()).toEqual(members); // answered from the cache
+    const clock = t.services.now;
+    t.services.now = () => new Date(Date.now() + 3 * 86_400_000);
+    try {
+      expect(await eligible()).toEqual([team.owner.id]);
+    } finally {
+      t.services.now = clock;
+    }
+  });
+});

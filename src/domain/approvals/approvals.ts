@@ -6,7 +6,7 @@ import { AppError, conflict, forbidden, notFound, recordNotFound, unauthorized }
 import { requireAuthenticated } from "../access.js";
 import type { DomainContext } from "../context.js";
 import { publish, type ApprovalEvent, type Tx } from "../events.js";
-import { findMergeRequestWithAccess } from "../merge-requests/merge-requests.js";
+import { findMergeRequestWithAccess, findReadableMergeRequest } from "../merge-requests/merge-requests.js";
 import { isResourceBot } from "../resource-access-tokens.js";
 import { canApprove } from "./permissions.js";
 import { passwordMatches } from "../users.js";
@@ -28,7 +28,8 @@ export async function getApprovalStatus(ctx: DomainContext, projectRef: string, 
 
 /** GET .../merge_requests/:merge_request_iid/approval_state */
 export async function getApprovalState(ctx: DomainContext, projectRef: string, iid: number): Promise<ApprovalStateView> {
-  const { mergeRequest, access } = await readableMergeRequest(ctx, projectRef, iid);
+  requireAuthenticated(ctx);
+  const { mergeRequest, access } = await findReadableMergeRequest(ctx, projectRef, iid);
   return approvalStateView(ctx, access, await computeApprovalState(ctx, mergeRequest));
 }
 

@@ -31,7 +31,7 @@ export async function visibleProjectRules(r: Reader, projectId: number): Promise
   return [...userDefinedOrder(rules), ...rules.filter((rule) => rule.row.ruleType === "report_approver")];
 }
 
-export function appliesToBranch(rule: LoadedRule, allProtected: ProtectedBranchWithLevels[], matching: Set<number>): boolean {
+export function appliesToBranch(rule: LoadedRule, allProtected: readonly ProtectedBranchWithLevels[], matching: Set<number>): boolean {
   const scope = rule.row.appliesToAllProtectedBranches ? allProtected : rule.protectedBranches;
   if (scope.length === 0) return !rule.row.appliesToAllProtectedBranches;
   return scope.some((branch) => matching.has(branch.id));
@@ -39,12 +39,14 @@ export function appliesToBranch(rule: LoadedRule, allProtected: ProtectedBranchW
 
 /** The protections of a project and which of them match a branch (rule scoping). */
 export async function branchScope(r: Reader, projectId: number, branch: string): Promise<BranchScope> {
-  const all = await projectProtections(r.db, projectId);
+  const all = r.caches
+    ? (await r.caches.protectedBranches.load(projectId, async () => ({ value: await projectProtections(r.db, projectId) })))!
+    : await projectProtections(r.db, projectId);
   return { all, matching: new Set(all.filter((b) => refMatches(b.name, branch)).map((b) => b.id)) };
 }
 
 export interface BranchScope {
-  all: ProtectedBranchWithLevels[];
+  all: readonly ProtectedBranchWithLevels[];
   /** ids of the protected branches whose name or wildcard matches the branch */
   matching: Set<number>;
 }

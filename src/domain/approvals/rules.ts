@@ -4,13 +4,18 @@
 import type { ApprovalRule, Namespace, Prisma, User } from "../../generated/prisma/client.js";
 import { notExpired, visibleGroupsWhere } from "../access.js";
 import { isAdmin, type DomainContext } from "../context.js";
+import { loadUnexpired, type Caches, type Expiring } from "../caches.js";
 import type { Tx } from "../events.js";
 import type { ProtectedBranchWithLevels } from "../repository/protection-rules.js";
 
-/** What reading rules needs: a client (or the open transaction) and the clock (membership expiry). */
+/**
+ * What reading rules needs: a client (or the open transaction) and the clock (membership expiry);
+ * with the server's caches, the approval configuration comes from them (domain/caches.ts).
+ */
 export interface Reader {
   db: Tx;
   now: () => Date;
+  caches?: Caches;
 }
 
 export type RuleKind = "group" | "project" | "merge_request";
@@ -37,8 +42,14 @@ const byId = <T extends { id: number }>(a: T, b: T) => a.id - b.id;
 const RULE_INCLUDE = { users: true, groups: true, protectedBranches: true } as const;
 type RuleRow = Prisma.ApprovalRuleGetPayload<{ include: typeof RULE_INCLUDE }>;
 
-/** Rules of a container in GitLab's order for user-defined rules: any_approver first, then by id. */
-export async function findRules(r: Reader, kind: RuleKind, containerId: number): Promise<LoadedRule[]> {
+/** Rules of a container, by id (kept between requests when the reader has the caches). */
+export async function findRules(r: Reader, kind: RuleKind, containerId: number): Promise<readonly LoadedRule[]> {
+  const read = () => readRules(r, kind, containerId);
+  const loaded = r.caches ? await loadUnexpired(r.caches.approvalRules, `${kind}/${containerId}`, r.now().getTime(), read) : await read();
+  return loaded.rules;
+}
+
+async function readRules(r: Reader, kind: RuleKind, containerId: number): Promise<LoadedRules> {
   const rows = await r.db.approvalRule.findMany({ where: { kind, containerId }, orderBy: { id: "asc" } });
   return loadRules(r, await withLinks(r.db, rows));
 }
@@ -58,11 +69,15 @@ async function withLinks(db: Tx, rows: ApprovalRule[]): Promise<RuleRow[]> {
 
 export async function findRule(r: Reader, kind: RuleKind, containerId: number, id: number): Promise<LoadedRule | null> {
   const row = await r.db.approvalRule.findFirst({ where: { id, kind, containerId }, include: RULE_INCLUDE });
-  return row ? (await loadRules(r, [row]))[0]! : null;
+  return row ? (await loadRules(r, [row])).rules[0]! : null;
+}
+
+export interface LoadedRules extends Expiring {
+  rules: LoadedRule[];
 }
 
 /** Users, groups, group members and protected branches of the rules (and of their source rules). */
-async function loadRules({ db, now }: Reader, rows: RuleRow[]): Promise<LoadedRule[]> {
+async function loadRules({ db, now }: Reader, rows: RuleRow[]): Promise<LoadedRules> {
   const sourceIds = [...new Set(rows.map((r) => r.sourceRuleId).filter((id): id is number => id !== null))];
   const sourceRows = sourceIds.length ? await db.approvalRule.findMany({ where: { id: { in: sourceIds } }, include: RULE_INCLUDE }) : [];
   const all = [...rows, ...sourceRows];
@@ -70,7 +85,7 @@ async function loadRules({ db, now }: Reader, rows: RuleRow[]): Promise<LoadedRu
   const [groups, groupMembers] = groupIds.length
     ? await Promise.all([
       db.namespace.findMany({ where: { id: { in: groupIds }, kind: "group" } }),
-      db.groupMember.findMany({ where: { groupId: { in: groupIds }, ...notExpired({ now } as DomainContext) }, select: { groupId: true, userId: true } }),
+      db.groupMember.findMany({ where: { groupId: { in: groupIds }, ...notExpired({ now } as DomainContext) }, select: { groupId: true, userId: true, expiresAt: true } }),
     ])
     : [[], []];
   const userIds = [...new Set([...all.flatMap((r) => r.users.map((u) => u.userId)), ...groupMembers.map((m) => m.userId)])];
@@ -91,7 +106,12 @@ async function loadRules({ db, now }: Reader, rows: RuleRow[]): Promise<LoadedRu
     return { row, users: ruleUsers, groups: ruleGroups, approvers, protectedBranches, source };
   };
   const sources = new Map(sourceRows.map((row) => [row.id, load(row, null)]));
-  return rows.map((row) => load(row, row.sourceRuleId === null ? null : (sources.get(row.sourceRuleId) ?? null)));
+  // the rules stop being true when the first group membership counted among the approvers expires
+  const expiries = groupMembers.flatMap((m) => (m.expiresAt ? [m.expiresAt.getTime()] : []));
+  return {
+    rules: rows.map((row) => load(row, row.sourceRuleId === null ? null : (sources.get(row.sourceRuleId) ?? null))),
+    validUntil: expiries.length ? Math.min(...expiries) : null,
+  };
 }
 
 const present = <T>(values: (T | undefined)[]): T[] => values.filter((v): v is T => v !== undefined);
@@ -101,7 +121,7 @@ export function uniqueUsers(users: User[]): User[] {
 }
 
 /** GitLab's user_defined_rules order: any_approver rules first, then the rest by id. */
-export function userDefinedOrder(rules: LoadedRule[]): LoadedRule[] {
+export function userDefinedOrder(rules: readonly LoadedRule[]): LoadedRule[] {
   const user = rules.filter((r) => isUserDefined(r.row));
   return [...user.filter((r) => r.row.ruleType === "any_approver"), ...user.filter((r) => r.row.ruleType !== "any_approver")];
 }

@@ -23,8 +23,11 @@ export const defaultSettings = (projectId: number): ApprovalSettings => ({
   requireReauthenticationToApprove: false,
 });
 
-export async function loadSettings(r: Pick<Reader, "db">, projectId: number): Promise<ApprovalSettings> {
-  return (await r.db.projectApprovalSetting.findUnique({ where: { projectId } })) ?? defaultSettings(projectId);
+/** A project's settings (kept between requests when the reader has the caches). */
+export async function loadSettings(r: Pick<Reader, "db" | "caches">, projectId: number): Promise<ApprovalSettings> {
+  const read = async () => (await r.db.projectApprovalSetting.findUnique({ where: { projectId } })) ?? defaultSettings(projectId);
+  if (!r.caches) return read();
+  return (await r.caches.approvalSettings.load(projectId, async () => ({ value: await read() })))!;
 }
 
 /** ApprovalSettings entity; the deprecated approvers lists are always empty. */

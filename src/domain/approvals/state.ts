@@ -7,6 +7,7 @@
 // fewer eligible approvers than it requires (an any_approver rule only when none are left).
 // Totals: required and left are max(regular + code owner + report sums, any_approver sums).
 import type { Approval, MergeRequest, User } from "../../generated/prisma/client.js";
+import { usersById } from "../loaders.js";
 import { mergeRequestCommits } from "../merge-requests/commits.js";
 import { appliesToBranch, applicableProjectRules, branchScope } from "./project-rules.js";
 import { ALL_MEMBERS, findRules, overridden, uniqueUsers, userDefinedOrder, type LoadedRule, type Reader } from "./rules.js";
@@ -100,9 +101,11 @@ export async function computeApprovalState(r: Reader, mergeRequest: MergeRequest
 
 async function approvalsOf(r: Reader, mergeRequestId: number): Promise<(Approval & { user: User })[]> {
   const approvals = await r.db.approval.findMany({ where: { mergeRequestId }, orderBy: { id: "asc" } });
-  const users = await r.db.user.findMany({ where: { id: { in: approvals.map((a) => a.userId) } } });
+  if (!approvals.length) return [];
+  const ids = approvals.map((a) => a.userId);
+  const users = r.caches ? await usersById(r.db, r.caches.users, ids) : await r.db.user.findMany({ where: { id: { in: ids } } });
   return approvals.flatMap((a) => {
-    const user = users.find((u) => u.id === a.userId);
+    const user = users.find((u) => u?.id === a.userId);
     return user ? [{ ...a, user }] : [];
   });
 }

@@ -32,6 +32,15 @@ export async function findMergeRequest(ctx: DomainContext, projectRef: string | 
   return { mergeRequest, access };
 }
 
+/** `find_merge_request_with_access` for reading, without the people: 404 first, then 403 (GitLab's order). */
+export async function findReadableMergeRequest(ctx: DomainContext, projectRef: string | number, iid: number): Promise<MergeRequestAccess> {
+  const access = await findProject(ctx, projectRef);
+  const mergeRequest = await mergeRequestByIid(ctx.db, access.project.id, iid);
+  if (!mergeRequest) throw recordNotFound();
+  if (!canReadMergeRequests(ctx, access)) throw forbidden();
+  return { mergeRequest, access };
+}
+
 export function canReadMergeRequests(ctx: DomainContext, access: ProjectAccess): boolean {
   return featureAvailable(ctx, access, "merge_requests");
 }
