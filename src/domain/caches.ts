@@ -153,6 +153,8 @@ export interface Caches {
   approvalRules: TableCache<string, LoadedRules>;
   /** project id -> its protected branches with their access levels */
   protectedBranches: TableCache<number, readonly ProtectedBranchWithLevels[]>;
+  /** an issue list's filter (JSON) -> how many issues match, counted up to the pagination cap */
+  issueCounts: TableCache<string, number>;
 }
 
 export type ProjectWithNamespace = Project & { namespace: Namespace };
@@ -183,5 +185,7 @@ export function createCaches(versions: TableVersions): Caches {
       max: 10_000,
     }),
     protectedBranches: registry.create({ tables: PROTECTION_TABLES, max: 5_000 }),
+    // the filters of GET /issues also name projects and memberships
+    issueCounts: registry.create({ tables: ["Issue", "IssueAssignee", "Project", "Namespace", "ProjectMember", "GroupMember"], max: 10_000 }),
   };
 }

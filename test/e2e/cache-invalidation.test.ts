@@ -65,6 +65,17 @@ describe("caches across processes", () => {
     expect((await call(reader, "GET", `/projects/${encodeURIComponent(project.body.path_with_namespace)}`)).status).toBe(404);
   });
 
+  it("an issue created through one server counts in the other's X-Total at once", async () => {
+    const project = await call(writer, "POST", "/projects", E2E_ROOT_TOKEN, { name: "Counted", path: "counted", visibility: "public" });
+    const path = `${reader.apiUrl}/projects/${project.body.id}/issues`;
+    const total = async () => (await fetch(path)).headers.get("x-total");
+    expect((await call(writer, "POST", `/projects/${project.body.id}/issues`, E2E_ROOT_TOKEN, { title: "one" })).status).toBe(201);
+    expect(await total()).toBe("1");
+    expect(await total()).toBe("1");
+    expect((await call(writer, "POST", `/projects/${project.body.id}/issues`, E2E_ROOT_TOKEN, { title: "two" })).status).toBe(201);
+    expect(await total()).toBe("2");
+  });
+
   it("a project renamed through one server is found under its new path by the other", async () => {
     const project = await call(writer, "POST", "/projects", E2E_ROOT_TOKEN, { name: "Before", path: "before", visibility: "public" });
     await readTwice(`/projects/${project.body.id}`, undefined, 200);

@@ -627,3 +627,34 @@ describe("GET /issues", () => {
     expect(ids((await outsider.api.get("/issues", { query: { per_page: 100, non_archived: false } })).body)).toContain(issue.id);
   });
 });
+
+describe("X-Total stays exact while counts are kept between requests", () => {
+  // the count of a list is kept until an issue or an assignment changes (domain/caches.ts)
+  const total = async (client: ApiClient, project: any, query = "") =>
+    (await client.get(`${issuesPath(project)}?per_page=1${query}`, { raw: true })).headers.get("x-total");
+
+  it("follows creation, closing, confidentiality and assignment at once", async () => {
+    const project = await projectWithMembers({ visibility: "public" });
+    const first = await createIssue(owner.api, project.id, { title: "first" });
+    const second = await createIssue(owner.api, project.id, { title: "second" });
+    for (let i = 0; i < 2; i++) expect(await total(stranger.api, project)).toBe("2"); // the second from the cache
+    expect(await total(stranger.api, project, "&state=opened")).toBe("2");
+    expect(await total(stranger.api, project, `&assignee_id=${developer.id}`)).toBe("0");
+
+    await createIssue(owner.api, project.id, { title: "third" });
+    expect(await total(stranger.api, project)).toBe("3");
+
+    expect((await owner.api.put(issuePath(project, first.iid), { state_event: "close" })).status).toBe(200);
+    expect(await total(stranger.api, project, "&state=opened")).toBe("2");
+
+    expect((await owner.api.put(issuePath(project, second.iid), { confidential: true })).status).toBe(200);
+    expect(await total(stranger.api, project)).toBe("2");
+    expect(await total(owner.api, project)).toBe("3");
+
+    expect((await owner.api.put(issuePath(project, first.iid), { assignee_ids: [developer.id] })).status).toBe(200);
+    expect(await total(stranger.api, project, `&assignee_id=${developer.id}`)).toBe("1");
+
+    expect((await owner.api.put(issuePath(project, first.iid), { assignee_ids: [] })).status).toBe(200);
+    expect(await total(stranger.api, project, `&assignee_id=${developer.id}`)).toBe("0");
+  });
+});

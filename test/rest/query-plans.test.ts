@@ -69,10 +69,11 @@ beforeAll(async () => {
 
 afterAll(() => reader?.close());
 
-/** The SELECT statements one request runs (the request is answered once before, so caches are warm). */
+/** The SELECT statements one request runs (answered once before, so prepared; caches emptied, so every read runs). */
 async function statementsOf(path: string, client = t.root): Promise<string[]> {
   const first = await client.get(path, { raw: true });
   expect(first.status, `${path}: ${first.text}`).toBe(200);
+  t.forgetCaches(); // counts and other kept values are read again
   const sql: string[] = [];
   t.services.sqlStats.trace = (text) => sql.push(text);
   try {

@@ -100,13 +100,25 @@ async function pageOf(ctx: DomainContext, narrowed: Prisma.IssueWhereInput, filt
   return paginate(
     filters,
     // counted in the page's order too: the index that serves the page serves the count
-    (cap) => ctx.db.issue.count({ where, orderBy, take: cap }),
+    (cap) => keptCount(ctx, `${cap}:${JSON.stringify(where)}`, () => ctx.db.issue.count({ where, orderBy, take: cap })),
     (skip, take) =>
       ctx.db.issue.findMany({
         where, skip, take, orderBy,
         ...(query?.include && Object.keys(query.include).length ? { include: query.include } : {}),
       }),
   );
+}
+
+/** Filters longer than this (labels matched by id lists) are counted each time rather than kept. */
+const LONGEST_KEPT_FILTER = 4_096;
+
+/**
+ * A list's count, kept until an issue changes (in any process): a project's later pages and
+ * repeated reads do not count up to 10,001 rows again.
+ */
+async function keptCount(ctx: DomainContext, filter: string, count: () => Promise<number>): Promise<number> {
+  if (filter.length > LONGEST_KEPT_FILTER) return count();
+  return (await ctx.caches.issueCounts.load(filter, async () => ({ value: await count() })))!;
 }
 
 /** Projects whose issues the caller may read: visible projects with the issues feature open to them. */
