@@ -658,3 +658,20 @@ describe("X-Total stays exact while counts are kept between requests", () => {
     expect(await total(stranger.api, project, `&assignee_id=${developer.id}`)).toBe("0");
   });
 });
+
+describe("the labels filter follows label changes", () => {
+  // names are filtered through IssueLabel rows that triggers write from the labels column
+  it("after replacing, adding and removing labels", async () => {
+    const project = await projectWithMembers({ visibility: "public" });
+    const issue = await createIssue(developer.api, project.id, { title: "Relabelled", labels: "bug,ui" });
+    const iidsWith = async (labels: string) => iidsOf((await stranger.api.get(`${issuesPath(project)}?labels=${encodeURIComponent(labels)}`)).body);
+    expect(await iidsWith("bug,ui")).toEqual([issue.iid]);
+    expect((await developer.api.put(issuePath(project, issue.iid), { add_labels: "Docs", remove_labels: "bug" })).status).toBe(200);
+    expect(await iidsWith("bug")).toEqual([]);
+    expect(await iidsWith("ui,Docs")).toEqual([issue.iid]);
+    expect(await iidsWith("docs")).toEqual([]);
+    expect((await developer.api.put(issuePath(project, issue.iid), { labels: "" })).status).toBe(200);
+    expect(await iidsWith("ui")).toEqual([]);
+    expect(await iidsWith("None")).toEqual([issue.iid]);
+  });
+});

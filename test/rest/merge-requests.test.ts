@@ -320,7 +320,12 @@ describe("PUT /projects/:id/merge_requests/:merge_request_iid", () => {
       force_remove_source_branch: false, labels: ["three", "two"], author: userBasic(developer),
     });
     expect(Date.parse(res.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(mr.updated_at));
+    // the labels filter follows the change (MergeRequestLabel rows written by triggers)
+    const iidsWith = async (labels: string) => (await t.anon.get(`${mrs(publicProject)}?labels=${labels}&state=all`)).body.map((m: any) => m.iid);
+    expect(await iidsWith("three,two")).toContain(mr.iid);
+    expect(await iidsWith("one")).not.toContain(mr.iid);
     expect((await maintainer.api.put(url, { labels: "" })).body.labels).toEqual([]);
+    expect(await iidsWith("two")).not.toContain(mr.iid);
     expect((await t.anon.get(url)).body).toMatchObject({ title: "Draft: renamed", target_branch: "next-target" });
   });
 

@@ -10,7 +10,7 @@ import { requireExclusive } from "../param-rules.js";
 import type { RelationQuery } from "../prisma-query.js";
 import { featureAvailable } from "../project-features.js";
 import { userIdByUsername } from "../users.js";
-import { exactLabelsWhere, labelFilter, labelsCondition } from "./issue-values.js";
+import { labelFilter, labelsCondition } from "./issue-values.js";
 import { canReadAllConfidential } from "./issues.js";
 
 export const ISSUE_ORDER_COLUMNS = ["created_at", "updated_at", "title", "due_date"] as const;
@@ -91,10 +91,9 @@ function checkParams(filters: IssueFilters, defaultScope: string): string {
   return scope;
 }
 
-async function pageOf(ctx: DomainContext, narrowed: Prisma.IssueWhereInput, filters: IssueFilters, query?: RelationQuery) {
+async function pageOf(ctx: DomainContext, where: Prisma.IssueWhereInput, filters: IssueFilters, query?: RelationQuery) {
   const column = { created_at: "createdAt", updated_at: "updatedAt", title: "title", due_date: "dueDate" }[filters.order_by ?? "created_at"];
   const sort = filters.sort ?? "desc";
-  const where = await exactLabelsWhere(narrowed, labelFilter(filters.labels), (w) => ctx.db.issue.findMany({ where: w, select: { id: true, labels: true } }));
   // a missing due date sorts last either way, as GitLab orders it (and the same on SQLite and PostgreSQL)
   const orderBy = [{ [column]: column === "dueDate" ? { sort, nulls: "last" } : sort }, { id: sort }];
   return paginate(

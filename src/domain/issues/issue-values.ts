@@ -55,40 +55,18 @@ export function labelFilter(labels: string[] | null | undefined): LabelFilter {
   return { kind: "every", names };
 }
 
-type LabelsColumnCondition = { labels: string } | { NOT: { labels: string } } | { AND: { labels: { contains: string } }[] };
+type LabelsCondition = { labels: string } | { NOT: { labels: string } } | { AND: { labelNames: { some: { name: string } } }[] };
 
 /**
- * The filter as a condition on the labels column (a JSON array of names) of issues and merge
- * requests. For names it only narrows: a substring match, which ignores case on SQLite; the
- * list then keeps the rows `hasEveryLabel` accepts (see `exactLabelsWhere`).
+ * The filter as a condition on issues and merge requests: no label and any label on the labels
+ * column (a JSON array of names), named labels through the rows of their names (IssueLabel,
+ * MergeRequestLabel), each name spelled exactly (GitLab matches label titles case-sensitively).
  */
-export function labelsCondition(filter: LabelFilter): LabelsColumnCondition | null {
+export function labelsCondition(filter: LabelFilter): LabelsCondition | null {
   if (!filter) return null;
   if (filter.kind === "none") return { labels: "[]" };
   if (filter.kind === "any") return { NOT: { labels: "[]" } };
-  // an element of the stored JSON array is the JSON string of the name, quotes included
-  return { AND: filter.names.map((name) => ({ labels: { contains: JSON.stringify(name) } })) };
-}
-
-/** Every named label is on the row, spelled exactly (GitLab matches label titles case-sensitively). */
-export function hasEveryLabel(row: Pick<Issue, "labels">, names: string[]): boolean {
-  const own = new Set(labelsOf(row));
-  return names.every((name) => own.has(name));
-}
-
-/**
- * A list's condition limited to the rows that carry every named label exactly: the database
- * narrows with `labelsCondition` (already part of `where`), the names are compared here, and the
- * page is then read by id. Without named labels the condition is returned as it is.
- */
-export async function exactLabelsWhere<W extends object>(
-  where: W,
-  filter: LabelFilter,
-  candidates: (where: W) => Promise<{ id: number; labels: string }[]>,
-): Promise<W> {
-  if (filter?.kind !== "every") return where;
-  const ids = (await candidates(where)).filter((row) => hasEveryLabel(row, filter.names)).map((row) => row.id);
-  return { AND: [where, { id: { in: ids } }] } as unknown as W;
+  return { AND: filter.names.map((name) => ({ labelNames: { some: { name } } })) };
 }
 
 /** Ruby's String#sort order (bytewise), which GitLab applies to label names. */

@@ -10,7 +10,7 @@ import { requireExclusive } from "../param-rules.js";
 import { fuzzySearch } from "../paths.js";
 import { withInclude, type RelationQuery } from "../prisma-query.js";
 import { integerNoneAny, personIdOf, personWhere, searchColumns, type PersonFilter } from "../issues/issue-lists.js";
-import { exactLabelsWhere, labelFilter, labelsCondition } from "../issues/issue-values.js";
+import { labelFilter, labelsCondition } from "../issues/issue-values.js";
 import { ROW_INCLUDE, requireReadMergeRequests, type MergeRequestRow } from "./merge-requests.js";
 
 export const MERGE_REQUEST_STATES = ["opened", "closed", "locked", "merged", "all"] as const;
@@ -71,8 +71,7 @@ async function listMergeRequests(
   filters: MergeRequestFilters,
   query?: RelationQuery,
 ): Promise<Page<MergeRequestRow>> {
-  const narrowed: Prisma.MergeRequestWhereInput = { AND: [scope, ...(await filterConditions(ctx, filters))] };
-  const where = await exactLabelsWhere(narrowed, labelFilter(filters.labels), (w) => ctx.db.mergeRequest.findMany({ where: w, select: { id: true, labels: true } }));
+  const where: Prisma.MergeRequestWhereInput = { AND: [scope, ...(await filterConditions(ctx, filters))] };
   const direction = filters.sort ?? "desc";
   const orderBy = [orderOf(orderColumn(filters.order_by), direction), { id: direction }];
   return paginate(
