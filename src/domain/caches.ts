@@ -7,7 +7,7 @@
 // a changed visibility takes effect on the next request, not after a TTL.
 import { LRUCache } from "lru-cache";
 import type { TableVersions } from "../db/table-versions.js";
-import type { Namespace, Project, User } from "../generated/prisma/client.js";
+import type { GroupHook, Namespace, Project, User } from "../generated/prisma/client.js";
 import type { LoadedRules } from "./approvals/rules.js";
 import type { ApprovalSettings } from "./approvals/settings.js";
 import type { ProtectedBranchWithLevels } from "./repository/protection-rules.js";
@@ -155,6 +155,8 @@ export interface Caches {
   protectedBranches: TableCache<number, readonly ProtectedBranchWithLevels[]>;
   /** an issue list's filter (JSON) -> how many issues match, counted up to the pagination cap */
   issueCounts: TableCache<string, number>;
+  /** "<event column>:<group ids>" -> the hooks of those groups that subscribe to the event */
+  groupHooks: TableCache<string, readonly GroupHook[]>;
 }
 
 export type ProjectWithNamespace = Project & { namespace: Namespace };
@@ -187,5 +189,6 @@ export function createCaches(versions: TableVersions): Caches {
     protectedBranches: registry.create({ tables: PROTECTION_TABLES, max: 5_000 }),
     // the filters of GET /issues also name projects and memberships
     issueCounts: registry.create({ tables: ["Issue", "IssueAssignee", "Project", "Namespace", "ProjectMember", "GroupMember"], max: 10_000 }),
+    groupHooks: registry.create({ tables: ["GroupHook"], max: 5_000 }),
   };
 }

@@ -3,12 +3,15 @@ import type { Tx } from "./events.js";
 
 export type InternalIdUsage = "issues" | "merge_requests";
 
-/** The next iid; the increment is a single UPDATE, so concurrent transactions never share one. */
+/**
+ * The next iid; the increment is a single statement (an upsert), so concurrent transactions never
+ * share one. Raw SQL because it runs on every creation (portable: ON CONFLICT and RETURNING exist
+ * on SQLite and PostgreSQL).
+ */
 export async function nextInternalId(tx: Tx, projectId: number, usage: InternalIdUsage): Promise<number> {
-  const row = await tx.internalId.upsert({
-    where: { projectId_usage: { projectId, usage } },
-    create: { projectId, usage, lastValue: 1 },
-    update: { lastValue: { increment: 1 } },
-  });
-  return row.lastValue;
+  const [row] = await tx.$queryRaw<{ lastValue: number | bigint }[]>`
+    INSERT INTO "InternalId" ("projectId", "usage", "lastValue") VALUES (${projectId}, ${usage}, 1)
+    ON CONFLICT ("projectId", "usage") DO UPDATE SET "lastValue" = "InternalId"."lastValue" + 1
+    RETURNING "lastValue"`;
+  return Number(row!.lastValue);
 }

@@ -29,7 +29,9 @@ export async function enqueueHookDeliveries(tx: Tx, ctx: Pick<DomainContext, "no
   const groupIds = await hierarchyOf(tx, ctx, input);
   if (!groupIds.length) return 0;
   const column = columnOf(input.trigger);
-  const hooks = await tx.groupHook.findMany({ where: { groupId: { in: groupIds }, [column]: true }, orderBy: { id: "asc" } });
+  const hooks = (await ctx.caches.groupHooks.load(`${column}:${groupIds.join(",")}`, async () => ({
+    value: await tx.groupHook.findMany({ where: { groupId: { in: groupIds }, [column]: true }, orderBy: { id: "asc" } }),
+  })))!;
   const now = ctx.now();
   const hearing = hooks.filter((hook) => hears(hook, input, now));
   if (!hearing.length) return 0;

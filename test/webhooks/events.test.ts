@@ -131,3 +131,23 @@ describe("work item events", () => {
     ]);
   });
 });
+
+describe("the hooks that hear an event are kept between events", () => {
+  // domain/caches.ts: emptied when GroupHook changes, so the next event sees the change
+  it("a hook added, switched off or removed through the API changes who hears the next issue", async () => {
+    const create = (title: string) => owner.api.post(`/projects/${project.id}/issues`, { title });
+    const first = await createHook(bed, group.id, { issues_events: true });
+    expect((await create("one")).status).toBe(201);
+    const second = await createHook(bed, group.id, { issues_events: true });
+    expect((await create("two")).status).toBe(201);
+    expect((await bed.t.root.put(`/groups/${group.id}/hooks/${first.id}`, { url: first.url, issues_events: false })).status).toBe(200);
+    expect((await create("three")).status).toBe(201);
+    expect((await bed.t.root.delete(`/groups/${group.id}/hooks/${second.id}`)).status).toBe(204);
+    expect((await create("four")).status).toBe(201);
+    const titles = async (hookId: number) => (await deliveriesOf(bed, hookId)).map((d) => JSON.parse(d.payload).object_attributes.title);
+    expect(await titles(first.id)).toEqual(["one", "two"]);
+    expect(await titles(second.id)).toEqual([]); // its rows went with it
+    const survivors = await bed.t.services.db.webHookDelivery.findMany({ where: { trigger: "issue_hooks" } });
+    expect(survivors.map((d) => JSON.parse(d.payload).object_attributes.title)).toEqual(["one", "two"]);
+  });
+});
