@@ -67,12 +67,27 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return Number(raw);
 }
 
+/** DATABASE_URL names a PostgreSQL database (else a SQLite file). */
+export const isPostgresqlUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url);
+
 function databaseUrl(env: NodeJS.ProcessEnv, dataDir: string): string {
   const url = env.DATABASE_URL || defaultDatabaseUrl(dataDir);
+  if (isPostgresqlUrl(url)) {
+    // a key generated into one server's data folder would leave the hook secrets unreadable on the others
+    if (!env.WEBHOOK_ENCRYPTION_KEY?.trim()) {
+      throw new ConfigError("WEBHOOK_ENCRYPTION_KEY must be set when DATABASE_URL is a PostgreSQL URL (every server and worker needs the same key)");
+    }
+    return url;
+  }
   if (!url.startsWith("file:")) {
-    throw new ConfigError(`DATABASE_URL must be a SQLite file URL (file:path), got "${url}"`);
+    throw new ConfigError(`DATABASE_URL must be a SQLite file URL (file:path) or a PostgreSQL URL (postgresql://...), got "${redacted(url)}"`);
   }
   return `file:${path.resolve(url.slice("file:".length))}`;
+}
+
+/** A URL without its password, for messages. */
+function redacted(url: string): string {
+  return url.replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@");
 }
 
 function publicUrl(env: NodeJS.ProcessEnv, port: number): string {

@@ -41,7 +41,7 @@ export async function createContext(
   params?: Record<string, unknown>,
   admitting?: readonly string[],
 ): Promise<Context> {
-  services.caches.registry.refresh();
+  await services.caches.registry.refresh();
   const actor = await authenticate(services, credentialsOf(request, params), admitting);
   return { ...services, actor, request, rest: {}, loaders: createLoaders(services) };
 }

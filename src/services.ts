@@ -1,7 +1,8 @@
 // The long-lived services a server (or a test, or a benchmark) runs on.
 import type { Config } from "./config.js";
-import { configureDatabase, createDb, type PrepareDirect } from "./db/client.js";
-import { sqliteTableVersions } from "./db/table-versions.js";
+import { configureDatabase, createDb, createPostgresqlDb, type DbHandle, type PrepareDirect } from "./db/client.js";
+import { isPostgresqlUrl } from "./db/postgresql.js";
+import { postgresqlTableVersions, sqliteTableVersions, type TableVersions } from "./db/table-versions.js";
 import { createCaches } from "./domain/caches.js";
 import type { Services } from "./domain/context.js";
 import { createEncryption, loadEncryptionKey } from "./domain/encryption.js";
@@ -9,12 +10,22 @@ import { createUrlGuard } from "./webhooks/url-guard.js";
 import "./domain/subscribers.js";
 
 export async function createServices(config: Config, now: () => Date = () => new Date()): Promise<Services> {
-  let prepare: PrepareDirect | undefined;
-  const { db, stats } = createDb(config.databaseUrl, (direct) => (prepare = direct));
-  await configureDatabase(db);
+  const { db, stats, versions } = await openDatabase(config.databaseUrl);
   return {
-    db, sqlStats: stats, config, now, caches: createCaches(sqliteTableVersions(prepare!, stats)),
+    db, sqlStats: stats, config, now, caches: createCaches(versions),
     encryption: createEncryption(loadEncryptionKey(config)),
     urlGuard: createUrlGuard({ allowLocal: config.allowLocalWebhooks }),
   };
+}
+
+/** The client for DATABASE_URL, and how its caches learn of other processes' writes. */
+async function openDatabase(databaseUrl: string): Promise<DbHandle & { versions: TableVersions }> {
+  if (isPostgresqlUrl(databaseUrl)) {
+    const { db, stats, query } = await createPostgresqlDb(databaseUrl);
+    return { db, stats, versions: postgresqlTableVersions(query as (sql: string) => Promise<[string, unknown][]>, stats) };
+  }
+  let prepare: PrepareDirect | undefined;
+  const { db, stats } = createDb(databaseUrl, (direct) => (prepare = direct));
+  await configureDatabase(db); // opens the connection, so `prepare` is set
+  return { db, stats, versions: sqliteTableVersions(prepare!, stats) };
 }

@@ -9,6 +9,7 @@
 // - every statement is counted (`SqlStats`), so tests can hold each route to a statement budget.
 import type Database from "better-sqlite3";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { isPostgresqlUrl, postgresqlAdapterFactory } from "./postgresql.js";
 
 export interface SqlStats {
   /** statements sent to the database since the process started */
@@ -21,7 +22,8 @@ export interface SqlStats {
 
 /** For the Prisma CLI (migrate, studio): DATABASE_URL or the default file. */
 export function migrationAdapterFactory() {
-  return new PrismaBetterSQLite3({ url: process.env.DATABASE_URL || "file:./data/forgeline.db" });
+  const url = process.env.DATABASE_URL || "file:./data/forgeline.db";
+  return isPostgresqlUrl(url) ? postgresqlAdapterFactory(url) : new PrismaBetterSQLite3({ url });
 }
 
 type Factory = InstanceType<typeof PrismaBetterSQLite3>;
@@ -93,7 +95,8 @@ function reusable(statement: Database.Statement): BindableStatement {
   };
 }
 
-function countStatements(adapter: Connected, stats: SqlStats): void {
+/** Counts (and traces) every statement the adapter sends, in and outside transactions. */
+export function countStatements(adapter: Pick<Connected, "queryRaw" | "executeRaw" | "startTransaction">, stats: SqlStats): void {
   const counted = <T extends object>(queryable: T): T => {
     const q = queryable as unknown as Record<"queryRaw" | "executeRaw", (query: unknown) => Promise<unknown>>;
     for (const method of ["queryRaw", "executeRaw"] as const) {

@@ -1,5 +1,6 @@
 import { PrismaClient } from "../generated/prisma/client.js";
-import { adapterFactory, type PrepareDirect, type SqlStats } from "./adapter.js";
+import { adapterFactory, countStatements, type PrepareDirect, type SqlStats } from "./adapter.js";
+import { postgresqlAdapterFactory } from "./postgresql.js";
 
 export type Db = PrismaClient;
 export type { PrepareDirect, SqlStats } from "./adapter.js";
@@ -10,10 +11,37 @@ export interface DbHandle {
   stats: SqlStats;
 }
 
-/** `onConnect` receives the connection's own `prepare` once Prisma opens it. */
+/** `onConnect` receives the connection's own `prepare` once Prisma opens it (SQLite). */
 export function createDb(databaseUrl: string, onConnect?: (prepare: PrepareDirect) => void): DbHandle {
   const stats: SqlStats = { statements: 0, writes: 0 };
   return { db: new PrismaClient({ adapter: adapterFactory(databaseUrl, stats, onConnect) }), stats };
+}
+
+export interface PostgresqlHandle extends DbHandle {
+  /** a query outside Prisma (not counted): rows as arrays */
+  query(sql: string): Promise<unknown[][]>;
+}
+
+/**
+ * The PostgreSQL client: generated from the same models for the other provider
+ * (scripts/postgresql-schema.ts), so its API is the SQLite client's and it is typed as one.
+ */
+export async function createPostgresqlDb(databaseUrl: string): Promise<PostgresqlHandle> {
+  const stats: SqlStats = { statements: 0, writes: 0 };
+  const { PrismaClient: PostgresqlClient } = await import("../generated/prisma-postgresql/client.js");
+  const factory = postgresqlAdapterFactory(databaseUrl);
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    countStatements(adapter, stats);
+    return adapter;
+  };
+  const pool = factory.pool;
+  return {
+    db: new PostgresqlClient({ adapter: factory }) as unknown as Db,
+    stats,
+    query: async (sql) => (await pool.query({ text: sql, rowMode: "array" })).rows,
+  };
 }
 
 /**

@@ -12,8 +12,13 @@ export interface TableVersions {
    * The cached tables written since the previous call (every table on the first call): by this
    * process, and by other processes too when `otherProcesses` is set.
    */
-  changedTables(otherProcesses: boolean): ReadonlySet<string>;
+  changedTables(otherProcesses: boolean): ReadonlySet<string> | typeof EVERY_TABLE;
+  /** Reads what other processes changed, where that takes a round trip (PostgreSQL). */
+  poll?(): Promise<void>;
 }
+
+/** Every cached table may have changed. */
+export const EVERY_TABLE = Symbol("every table");
 
 const NOTHING: ReadonlySet<string> = new Set();
 
@@ -35,6 +40,38 @@ export function sqliteTableVersions(prepare: PrepareDirect, stats: SqlStats): Ta
         seen.set(name, version);
       }
       return changed;
+    },
+  };
+}
+
+/**
+ * PostgreSQL: the versions are read at the start of every request and worker round (`poll`, one
+ * small query outside Prisma); a write by this process empties every cache at once (the tables it
+ * touched are not known without a round trip), and the next poll learns the versions it left.
+ */
+export function postgresqlTableVersions(query: (sql: string) => Promise<[string, unknown][]>, stats: SqlStats): TableVersions {
+  const seen = new Map<string, unknown>();
+  let changed = new Set<string>();
+  let lastWrites = stats.writes;
+  let first = true;
+  return {
+    async poll() {
+      for (const [name, version] of await query('SELECT "name", "version" FROM "CacheVersion"')) {
+        if (seen.get(name) !== version) changed.add(name);
+        seen.set(name, version);
+      }
+    },
+    changedTables(otherProcesses) {
+      if (first || stats.writes !== lastWrites) {
+        first = false;
+        lastWrites = stats.writes;
+        changed = new Set();
+        return EVERY_TABLE;
+      }
+      if (!otherProcesses || changed.size === 0) return NOTHING;
+      const answer = changed;
+      changed = new Set();
+      return answer;
     },
   };
 }

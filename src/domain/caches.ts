@@ -6,7 +6,7 @@
 // are looked up and the caches built on them are emptied. So a revoked token, a removed member or
 // a changed visibility takes effect on the next request, not after a TTL.
 import { LRUCache } from "lru-cache";
-import type { TableVersions } from "../db/table-versions.js";
+import { EVERY_TABLE, type TableVersions } from "../db/table-versions.js";
 import type { GroupHook, Namespace, Project, User } from "../generated/prisma/client.js";
 import type { LoadedRules } from "./approvals/rules.js";
 import type { ApprovalSettings } from "./approvals/settings.js";
@@ -108,7 +108,7 @@ export interface CacheRegistry {
    * at the start of every request and worker round, so that what they see is never older than
    * the moment they started.
    */
-  refresh(): void;
+  refresh(): Promise<void>;
   /** Empties every cache (tests that change rows behind the application's back). */
   clearAll(): void;
 }
@@ -117,12 +117,19 @@ export function createCacheRegistry(versions: TableVersions): CacheRegistry {
   const caches: TableCache<any, any>[] = [];
   const refresh = (otherProcesses: boolean) => {
     const changed = versions.changedTables(otherProcesses);
+    if (changed === EVERY_TABLE) {
+      for (const cache of caches) cache.clear();
+      return;
+    }
     if (changed.size === 0) return;
     for (const cache of caches) if (cache.tables.some((table) => changed.has(table))) cache.clear();
   };
   const refreshLocal = () => refresh(false);
   return {
-    refresh: () => refresh(true),
+    async refresh() {
+      await versions.poll?.();
+      refresh(true);
+    },
     create(options) {
       const cache = new TableCache<any, any>(options.tables, options.max, refreshLocal);
       caches.push(cache);

@@ -142,7 +142,7 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
   }
 
   async function runOnce(): Promise<number> {
-    services.caches.registry.refresh(); // other processes' changes, as at the start of a request
+    await services.caches.registry.refresh(); // other processes' changes, as at the start of a request
     await maintain();
     const rows = await claimDue();
     if (!rows.length) return 0;
