@@ -59,8 +59,14 @@ function client(base: string) {
   };
 }
 
+/** Where the server keeps its data: its data folder, and DATABASE_URL ("" for the SQLite file there). */
+export interface ServerData {
+  dataDir: string;
+  databaseUrl: string;
+}
+
 export async function createFixtures(
-  base: string, rootToken: string, dataDir: string, hookUrl: string, sizes: { small: number; large: number },
+  base: string, rootToken: string, data: ServerData, hookUrl: string, sizes: { small: number; large: number },
 ): Promise<Fixtures> {
   const call = client(base);
   const root = (method: string, path: string, body?: unknown) => call(rootToken, method, path, body);
@@ -90,17 +96,17 @@ export async function createFixtures(
 
   const small = await root("POST", "/projects", { name: "Small", path: "small", namespace_id: group.id, visibility: "public" });
   const large = await root("POST", "/projects", { name: "Large", path: "large", namespace_id: group.id, visibility: "public" });
-  await seedIssues(dataDir, small.id, sizes.small);
-  await seedIssues(dataDir, large.id, sizes.large);
+  await seedIssues(data, small.id, sizes.small);
+  await seedIssues(data, large.id, sizes.large);
   return {
     rootToken, readerToken: tokens[0]!, tokens, projectId: project.id, issueIid: issue.iid, mergeRequestIid: mr.iid,
     smallProjectId: small.id, largeProjectId: large.id, smallIssues: sizes.small, largeIssues: sizes.large,
   };
 }
 
-async function seedIssues(dataDir: string, projectId: number, count: number) {
+async function seedIssues({ dataDir, databaseUrl }: ServerData, projectId: number, count: number) {
   const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/seed-issues.ts", String(projectId), String(count)], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl },
   });
   process.stdout.write(`  ${stdout}`);
 }

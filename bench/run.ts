@@ -2,6 +2,7 @@
 // better-sqlite3 handler returning byte-identical bodies (bench/baseline.mjs), on a fresh database.
 //
 //   npm run bench [-- --pairs 3 --duration 5 --large 1000000 --web-concurrency N --only award,user]
+//   npm run bench -- --database-url postgresql://postgres@127.0.0.1:5432/bench   (an empty database)
 //
 // For each GET route: a warm-up, then `pairs` alternating runs (Forgeline, baseline, baseline,
 // Forgeline, ...) of `duration` seconds with 10 connections; medians per side and their ratios
@@ -30,6 +31,7 @@ const { values: args } = parseArgs({
     "open-loop-seconds": { type: "string", default: "30" },
     "web-concurrency": { type: "string", default: String(os.availableParallelism()) },
     only: { type: "string" },
+    "database-url": { type: "string", default: "" },
   },
 });
 const PAIRS = Number(args.pairs);
@@ -122,15 +124,18 @@ async function main() {
   const receiver = await startReceiver();
   const productPort = await freePort();
   const product = await startMeasured("forgeline", startCommand(), {
-    ...process.env, PORT: String(productPort), HOST: "127.0.0.1", DATA_DIR: path.join(dir, "data"), DATABASE_URL: "",
+    ...process.env, PORT: String(productPort), HOST: "127.0.0.1", DATA_DIR: path.join(dir, "data"), DATABASE_URL: args["database-url"],
+    ...(args["database-url"] ? { WEBHOOK_ENCRYPTION_KEY: process.env.WEBHOOK_ENCRYPTION_KEY || "b7".repeat(32) } : {}),
     INITIAL_ROOT_TOKEN: ROOT_TOKEN, PUBLIC_URL: `http://127.0.0.1:${productPort}`, ALLOW_LOCAL_WEBHOOKS: "true",
     WEB_CONCURRENCY: args["web-concurrency"],
   }, productPort, (url) => fetch(`${url}/-/readiness`).then((r) => r.status === 200));
   let baseline: Measured | undefined;
   try {
-    console.log(`Forgeline (WEB_CONCURRENCY=${args["web-concurrency"]}) on ${product.url}; data in ${dir}`);
+    const database = args["database-url"] ? args["database-url"].replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@") : "SQLite";
+    console.log(`Forgeline (WEB_CONCURRENCY=${args["web-concurrency"]}) on ${product.url}, database ${database}; data in ${dir}`);
     const started = performance.now();
-    const f = await createFixtures(product.url, ROOT_TOKEN, path.join(dir, "data"), receiver.url, { small: 1000, large: Number(args.large) });
+    const data = { dataDir: path.join(dir, "data"), databaseUrl: args["database-url"] };
+    const f = await createFixtures(product.url, ROOT_TOKEN, data, receiver.url, { small: 1000, large: Number(args.large) });
     console.log(`fixtures ready in ${fixed((performance.now() - started) / 1000, 1)} s`);
     const captured = await capture(product, f, selected);
     const captureFile = path.join(dir, "capture.json");

@@ -5,8 +5,10 @@
 //   npm run db:seed-issues -- <project id or full path> <count>
 //
 // Uses the server's settings (DATABASE_URL or DATA_DIR); the server may be running meanwhile.
+// SQLite or PostgreSQL (there in one INSERT ... SELECT over generate_series per 20,000 issues).
 import Database from "better-sqlite3";
-import { loadConfigOrExit } from "../src/config.js";
+import pg from "pg";
+import { isPostgresqlUrl, loadConfigOrExit } from "../src/config.js";
 
 const ROWS_PER_STATEMENT = 100;
 const ROWS_PER_TRANSACTION = 20_000;
@@ -58,10 +60,48 @@ function seed(db: Database.Database, projectId: number, authorId: number, count:
   for (let from = firstIid; from < end; from += ROWS_PER_TRANSACTION) insertRange(from, Math.min(from + ROWS_PER_TRANSACTION, end));
 }
 
-function main() {
+/** PostgreSQL: the same rows (iid order is created_at order, the newest a second ago), set-based. */
+async function seedPostgresql(databaseUrl: string, ref: string, count: number): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const found = await client.query<{ id: number; authorId: number }>(
+      `SELECT p.id, COALESCE(p."creatorId", (SELECT id FROM "User" WHERE "isAdmin" ORDER BY id LIMIT 1)) AS "authorId"
+       FROM "Project" p JOIN "Namespace" n ON n.id = p."namespaceId"
+       WHERE p.id::text = $1 OR n."fullPathLower" || '/' || p."pathLower" = lower($1)`, [ref]);
+    const project = found.rows[0] ?? usage(`project ${ref} not found`);
+    const counter = await client.query<{ lastValue: number }>(`SELECT "lastValue" FROM "InternalId" WHERE "projectId" = $1 AND "usage" = 'issues'`, [project.id]);
+    const first = (counter.rows[0]?.lastValue ?? 0) + 1;
+    const last = first + count - 1;
+    for (let from = first; from <= last; from += ROWS_PER_TRANSACTION) {
+      const to = Math.min(from + ROWS_PER_TRANSACTION - 1, last);
+      await client.query("BEGIN");
+      await client.query(
+        `INSERT INTO "Issue" ("projectId", "iid", "title", "description", "state", "confidential", "labels", "authorId", "createdAt", "updatedAt")
+         SELECT $1, g, 'Seeded issue ' || g, NULL, 'opened', false, '[]', $2,
+                (now() AT TIME ZONE 'UTC') - make_interval(secs => $4 - g + 1), (now() AT TIME ZONE 'UTC') - make_interval(secs => $4 - g + 1)
+         FROM generate_series($3::int, $5::int) AS g`, [project.id, project.authorId, from, last, to]);
+      await client.query(
+        `INSERT INTO "InternalId" ("projectId", "usage", "lastValue") VALUES ($1, 'issues', $2)
+         ON CONFLICT ("projectId", "usage") DO UPDATE SET "lastValue" = excluded."lastValue"`, [project.id, to]);
+      await client.query("COMMIT");
+    }
+    return project.id;
+  } finally {
+    await client.end();
+  }
+}
+
+async function main() {
   const [ref, countText] = process.argv.slice(2);
   if (!ref || !countText || !/^\d+$/.test(countText) || Number(countText) < 1) usage("a project and a positive count are needed");
   const config = loadConfigOrExit();
+  if (isPostgresqlUrl(config.databaseUrl)) {
+    const started = performance.now();
+    const id = await seedPostgresql(config.databaseUrl, ref, Number(countText));
+    console.log(`Inserted ${countText} issues into project ${id} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return;
+  }
   const db = new Database(config.databaseUrl.slice("file:".length), { fileMustExist: true });
   db.pragma("journal_mode = WAL");
   db.pragma("busy_timeout = 10000");
@@ -73,4 +113,4 @@ function main() {
   db.close();
 }
 
-main();
+void main();

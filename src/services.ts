@@ -12,7 +12,7 @@ import "./domain/subscribers.js";
 export async function createServices(config: Config, now: () => Date = () => new Date()): Promise<Services> {
   const { db, stats, versions } = await openDatabase(config.databaseUrl);
   return {
-    db, sqlStats: stats, config, now, caches: createCaches(versions),
+    db, dialect: isPostgresqlUrl(config.databaseUrl) ? "postgresql" : "sqlite", sqlStats: stats, config, now, caches: createCaches(versions),
     encryption: createEncryption(loadEncryptionKey(config)),
     urlGuard: createUrlGuard({ allowLocal: config.allowLocalWebhooks }),
   };
@@ -22,7 +22,10 @@ export async function createServices(config: Config, now: () => Date = () => new
 async function openDatabase(databaseUrl: string): Promise<DbHandle & { versions: TableVersions }> {
   if (isPostgresqlUrl(databaseUrl)) {
     const { db, stats, query } = await createPostgresqlDb(databaseUrl);
-    return { db, stats, versions: postgresqlTableVersions(query as (sql: string) => Promise<[string, unknown][]>, stats) };
+    const versions = postgresqlTableVersions(query as (sql: string) => Promise<[string, unknown][]>);
+    stats.onWrite = versions.wrote;
+    stats.onRollback = versions.rolledBack;
+    return { db, stats, versions };
   }
   let prepare: PrepareDirect | undefined;
   const { db, stats } = createDb(databaseUrl, (direct) => (prepare = direct));

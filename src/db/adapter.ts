@@ -18,6 +18,10 @@ export interface SqlStats {
   writes: number;
   /** when set, receives each statement's SQL (tests name the statements of a broken budget) */
   trace?: (sql: string) => void;
+  /** when set, receives the SQL of each statement other than a read */
+  onWrite?: (sql: string) => void;
+  /** when set, told of each transaction that rolled back */
+  onRollback?: () => void;
 }
 
 /** For the Prisma CLI (migrate, studio): DATABASE_URL or the default file. */
@@ -95,6 +99,9 @@ function reusable(statement: Database.Statement): BindableStatement {
   };
 }
 
+/** A statement that writes nothing (raw SQL may start with a line break). */
+const READ_ONLY = /^\s*SELECT\b/i;
+
 /** Counts (and traces) every statement the adapter sends, in and outside transactions. */
 export function countStatements(adapter: Pick<Connected, "queryRaw" | "executeRaw" | "startTransaction">, stats: SqlStats): void {
   const counted = <T extends object>(queryable: T): T => {
@@ -104,7 +111,10 @@ export function countStatements(adapter: Pick<Connected, "queryRaw" | "executeRa
       q[method] = (query) => {
         const sql = (query as { sql: string }).sql;
         stats.statements++;
-        if (!sql.startsWith("SELECT")) stats.writes++;
+        if (!READ_ONLY.test(sql)) {
+          stats.writes++;
+          stats.onWrite?.(sql);
+        }
         stats.trace?.(sql);
         return original(query);
       };

@@ -37,11 +37,30 @@ export async function createPostgresqlDb(databaseUrl: string): Promise<Postgresq
     return adapter;
   };
   const pool = factory.pool;
+  const client = new PostgresqlClient({ adapter: factory });
+  reportRollbacks(client, stats);
   return {
-    db: new PostgresqlClient({ adapter: factory }) as unknown as Db,
+    db: client as unknown as Db,
     stats,
     query: async (sql) => (await pool.query({ text: sql, rowMode: "array" })).rows,
   };
+}
+
+/**
+ * A transaction that read rows it had written into a cache, then rolled back, leaves rows in the
+ * cache that never existed, and no committed version change tells the caches so (SQLite's
+ * version check reads through the transaction and sees the versions go back): each rollback of
+ * an interactive transaction is reported to `stats.onRollback`.
+ */
+function reportRollbacks(client: { $transaction: (...args: any[]) => Promise<unknown> }, stats: SqlStats): void {
+  const transaction = client.$transaction.bind(client);
+  client.$transaction = (run: unknown, ...rest: unknown[]) =>
+    typeof run === "function"
+      ? transaction(run, ...rest).catch((error: unknown) => {
+          stats.onRollback?.();
+          throw error;
+        })
+      : transaction(run, ...rest);
 }
 
 /**

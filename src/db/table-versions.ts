@@ -45,15 +45,22 @@ export function sqliteTableVersions(prepare: PrepareDirect, stats: SqlStats): Ta
 }
 
 /**
- * PostgreSQL: the versions are read at the start of every request and worker round (`poll`, one
- * small query outside Prisma); a write by this process empties every cache at once (the tables it
- * touched are not known without a round trip), and the next poll learns the versions it left.
+ * PostgreSQL: what other processes changed is read at the start of every request and worker round
+ * (`poll`, one small query outside Prisma). What this process writes is known from the statements
+ * it sends (`wrote`), without a round trip: the table of each INSERT, UPDATE or DELETE, as the
+ * triggers will version it; anything else that is not a read empties every cache.
  */
-export function postgresqlTableVersions(query: (sql: string) => Promise<[string, unknown][]>, stats: SqlStats): TableVersions {
+export interface PostgresqlTableVersions extends TableVersions {
+  /** a statement other than a read, sent by this process */
+  wrote(sql: string): void;
+  /** a transaction rolled back: what it read into the caches after writing never existed */
+  rolledBack(): void;
+}
+
+export function postgresqlTableVersions(query: (sql: string) => Promise<[string, unknown][]>): PostgresqlTableVersions {
   const seen = new Map<string, unknown>();
-  let changed = new Set<string>();
-  let lastWrites = stats.writes;
-  let first = true;
+  const changed = new Set<string>();
+  let everything = true;
   return {
     async poll() {
       for (const [name, version] of await query('SELECT "name", "version" FROM "CacheVersion"')) {
@@ -61,17 +68,47 @@ export function postgresqlTableVersions(query: (sql: string) => Promise<[string,
         seen.set(name, version);
       }
     },
-    changedTables(otherProcesses) {
-      if (first || stats.writes !== lastWrites) {
-        first = false;
-        lastWrites = stats.writes;
-        changed = new Set();
+    wrote(sql) {
+      if (TRANSACTION_CONTROL.test(sql)) return;
+      const table = writtenTable(sql);
+      if (table === null) everything = true;
+      else if (table !== "") changed.add(table);
+    },
+    rolledBack() {
+      everything = true;
+    },
+    changedTables() {
+      if (everything) {
+        everything = false;
+        changed.clear();
         return EVERY_TABLE;
       }
-      if (!otherProcesses || changed.size === 0) return NOTHING;
-      const answer = changed;
-      changed = new Set();
+      if (changed.size === 0) return NOTHING;
+      const answer = new Set(changed);
+      changed.clear();
       return answer;
     },
   };
+}
+
+const TRANSACTION_CONTROL = /^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|SET)\b/i;
+const WRITE = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:"public"\.)?"(\w+)"(?:\s+SET\s+(.*?)\s+WHERE\b)?/is;
+
+/**
+ * Updates of these columns alone bump no version (the triggers' UPDATE OF lists leave them out:
+ * a token's last use is written on every request and changes nothing a cache keeps).
+ */
+const UNVERSIONED_COLUMNS: Record<string, string[]> = { AccessToken: ["lastUsedAt"] };
+
+/** The table a write statement changes ("" when no cache can care), null when it cannot be told. */
+function writtenTable(sql: string): string | null {
+  const match = WRITE.exec(sql);
+  if (!match) return null;
+  const [, table, assignments] = match;
+  const unversioned = UNVERSIONED_COLUMNS[table!];
+  if (unversioned && assignments) {
+    const columns = [...assignments.matchAll(/"(\w+)"\s*=/g)].map((column) => column[1]!);
+    if (columns.length && columns.every((column) => unversioned.includes(column))) return "";
+  }
+  return table!;
 }

@@ -127,10 +127,18 @@ export async function findProject(ctx: DomainContext, id: string | number): Prom
 /** A project with its namespace by id (kept between requests: domain/caches.ts). */
 export function projectById(ctx: Pick<DomainContext, "caches" | "db">, id: number): Promise<ProjectWithNamespace | null> {
   if (!Number.isSafeInteger(id)) return Promise.resolve(null);
-  return ctx.caches.projects.load(id, async () => {
-    const project = await ctx.db.project.findUnique({ where: { id }, include: { namespace: true } });
-    return project && { value: project };
-  });
+  return ctx.caches.projects.load(id, () => readProjectRow(ctx.db, id));
+}
+
+/** projectById inside a transaction: a cache miss reads through it (TableCache.loadInTransaction). */
+export function projectByIdInTransaction(caches: DomainContext["caches"], tx: Pick<DomainContext["db"], "project">, id: number): Promise<ProjectWithNamespace | null> {
+  if (!Number.isSafeInteger(id)) return Promise.resolve(null);
+  return caches.projects.loadInTransaction(id, () => readProjectRow(tx, id));
+}
+
+async function readProjectRow(db: Pick<DomainContext["db"], "project">, id: number) {
+  const project = await db.project.findUnique({ where: { id }, include: { namespace: true } });
+  return project && { value: project };
 }
 
 async function projectByPath(ctx: DomainContext, lower: string): Promise<ProjectWithNamespace | null> {

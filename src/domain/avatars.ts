@@ -1,11 +1,12 @@
 // Avatar images (groups, topics, users): checked by content, size-limited as GitLab (200 KiB),
-// stored under the uploads directory and served at /uploads/-/system/<owner>/avatar/<id>/<file>.
-import { randomUUID } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+// stored in the database (table StoredFile: every server process reaches it, no shared filesystem
+// is needed) and served at /uploads/-/system/<owner>/avatar/<id>/<file>.
+import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { fileTypeFromBuffer } from "file-type";
 import { validationError } from "../errors.js";
+import type { Prisma } from "../generated/prisma/client.js";
 import type { Services } from "./context.js";
 
 export const AVATAR_MAX_BYTES = 200 * 1024;
@@ -87,30 +88,40 @@ function safeFilename(name: string, ext: string): string {
   return `${base.slice(0, base.length - current.length) || "avatar"}.${ext}`;
 }
 
-/** Writes the avatar (atomically) and returns its path relative to the uploads directory. */
-export async function storeAvatar(services: Services, owner: AvatarOwner, id: number, avatar: CheckedAvatar): Promise<string> {
+/**
+ * The client an avatar row is written with: the open transaction of its owner's save, so that the
+ * row commits or rolls back with the owner (on SQLite, a query through another client while an
+ * interactive transaction is open would wait for it forever), or the database client.
+ */
+export type FileStore = Pick<Prisma.TransactionClient, "storedFile">;
+
+/** Writes the avatar's row and returns its path (relative to /uploads/-/system/). */
+export async function storeAvatar(files: FileStore, owner: AvatarOwner, id: number, avatar: CheckedAvatar): Promise<string> {
   const relative = path.posix.join(owner, "avatar", String(id), avatar.filename);
-  const target = path.join(services.config.uploadsDir, relative);
-  await mkdir(path.dirname(target), { recursive: true });
-  const temporary = `${target}.${randomUUID()}.tmp`;
-  await writeFile(temporary, avatar.bytes);
-  await rename(temporary, target);
+  const content = new Uint8Array(avatar.bytes);
+  await files.storedFile.upsert({ where: { path: relative }, create: { path: relative, content }, update: { content } });
   return relative;
 }
 
-/** Removes a stored avatar file; a missing file is not an error. */
+/** Removes a stored avatar, and its legacy file if any; a missing one is not an error. */
 export async function removeAvatarFile(services: Services, relative: string | null | undefined): Promise<void> {
-  if (relative) await rm(path.join(services.config.uploadsDir, relative), { force: true });
+  if (!relative) return;
+  await services.db.storedFile.deleteMany({ where: { path: relative } });
+  await rm(path.join(services.config.uploadsDir, relative), { force: true });
 }
 
-/** Stores the new avatar of owner `id`: its relative path, null to remove it, undefined to keep it. */
-export type StoreAvatar = (id: number) => Promise<string | null | undefined>;
+/**
+ * Stores the new avatar of owner `id` with `files` (the transaction saving the owner, if any): its
+ * relative path, null to remove it, undefined to keep it.
+ */
+export type StoreAvatar = (files: FileStore, id: number) => Promise<string | null | undefined>;
 
 /**
  * Changes an owner's avatar around the database write `save`, which calls the given StoreAvatar
  * once it knows the owner's id and saves the returned path. `next` is the checked new avatar, null
- * to remove it, undefined to keep it. A file written for a failed save is removed again; the
- * previous file is removed only once the save has succeeded.
+ * to remove it, undefined to keep it. An avatar written for a failed save is removed again (one
+ * written inside the save's transaction is already rolled back); the previous avatar is removed
+ * only once the save has succeeded.
  */
 export async function changeAvatar<T>(
   services: Services,
@@ -120,16 +131,16 @@ export async function changeAvatar<T>(
   save: (store: StoreAvatar) => Promise<T>,
 ): Promise<T> {
   const written: { path: string | null } = { path: null };
-  const store: StoreAvatar = async (id) => {
+  const store: StoreAvatar = async (files, id) => {
     if (next === undefined) return undefined;
-    written.path = next ? await storeAvatar(services, owner, id, next) : null;
+    written.path = next ? await storeAvatar(files, owner, id, next) : null;
     return written.path;
   };
   let result: T;
   try {
     result = await save(store);
   } catch (error) {
-    // the same filename overwrote the previous file in place: that path stays referenced
+    // the same filename overwrote the previous avatar in place: that path stays referenced
     if (written.path !== previous) await removeAvatarFile(services, written.path);
     throw error;
   }
@@ -141,13 +152,17 @@ export function avatarUrl(services: Services, relative: string | null | undefine
   return relative ? `${services.config.publicUrl}/uploads/-/system/${relative}` : null;
 }
 
-/** Reads a stored avatar for serving; null when the path is unknown or escapes the directory. */
+/** Reads a stored avatar for serving; null when the path is unknown or escapes the uploads root. */
 export async function readStoredAvatar(services: Services, relative: string): Promise<{ bytes: Buffer; type: string } | null> {
   const root = path.resolve(services.config.uploadsDir);
   const file = path.resolve(root, relative);
   const ext = path.extname(file).slice(1).toLowerCase();
   const type = IMAGE_EXTENSIONS[ext === "jpeg" ? "jpg" : ext === "tiff" ? "tif" : ext];
   if (!file.startsWith(root + path.sep) || !type) return null;
+  const key = path.relative(root, file).split(path.sep).join("/");
+  const row = await services.db.storedFile.findUnique({ where: { path: key }, select: { content: true } });
+  if (row) return { bytes: Buffer.from(row.content), type };
+  // avatars stored before they moved to the database are files under the uploads directory
   try {
     return { bytes: await readFile(file), type };
   } catch {

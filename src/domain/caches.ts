@@ -55,6 +55,16 @@ export class TableCache<K extends {}, V extends {}> {
     return loading;
   }
 
+  /**
+   * `load()` through a transaction: never shares another caller's load in flight (it may run on a
+   * connection waiting for this transaction's locks, or, on PostgreSQL, for a connection this
+   * transaction holds), and is not shared.
+   */
+  loadInTransaction(key: K, load: () => Promise<{ value: V; ttlMs?: number } | null>): Promise<V | null> {
+    const cached = this.get(key);
+    return cached !== undefined ? Promise.resolve(cached) : this.#loadAndKeep(key, load);
+  }
+
   async #loadAndKeep(key: K, load: () => Promise<{ value: V; ttlMs?: number } | null>): Promise<V | null> {
     const stamp = this.stamp();
     const loaded = await load();

@@ -5,6 +5,7 @@ import type { User } from "../generated/prisma/client.js";
 import type { Caches } from "./caches.js";
 import type { Encryption } from "./encryption.js";
 import type { UrlGuard } from "../webhooks/url-guard.js";
+import type { Dialect } from "./paths.js";
 
 export interface Actor {
   user: User;
@@ -15,6 +16,8 @@ export interface Actor {
 
 export interface Services {
   db: Db;
+  /** which database engine `db` talks to (the few statements that differ check it) */
+  dialect: Dialect;
   /** statements sent to the database (statement budgets in tests) */
   sqlStats: SqlStats;
   config: Config;

@@ -5,10 +5,11 @@ import {
   AccessLevel, ancestorIds, findGroup, hierarchyGroupsWhere, memberGroupTraversals, notExpired, openVisibilities,
   requireAuthenticated, requireLevel, traversalOf, VISIBILITY_LEVELS, type GroupAccess,
 } from "./access.js";
-import { changeAvatar, readAvatarArg, type FileUpload } from "./avatars.js";
+import { changeAvatar, readAvatarArg, type CheckedAvatar, type FileUpload } from "./avatars.js";
+import { recheckIfTaken } from "./preconditions.js";
 import { publish } from "./events.js";
 import { publishMember } from "./members.js";
-import { isAdmin, type DomainContext } from "./context.js";
+import { isAdmin, type Actor, type DomainContext } from "./context.js";
 import { afterCursor, decodeCursor, encodeCursor, paginate, pageWindow, type KeysetPage, type Page, type PageArgs, type SortDirection } from "./pagination.js";
 import { fuzzySearch, nameProblems, pathProblems, rubyErrorHash, type Visibility } from "./paths.js";
 import type { RelationQuery } from "./prisma-query.js";
@@ -42,7 +43,22 @@ export async function createGroup(ctx: DomainContext, input: GroupInput & { name
     ...attributeErrors(input), ...(await pathTaken(ctx, fullPath)), ...visibilityErrors(visibility, parent), ...avatar.errors,
   };
   if (Object.keys(errors).length) throw saveFailed(errors);
-  return changeAvatar(ctx, "group", null, avatar.next, (storeAvatar) => ctx.db.$transaction(async (tx) => {
+  const recheck = async () => {
+    const taken = await pathTaken(ctx, fullPath);
+    if (Object.keys(taken).length) throw saveFailed(taken);
+  };
+  return recheckIfTaken(() => insertGroup(ctx, actor, input, { parent, visibility, fullPath, avatar: avatar.next }), recheck);
+}
+
+interface NewGroup {
+  parent: Namespace | null;
+  visibility: Visibility;
+  fullPath: string;
+  avatar: CheckedAvatar | null | undefined;
+}
+
+function insertGroup(ctx: DomainContext, actor: Actor, input: GroupInput & { name: string; path: string }, { parent, visibility, fullPath, avatar }: NewGroup) {
+  return changeAvatar(ctx, "group", null, avatar, (storeAvatar) => ctx.db.$transaction(async (tx) => {
     const created = await tx.namespace.create({
       data: {
         kind: "group", name: input.name, path: input.path, fullPath, fullPathLower: fullPath.toLowerCase(),
@@ -53,7 +69,7 @@ export async function createGroup(ctx: DomainContext, input: GroupInput & { name
     const ownership = await tx.groupMember.create({
       data: { groupId: created.id, userId: actor.user.id, accessLevel: AccessLevel.owner, createdById: actor.user.id }, include: { user: true },
     });
-    const avatarPath = await storeAvatar(created.id);
+    const avatarPath = await storeAvatar(tx, created.id);
     const group = await tx.namespace.update({ where: { id: created.id }, data: { traversalIds: traversalOf(parent, created.id), avatarPath } });
     if (parent) await publish(tx, ctx, "subgroup", { action: "create", subgroup: group, parent, actorId: actor.user.id });
     await publishMember(tx, ctx, "create", "group", group.id, ownership);
@@ -149,7 +165,7 @@ async function groupsWhere(ctx: DomainContext, filters: GroupFilters, parent?: N
   const and: Prisma.NamespaceWhereInput[] = [await startingGroups(ctx, filters)];
   if (parent) and.push({ parentId: parent.id });
   // The top-level list also matches full paths ("parent/child"); subgroup lists do not.
-  if (filters.search) and.push(fuzzySearch<Prisma.NamespaceWhereInput>(parent ? ["name", "path"] : ["name", "path", "fullPath"], filters.search));
+  if (filters.search) and.push(fuzzySearch<Prisma.NamespaceWhereInput>(ctx.dialect, parent ? ["name", "path"] : ["name", "path", "fullPath"], filters.search));
   if (filters.top_level_only) and.push({ parentId: null });
   if (filters.skip_groups?.length) and.push({ id: { notIn: filters.skip_groups } });
   if (filters.visibility) and.push({ visibility: filters.visibility });
@@ -218,9 +234,9 @@ export async function updateGroup(ctx: DomainContext, id: string, input: GroupIn
     ...avatar.errors,
   };
   if (Object.keys(errors).length) throw validationError(errors);
-  return changeAvatar(ctx, "group", group.avatarPath, avatar.next, async (storeAvatar) => {
-    const avatarPath = await storeAvatar(group.id);
-    return ctx.db.$transaction(async (tx) => {
+  return changeAvatar(ctx, "group", group.avatarPath, avatar.next, (storeAvatar) =>
+    ctx.db.$transaction(async (tx) => {
+      const avatarPath = await storeAvatar(tx, group.id);
       if (fullPath !== group.fullPath) await movePaths(tx, group, fullPath);
       return tx.namespace.update({
         where: { id: group.id },
@@ -229,8 +245,8 @@ export async function updateGroup(ctx: DomainContext, id: string, input: GroupIn
           visibility, requestAccessEnabled: input.request_access_enabled ?? undefined, avatarPath,
         },
       });
-    });
-  });
+    }),
+  );
 }
 
 /**

@@ -10,6 +10,7 @@ import {
 import type { DomainContext } from "./context.js";
 import { publish, type MemberEvent } from "./events.js";
 import { paginate, type Page, type PageArgs } from "./pagination.js";
+import { containsText } from "./paths.js";
 
 export interface Member {
   user: User;
@@ -64,9 +65,10 @@ async function readable(ctx: DomainContext, source: MemberSource, id: string): P
   return t;
 }
 
-function userFilter(filters: MemberFilters): Prisma.UserWhereInput {
+function userFilter(ctx: DomainContext, filters: MemberFilters): Prisma.UserWhereInput {
+  const query = filters.query ? containsText(ctx.dialect, filters.query) : null;
   return {
-    ...(filters.query ? { OR: [{ name: { contains: filters.query } }, { username: { contains: filters.query } }] } : {}),
+    ...(query ? { OR: [{ name: query }, { username: query }] } : {}),
     ...(filters.user_ids?.length ? { id: { in: filters.user_ids } } : {}),
   };
 }
@@ -74,7 +76,7 @@ function userFilter(filters: MemberFilters): Prisma.UserWhereInput {
 /** Direct members of a group or project. */
 export async function listMembers(ctx: DomainContext, source: MemberSource, id: string, filters: MemberFilters): Promise<Page<Member>> {
   const t = await readable(ctx, source, id);
-  const user = userFilter(filters);
+  const user = userFilter(ctx, filters);
   if (source === "group") {
     const where = { groupId: t.id, user };
     return paginate(
@@ -107,7 +109,7 @@ async function allMembers(ctx: DomainContext, t: Target, user: Prisma.UserWhereI
 }
 
 export async function listAllMembers(ctx: DomainContext, source: MemberSource, id: string, filters: MemberFilters): Promise<Page<Member>> {
-  const all = await allMembers(ctx, await readable(ctx, source, id), userFilter(filters));
+  const all = await allMembers(ctx, await readable(ctx, source, id), userFilter(ctx, filters));
   return paginate(filters, async () => all.length, async (skip, take) => all.slice(skip, skip + take));
 }
 

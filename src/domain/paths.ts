@@ -69,14 +69,28 @@ export function rubyErrorHash(errors: Record<string, string[]>): string {
 /** Below this length GitLab's fuzzy search only matches whole values (Gitlab::SQL::Pattern). */
 export const MIN_CHARS_FOR_PARTIAL_MATCHING = 3;
 
+/** The database a filter is written for (`Services.dialect`). */
+export type Dialect = "sqlite" | "postgresql";
+
+/**
+ * A case-insensitive substring filter (also `startsWith` / `endsWith`): SQLite's LIKE ignores
+ * case already (ASCII), PostgreSQL's LIKE does not and takes Prisma's `mode: "insensitive"`
+ * (ILIKE), which the SQLite client's types do not know.
+ */
+export function ignoringCase<F extends { contains?: string; startsWith?: string; endsWith?: string }>(dialect: Dialect, filter: F): F {
+  return dialect === "postgresql" ? ({ ...filter, mode: "insensitive" } as F) : filter;
+}
+
+export const containsText = (dialect: Dialect, term: string) => ignoringCase(dialect, { contains: term });
+
 /**
  * Prisma filter for GitLab's `fuzzy_search` over some text columns: a case-insensitive
  * substring match, or a whole-value match for short terms.
  */
-export function fuzzySearch<W>(columns: string[], term: string): { OR: W[] } {
+export function fuzzySearch<W>(dialect: Dialect, columns: string[], term: string): { OR: W[] } {
   const match =
     term.length >= MIN_CHARS_FOR_PARTIAL_MATCHING
-      ? { contains: term }
+      ? containsText(dialect, term)
       : { in: caseVariants(term) }; // the whole value, any case: a short term has at most 4 casings
   return { OR: columns.map((column) => ({ [column]: match }) as W) };
 }

@@ -7,6 +7,7 @@ import { requireAdmin, requireAuthenticated } from "./access.js";
 import type { Actor, DomainContext } from "./context.js";
 import { paginate, type Page, type PageArgs } from "./pagination.js";
 import { digest, newTokenSecret } from "./secrets.js";
+import { containsText } from "./paths.js";
 
 export const TOKEN_SCOPES = [
   "api", "read_api", "read_user", "create_runner", "manage_runner", "k8s_proxy", "read_repository",
@@ -98,7 +99,7 @@ export async function listPersonalAccessTokens(ctx: DomainContext, filters: Toke
     kind: "personal",
     userId,
     ...(filters.revoked != null ? { revoked: filters.revoked } : {}),
-    ...(filters.search ? { name: { contains: filters.search } } : {}),
+    ...(filters.search ? { name: containsText(ctx.dialect, filters.search) } : {}),
     ...(filters.state === "active" ? { revoked: false, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] } : {}),
     ...(filters.state === "inactive" ? { OR: [{ revoked: true }, { expiresAt: { lte: now } }] } : {}),
   };

@@ -33,7 +33,7 @@ export interface ProjectFilters extends PageArgs {
 
 async function projectsWhere(ctx: DomainContext, filters: ProjectFilters, scope: Prisma.ProjectWhereInput = {}): Promise<Prisma.ProjectWhereInput> {
   const and: Prisma.ProjectWhereInput[] = [scope, await visibleProjectsWhere(ctx), ...(await accessFilters(ctx, filters))];
-  if (filters.search) and.push(fuzzySearch<Prisma.ProjectWhereInput>(["path", "name", "description"], filters.search));
+  if (filters.search) and.push(fuzzySearch<Prisma.ProjectWhereInput>(ctx.dialect, ["path", "name", "description"], filters.search));
   if (filters.visibility) and.push({ visibility: filters.visibility });
   if (filters.archived != null) and.push({ archived: filters.archived });
   for (const name of topicNames(filters.topic)) and.push({ topics: { some: { topic: { nameLower: name.toLowerCase() } } } });

@@ -1,6 +1,6 @@
 // Projects: create, read, update (a new path leaves a redirect behind), transfer to another
 // namespace. Lists live in project-lists.ts.
-import type { Namespace, Prisma } from "../generated/prisma/client.js";
+import type { Namespace, Prisma, User } from "../generated/prisma/client.js";
 import { AppError, paramError, validationError } from "../errors.js";
 import {
   AccessLevel, findNamespace, findProject, groupAccessLevel, requireAuthenticated, requireLevel, VISIBILITY_LEVELS,
@@ -8,6 +8,7 @@ import {
 import { isAdmin, type DomainContext } from "./context.js";
 import { addRedirect } from "./groups.js";
 import { insertMember } from "./members.js";
+import { recheckIfTaken } from "./preconditions.js";
 import type { ProjectWithNamespace } from "./project-lists.js";
 import { nameProblems, pathFromName, pathProblems, rubyErrorHash, type Visibility } from "./paths.js";
 import { assignTopics, recountTopics, topicIdsOf } from "./project-topics.js";
@@ -96,6 +97,10 @@ export async function createProject(ctx: DomainContext, input: ProjectInput & { 
   const path = input.path ?? pathFromName(input.name!);
   const name = input.name ?? input.path!;
   throwIfAny({ ...attributeErrors({ name, path }), ...(await takenErrors(ctx, ns, name, path)), ...visibilityErrors(input.visibility, ns) });
+  return recheckIfTaken(() => insertProject(ctx, creator, input, { ns, name, path }), async () => throwIfAny(await takenErrors(ctx, ns, name, path)));
+}
+
+function insertProject(ctx: DomainContext, creator: User, input: ProjectInput, { ns, name, path }: { ns: Namespace; name: string; path: string }) {
   return ctx.db.$transaction(async (tx) => {
     const project = await tx.project.create({
       data: {

@@ -12,6 +12,7 @@ import { insertMember, publishMember } from "./members.js";
 import { paginate, type Page, type PageArgs } from "./pagination.js";
 import { issueToken } from "./personal-access-tokens.js";
 import { insertUser } from "./users.js";
+import { containsText } from "./paths.js";
 
 export type ResourceType = "project" | "group";
 
@@ -105,7 +106,7 @@ function filterWhere(ctx: DomainContext, f: ResourceTokenFilters): Prisma.Access
   if (f.revoked != null) and.push({ revoked: f.revoked });
   if (f.state === "active") and.push({ revoked: false, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] });
   if (f.state === "inactive") and.push({ OR: [{ revoked: true }, { expiresAt: { lte: now } }] });
-  if (f.search) and.push({ name: { contains: f.search } });
+  if (f.search) and.push({ name: containsText(ctx.dialect, f.search) });
   if (f.created_before) and.push({ createdAt: { lte: f.created_before } });
   if (f.created_after) and.push({ createdAt: { gte: f.created_after } });
   if (f.last_used_before) and.push({ lastUsedAt: { lte: f.last_used_before } });

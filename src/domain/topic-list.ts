@@ -4,7 +4,7 @@
 import type { Prisma, Topic } from "../generated/prisma/client.js";
 import type { DomainContext } from "./context.js";
 import { paginate, type Page, type PageArgs } from "./pagination.js";
-import { MIN_CHARS_FOR_PARTIAL_MATCHING } from "./paths.js";
+import { containsText, ignoringCase, MIN_CHARS_FOR_PARTIAL_MATCHING } from "./paths.js";
 import { DEFAULT_ORGANIZATION_ID } from "./project-topics.js";
 import { requireOrganization } from "./topics.js";
 
@@ -33,15 +33,15 @@ export async function listTopics(ctx: DomainContext, filters: TopicFilters): Pro
 
 /**
  * `fuzzy_search(query, [:name, :title])` reordered by similarity (GitLab computes that score for
- * the matching rows only, as here). The database narrows the rows with LIKE (case-insensitive
- * for ASCII on SQLite; a PostgreSQL twin would need ILIKE here); the exact rule is applied below.
+ * the matching rows only, as here). The database narrows the rows with a case-insensitive LIKE;
+ * the exact rule is applied below.
  */
 async function searchTopics(ctx: DomainContext, where: Prisma.TopicWhereInput, search: string): Promise<Topic[]> {
   const query = squish(search);
   const terms = searchTerms(query);
   const narrowed: Prisma.TopicWhereInput = terms.length
-    ? { OR: [{ AND: terms.map((t) => ({ nameLower: { contains: t.toLowerCase() } })) }, { AND: terms.map((t) => ({ title: { contains: t } })) }] }
-    : { OR: [{ nameLower: query.toLowerCase() }, { title: { startsWith: query, endsWith: query } }] };
+    ? { OR: [{ AND: terms.map((t) => ({ nameLower: { contains: t.toLowerCase() } })) }, { AND: terms.map((t) => ({ title: containsText(ctx.dialect, t) })) }] }
+    : { OR: [{ nameLower: query.toLowerCase() }, { title: ignoringCase(ctx.dialect, { startsWith: query, endsWith: query }) }] };
   const rows = await ctx.db.topic.findMany({ where: { AND: [where, narrowed] } });
   const matches = (value: string) => {
     const lower = value.toLowerCase();

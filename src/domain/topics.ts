@@ -115,7 +115,7 @@ export async function createTopic(
         const created = await tx.topic.create({
           data: { organizationId, name: values.name, nameLower: values.name.toLowerCase(), title: values.title, description: values.description },
         });
-        const avatarPath = await storeAvatar(created.id);
+        const avatarPath = await storeAvatar(tx, created.id);
         return avatarPath ? tx.topic.update({ where: { id: created.id }, data: { avatarPath } }) : created;
       }),
     ),
@@ -137,7 +137,7 @@ export async function updateTopic(ctx: DomainContext, id: number, input: TopicIn
   if (Object.keys(errors).length) throw validationError(errors);
   return saving(() =>
     changeAvatar(ctx, "topic", topic.avatarPath, avatar.next, async (storeAvatar) => {
-      const avatarPath = await storeAvatar(topic.id);
+      const avatarPath = await storeAvatar(ctx.db, topic.id);
       return ctx.db.topic.update({
         where: { id: topic.id },
         data: { name: values.name, nameLower: values.name.toLowerCase(), title: values.title, description: values.description, avatarPath },

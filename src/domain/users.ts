@@ -8,6 +8,8 @@ import {
   afterCursor, assertOffsetWithin, decodeCursor, encodeCursor, paginate, pageWindow,
   type KeysetPage, type Page, type PageArgs, type SortDirection,
 } from "./pagination.js";
+import { containsText } from "./paths.js";
+import { recheckIfTaken } from "./preconditions.js";
 
 export const USERNAME_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
 
@@ -74,14 +76,15 @@ function listingFilters<F extends UserFilters>(ctx: DomainContext, filters: F): 
   return admin ? { ...filters, admin } : { ...filters, admin, order_by: null, sort: null };
 }
 
-function userWhere(filters: UserFilters & { admin: boolean }): Prisma.UserWhereInput {
+function userWhere(ctx: DomainContext, filters: UserFilters & { admin: boolean }): Prisma.UserWhereInput {
   const where: Prisma.UserWhereInput[] = [];
   if (!filters.admin) where.push({ state: { notIn: FORBIDDEN_SEARCH_STATES } });
   if (filters.username) where.push({ usernameLower: filters.username.toLowerCase() });
   if (filters.search) {
     const term = filters.search;
     const email = filters.admin ? [{ email: { equals: term.toLowerCase() } }] : [];
-    where.push({ OR: [{ name: { contains: term } }, { username: { contains: term } }, ...email] });
+    const match = containsText(ctx.dialect, term);
+    where.push({ OR: [{ name: match }, { username: match }, ...email] });
   }
   if (filters.active) where.push({ state: "active" });
   if (filters.blocked) where.push({ state: "blocked" });
@@ -101,7 +104,7 @@ const USERS_OFFSET_LIMIT = 50_000;
 export async function listUsers(ctx: DomainContext, requested: UserFilters): Promise<Page<User>> {
   const filters = listingFilters(ctx, requested);
   assertOffsetWithin(filters, USERS_OFFSET_LIMIT, "User");
-  const where = userWhere(filters);
+  const where = userWhere(ctx, filters);
   const orderBy = userOrder(filters);
   return paginate(
     filters,
@@ -117,7 +120,7 @@ export async function listUsersKeyset(ctx: DomainContext, requested: UserFilters
   const column = columnOf[order];
   const isDate = column.endsWith("At");
   const { take } = pageWindow(filters);
-  const where: Prisma.UserWhereInput[] = [userWhere(filters)];
+  const where: Prisma.UserWhereInput[] = [userWhere(ctx, filters)];
   if (filters.cursor) {
     const decoded = decodeCursor(filters.cursor, isDate);
     if (!decoded) throw paramError("cursor is invalid");
@@ -149,7 +152,7 @@ export async function createUser(ctx: DomainContext, input: CreateUserInput): Pr
   }
   await assertUserUnique(ctx, input); // GitLab reports conflicts before validation errors
   validateNewUser(input);
-  return insertUser(ctx, {
+  const insert = () => insertUser(ctx, {
     username: input.username,
     name: input.name,
     email: input.email,
@@ -157,6 +160,7 @@ export async function createUser(ctx: DomainContext, input: CreateUserInput): Pr
     bio: input.bio ?? "",
     password: input.password ?? randomBytes(18).toString("base64url"),
   });
+  return recheckIfTaken(insert, () => assertUserUnique(ctx, input));
 }
 
 async function assertUserUnique(ctx: DomainContext, input: CreateUserInput): Promise<void> {

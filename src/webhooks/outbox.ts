@@ -5,7 +5,7 @@
 // filter matches.
 import { randomUUID } from "node:crypto";
 import type { GroupHook } from "../generated/prisma/client.js";
-import { ancestorIds, projectById } from "../domain/access.js";
+import { ancestorIds, projectByIdInTransaction } from "../domain/access.js";
 import type { DomainContext } from "../domain/context.js";
 import type { Tx } from "../domain/events.js";
 import { alertStatus, hookEventColumn } from "../domain/group-hooks.js";
@@ -29,7 +29,7 @@ export async function enqueueHookDeliveries(tx: Tx, ctx: Pick<DomainContext, "no
   const groupIds = await hierarchyOf(tx, ctx, input);
   if (!groupIds.length) return 0;
   const column = columnOf(input.trigger);
-  const hooks = (await ctx.caches.groupHooks.load(`${column}:${groupIds.join(",")}`, async () => ({
+  const hooks = (await ctx.caches.groupHooks.loadInTransaction(`${column}:${groupIds.join(",")}`, async () => ({
     value: await tx.groupHook.findMany({ where: { groupId: { in: groupIds }, [column]: true }, orderBy: { id: "asc" } }),
   })))!;
   const now = ctx.now();
@@ -56,7 +56,7 @@ async function hierarchyOf(tx: Tx, ctx: Pick<DomainContext, "caches" | "db">, in
     return group?.kind === "group" ? ancestorIds(group) : [];
   }
   if (input.projectId === undefined) return [];
-  const project = await projectById(ctx, input.projectId);
+  const project = await projectByIdInTransaction(ctx.caches, tx, input.projectId);
   return project?.namespace.kind === "group" ? ancestorIds(project.namespace) : [];
 }
 

@@ -2,7 +2,7 @@
 // inside the event's transaction, only once some hook hears the event (a payload function), and
 // writes the outbox rows there (outbox.ts).
 import type { User } from "../generated/prisma/client.js";
-import { projectById } from "../domain/access.js";
+import { projectByIdInTransaction } from "../domain/access.js";
 import type { DomainContext } from "../domain/context.js";
 import { subscribe, BLANK_SHA, type Tx } from "../domain/events.js";
 import { commitsBySha } from "../domain/repository/commits.js";
@@ -22,7 +22,7 @@ const userOf = (tx: Tx, id: number | null): Promise<User | null> =>
  */
 async function projectAndActor(tx: Tx, ctx: DomainContext, projectId: number, actorId: number) {
   const [project, user] = await Promise.all([
-    projectById(ctx, projectId),
+    projectByIdInTransaction(ctx.caches, tx, projectId),
     ctx.actor?.user.id === actorId ? ctx.actor.user : tx.user.findUniqueOrThrow({ where: { id: actorId } }),
   ]);
   return { project: project!, user };

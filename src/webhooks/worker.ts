@@ -1,7 +1,8 @@
 // The delivery worker: claims due outbox rows with a lease, delivers them, and marks them done or
 // reschedules them with exponential backoff. A claim is a conditional update (the row is still
 // pending and its lease is free or expired) whose row count says who won, so any number of
-// workers, in one process or many, on SQLite or PostgreSQL, never send a row at the same time.
+// workers, in one process or many, on SQLite or PostgreSQL, never send a row at the same time
+// (PostgreSQL: rows locked FOR UPDATE SKIP LOCKED while they are claimed).
 // A worker that dies mid-delivery leaves its lease to expire; another worker then sends the row
 // again with the same Idempotency-Key (at least once).
 import { randomUUID } from "node:crypto";
@@ -62,6 +63,8 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
 
   async function claimDue(): Promise<WebHookDelivery[]> {
     const at = now();
+    const leaseExpiresAt = new Date(at.getTime() + leaseMs);
+    if (services.dialect === "postgresql") return claimSkippingLocked(services, { at, owner, leaseExpiresAt, take: settings.batchSize });
     const free = { OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: at } }] };
     const due = await services.db.webHookDelivery.findMany({
       where: { status: "pending", nextAttemptAt: { lte: at }, ...free },
@@ -72,7 +75,7 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
     // the rows another worker claimed since the read above are not returned
     return services.db.webHookDelivery.updateManyAndReturn({
       where: { id: { in: due.map((row) => row.id) }, status: "pending", ...free },
-      data: { leaseOwner: owner, leaseExpiresAt: new Date(at.getTime() + leaseMs) },
+      data: { leaseOwner: owner, leaseExpiresAt },
     });
   }
 
@@ -182,6 +185,34 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
       await running;
     },
   };
+}
+
+interface Claim {
+  at: Date;
+  owner: string;
+  leaseExpiresAt: Date;
+  take: number;
+}
+
+/**
+ * PostgreSQL: the due rows are locked as they are read, skipping rows another worker is claiming
+ * at that moment, so concurrent workers take disjoint batches instead of racing for one.
+ */
+async function claimSkippingLocked(services: Services, claim: Claim): Promise<WebHookDelivery[]> {
+  const claimed = await services.db.$queryRaw<{ id: number }[]>`
+    UPDATE "WebHookDelivery" SET "leaseOwner" = ${claim.owner}, "leaseExpiresAt" = ${claim.leaseExpiresAt}
+    WHERE "id" IN (
+      SELECT "id" FROM "WebHookDelivery"
+      WHERE "status" = 'pending' AND "nextAttemptAt" <= ${claim.at}
+        AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${claim.at})
+      ORDER BY "nextAttemptAt", "id" LIMIT ${claim.take}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING "id"`;
+  if (!claimed.length) return [];
+  return services.db.webHookDelivery.findMany({
+    where: { id: { in: claimed.map((row) => Number(row.id)) }, leaseOwner: claim.owner },
+    orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }],
+  });
 }
 
 /** What became of a claimed row when it was sent. */

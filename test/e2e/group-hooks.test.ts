@@ -6,11 +6,12 @@
 // loopback; nothing is delivered here.
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { Gitlab } from "@gitbeaker/rest";
 import { failure } from "./helpers/gitbeaker.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.js";
 import { createEncryption, loadEncryptionKey } from "../../src/domain/encryption.js";
+import { onPostgresql, queryDatabase } from "../helpers/test-database.js";
 import { createUser, uniqueName } from "./helpers/fixtures.js";
 import { pythonGitlabUnavailable, runPython } from "./helpers/python.js";
 import { restClient } from "./helpers/rest.js";
@@ -22,22 +23,23 @@ const suite = useServer({ env: LOCAL_ENV });
 const gitlab = (token: string | undefined = suite.server.rootToken) => new Gitlab({ host: suite.server.url, token: token! });
 const uniquePath = (prefix: string) => uniqueName(prefix).toLowerCase().replace(/_/g, "-");
 
-/** A hook's stored secrets, read from the server's database and decrypted with its key file. */
-function storedSecrets(server: RunningServer, hookId: number) {
-  const db = new Database(path.join(server.dataDir, "forgeline.db"), { readonly: true });
-  try {
-    const row = db.prepare('SELECT * FROM "GroupHook" WHERE id = ?').get(hookId) as Record<string, string | null>;
-    const box = createEncryption(loadEncryptionKey({ dataDir: server.dataDir, webhookEncryptionKey: undefined }));
-    const open = (column: string, purpose: string) => (row[column] === null ? null : box.decrypt(row[column]!, purpose));
-    return {
-      url: open("encryptedUrl", "group_hook.url"),
-      token: open("encryptedToken", "group_hook.token"),
-      urlVariables: JSON.parse(open("encryptedUrlVariables", "group_hook.url_variables") ?? "{}"),
-      customHeaders: JSON.parse(open("encryptedCustomHeaders", "group_hook.custom_headers") ?? "{}"),
-    };
-  } finally {
-    db.close();
-  }
+/** A hook's stored secrets, read from the server's database and decrypted with its key. */
+async function storedSecrets(server: RunningServer, hookId: number) {
+  const row = await readHookRow(server.databaseUrl, hookId);
+  const config = loadConfig({ DATA_DIR: server.dataDir, DATABASE_URL: server.databaseUrl, WEBHOOK_ENCRYPTION_KEY: server.encryptionKey });
+  const box = createEncryption(loadEncryptionKey(config));
+  const open = (column: string, purpose: string) => (row[column] === null ? null : box.decrypt(row[column]!, purpose));
+  return {
+    url: open("encryptedUrl", "group_hook.url"),
+    token: open("encryptedToken", "group_hook.token"),
+    urlVariables: JSON.parse(open("encryptedUrlVariables", "group_hook.url_variables") ?? "{}"),
+    customHeaders: JSON.parse(open("encryptedCustomHeaders", "group_hook.custom_headers") ?? "{}"),
+  };
+}
+
+async function readHookRow(databaseUrl: string, hookId: number): Promise<Record<string, string | null>> {
+  const [row] = await queryDatabase<Record<string, string | null>>(databaseUrl, 'SELECT * FROM "GroupHook" WHERE id = ?', hookId);
+  return row!;
 }
 
 describe("@gitbeaker/rest", () => {
@@ -62,7 +64,7 @@ describe("@gitbeaker/rest", () => {
 
     const edited = await api.GroupHooks.edit(group.id as number, hook.id as number, hook.url as string, { noteEvents: true } as any);
     expect(edited).toEqual({ ...hook, note_events: true });
-    expect(storedSecrets(suite.server, hook.id as number)).toMatchObject({ token: "gb-token", urlVariables: { path: "gb-path" } });
+    expect(await storedSecrets(suite.server, hook.id as number)).toMatchObject({ token: "gb-token", urlVariables: { path: "gb-path" } });
 
     const base = `groups/${group.id}/hooks/${hook.id}`;
     const setHeader = await api.requester.put(`${base}/custom_headers/X-Gb-Two`, { body: { value: "two" } });
@@ -79,7 +81,7 @@ describe("@gitbeaker/rest", () => {
     // a new url drops the token and the stored headers
     const moved = await api.GroupHooks.edit(group.id as number, hook.id as number, `${receiver}/moved`);
     expect(moved).toMatchObject({ url: `${receiver}/moved`, url_variables: [], custom_headers: [] });
-    expect(storedSecrets(suite.server, hook.id as number).token).toBeNull();
+    expect((await storedSecrets(suite.server, hook.id as number)).token).toBeNull();
 
     await api.GroupHooks.remove(group.id as number, hook.id as number);
     await api.GroupHooks.remove(group.id as number, hook.id as number); // idempotent
@@ -135,11 +137,12 @@ describe.skipIf(unavailable !== null)(unavailable ? `python-gitlab (SKIPPED: ${u
     expect(out.after_delete).toEqual([]);
     expect(out.second_delete).toBe("ok");
     // python's save() resent url: the token stayed
-    expect(storedSecrets(suite.server, out.kept_id)).toMatchObject({ token: "kept-token", customHeaders: { "X-Kept": "kept-header" } });
+    expect(await storedSecrets(suite.server, out.kept_id)).toMatchObject({ token: "kept-token", customHeaders: { "X-Kept": "kept-header" } });
   });
 });
 
-describe("secrets at rest across a restart", () => {
+// the key file is SQLite's default; PostgreSQL requires WEBHOOK_ENCRYPTION_KEY (postgresql.test.ts)
+describe.skipIf(onPostgresql)("secrets at rest across a restart", () => {
   let server: RunningServer;
   const SECRETS = ["rst-token-Q1w2E3r4", "rst-pass-A9s8D7f6", "rst-var-Z1x2C3v4", "rst-header-M5n6B7v8"];
   let hookId: number;
@@ -180,7 +183,7 @@ describe("secrets at rest across a restart", () => {
     const hook = await restClient(server).get(`/groups/${groupId}/hooks/${hookId}`);
     expect(hook.status).toBe(200);
     expect(hook.body).toMatchObject({ url: `https://alice:${SECRETS[1]}@8.8.8.8/{v}`, url_variables: [{ key: "v" }], custom_headers: [{ key: "X-Secret" }] });
-    expect(storedSecrets(server, hookId)).toEqual({
+    expect(await storedSecrets(server, hookId)).toEqual({
       url: `https://alice:${SECRETS[1]}@8.8.8.8/{v}`, token: SECRETS[0], urlVariables: { v: SECRETS[2] }, customHeaders: { "X-Secret": SECRETS[3] },
     });
   }, 60_000);

@@ -1,8 +1,8 @@
 // The real server process: first start, restart, settings validation, migrations, shutdown.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DATABASE_URL_FILE, onPostgresql, queryDatabase } from "../helpers/test-database.js";
 import { RestClient } from "./helpers/rest.js";
 import { newDataDir, REPO_ROOT, runUntilExit, startServer, type RunningServer } from "./helpers/server.js";
 
@@ -10,19 +10,13 @@ const TOKEN_FILE = "root-token.txt";
 const occurrences = (text: string, part: string) => text.split(part).length - 1;
 
 function migrationNames(): string[] {
-  const dir = path.join(REPO_ROOT, "prisma", "migrations");
+  const dir = path.join(REPO_ROOT, "prisma", ...(onPostgresql ? ["postgresql"] : []), "migrations");
   return readdirSync(dir).filter((name) => existsSync(path.join(dir, name, "migration.sql"))).sort();
 }
 
-function appliedMigrations(dataDir: string) {
-  const db = new Database(path.join(dataDir, "forgeline.db"), { readonly: true });
-  try {
-    return db.prepare("SELECT migration_name, finished_at, rolled_back_at FROM _prisma_migrations ORDER BY migration_name").all() as {
-      migration_name: string; finished_at: string | null; rolled_back_at: string | null;
-    }[];
-  } finally {
-    db.close();
-  }
+function appliedMigrations(server: RunningServer) {
+  return queryDatabase<{ migration_name: string; finished_at: string | null; rolled_back_at: string | null }>(
+    server.databaseUrl, "SELECT migration_name, finished_at, rolled_back_at FROM _prisma_migrations ORDER BY migration_name");
 }
 
 describe("first start on an empty data directory, without INITIAL_ROOT_TOKEN", () => {
@@ -34,8 +28,8 @@ describe("first start on an empty data directory, without INITIAL_ROOT_TOKEN", (
   });
   afterAll(() => server?.stop());
 
-  it("applies every migration to the new database", () => {
-    const applied = appliedMigrations(server.dataDir);
+  it("applies every migration to the new database", async () => {
+    const applied = await appliedMigrations(server);
     expect(applied.map((m) => m.migration_name)).toEqual(migrationNames());
     for (const migration of applied) {
       expect(migration.finished_at).not.toBeNull();
@@ -91,7 +85,7 @@ describe("first start on an empty data directory, without INITIAL_ROOT_TOKEN", (
       expect(me.body).toMatchObject({ username: "root" });
       const roots = await root.get("/users?username=root");
       expect(roots.body).toHaveLength(1);
-      expect(appliedMigrations(server.dataDir).map((m) => m.migration_name)).toEqual(migrationNames());
+      expect((await appliedMigrations(restarted)).map((m) => m.migration_name)).toEqual(migrationNames());
     });
 
     it("exits with 0 on SIGTERM", async () => {
@@ -130,6 +124,6 @@ describe("invalid settings", () => {
     expect(run.code).not.toBeNull();
     expect(run.output).toContain(`Invalid setting: ${name}`);
     expect(run.output).toContain(detail);
-    expect(readdirSync(dataDir)).toEqual([]);
+    expect(readdirSync(dataDir).filter((name) => name !== DATABASE_URL_FILE)).toEqual([]);
   });
 });

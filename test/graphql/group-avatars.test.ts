@@ -1,9 +1,8 @@
 // Group avatars over /graphql: GraphQL multipart requests (operations, map, file parts) give the
 // createGroup/updateGroup resolvers the same Upload values as REST, with the same rules and errors.
-import { existsSync } from "node:fs";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
+import { storedAvatar } from "../helpers/stored-files.js";
 import { addMember, createUser, uniq, type TestUser } from "../helpers/factories.js";
 import { GIF, JPEG, NOT_AN_IMAGE, pngOfSize, redPng } from "../helpers/images.js";
 
@@ -11,7 +10,6 @@ let t: TestApp;
 let owner: TestUser, maintainer: TestUser;
 
 const UPLOADS = `${BASE_URL}/uploads/-/system/`;
-const fileOf = (url: string) => path.join(t.services.config.uploadsDir, url.slice(UPLOADS.length));
 
 const CREATE = `mutation($path: String!, $avatar: Upload) {
   createGroup(name: "Pictured", path: $path, avatar: $avatar) { id path avatar_url }
@@ -65,7 +63,7 @@ describe("group avatars over GraphQL multipart", () => {
       id: group.id, description: "new face", avatar_url: `${UPLOADS}group/avatar/${group.id}/face.jpg`,
     });
     expect((await servedBytes(res.body.data.updateGroup.avatar_url)).equals(JPEG)).toBe(true);
-    expect(existsSync(fileOf(group.avatar_url))).toBe(false);
+    expect(await storedAvatar(t, group.avatar_url)).toBeNull();
   });
 
   it("updateGroup with avatar: null removes it", async () => {
@@ -73,7 +71,7 @@ describe("group avatars over GraphQL multipart", () => {
     const res = await owner.api.graphql(UPDATE, { id: String(group.id), avatar: null });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.updateGroup.avatar_url).toBeNull();
-    expect(existsSync(fileOf(group.avatar_url))).toBe(false);
+    expect(await storedAvatar(t, group.avatar_url)).toBeNull();
   });
 
   it.each([
@@ -88,7 +86,7 @@ describe("group avatars over GraphQL multipart", () => {
     expect(res.body.data ?? null).toBeNull();
     expect(res.body.errors![0].extensions).toMatchObject({ http: { status: 400 }, gitlab });
     expect((await owner.api.get(`/groups/${group.id}`)).body).toMatchObject({ description: "", avatar_url: group.avatar_url });
-    expect(existsSync(fileOf(group.avatar_url))).toBe(true);
+    expect(await storedAvatar(t, group.avatar_url)).not.toBeNull();
   });
 
   it("createGroup refuses a too-big image (past the multipart size limit too) as POST /groups does", async () => {

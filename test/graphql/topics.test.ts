@@ -1,10 +1,9 @@
 // Topics over /graphql: the root fields topics, topic, createTopic, updateTopic, deleteTopic and
 // mergeTopics run the same domain functions as REST (same rules, errors in extensions), and
 // GraphQL multipart requests upload, replace and refuse avatars as REST multipart does.
-import { existsSync } from "node:fs";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BASE_URL, ROOT_TOKEN, startTestApp, type TestApp } from "../helpers/app.js";
+import { storedAvatar } from "../helpers/stored-files.js";
 import { createProject, createUser, uniq, type TestUser } from "../helpers/factories.js";
 import { GIF, JPEG, NOT_AN_IMAGE, pngOfSize, redPng } from "../helpers/images.js";
 
@@ -12,7 +11,6 @@ let t: TestApp;
 let user: TestUser;
 
 const UPLOADS = `${BASE_URL}/uploads/-/system/`;
-const fileOf = (url: string) => path.join(t.services.config.uploadsDir, url.slice(UPLOADS.length));
 const FIELDS = "id name title description total_projects_count organization_id avatar_url";
 
 const CREATE = `mutation($name: String!, $title: String!, $description: String, $avatar: Upload) {
@@ -133,11 +131,11 @@ describe("topic avatars over GraphQL multipart", () => {
     const replaced = await multipart(ROOT_TOKEN, UPDATE, { id: topic.id, title: "New face" }, JPEG, "face.jpg");
     expect(replaced.body.errors).toBeUndefined();
     expect(replaced.body.data.updateTopic).toMatchObject({ title: "New face", avatar_url: `${UPLOADS}topic/avatar/${topic.id}/face.jpg` });
-    expect(existsSync(fileOf(topic.avatar_url))).toBe(false);
+    expect(await storedAvatar(t, topic.avatar_url)).toBeNull();
 
     const removed = await t.root.graphql(UPDATE, { id: topic.id, avatar: null });
     expect(removed.body.data.updateTopic.avatar_url).toBeNull();
-    expect(existsSync(fileOf(replaced.body.data.updateTopic.avatar_url))).toBe(false);
+    expect(await storedAvatar(t, replaced.body.data.updateTopic.avatar_url)).toBeNull();
   });
 
   it.each([
@@ -152,7 +150,7 @@ describe("topic avatars over GraphQL multipart", () => {
     expect(res.status).toBe(400);
     expect(gitlabError(res)).toMatchObject({ http: { status: 400 }, gitlab: { message: { avatar: messages } } });
     expect((await t.anon.get(`/topics/${topic.id}`)).body).toEqual(topic);
-    expect(existsSync(fileOf(topic.avatar_url))).toBe(true);
+    expect(await storedAvatar(t, topic.avatar_url)).not.toBeNull();
   });
 
   it("createTopic refuses an image past the multipart size limit and creates nothing", async () => {

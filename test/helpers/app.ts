@@ -1,4 +1,4 @@
-// A real Forgeline app on its own SQLite file (a copy of the migrated template), driven over
+// A real Forgeline app on its own database (a copy of the migrated template: see test-database.ts), driven over
 // HTTP requests in process: `app.fetch(new Request(...))`, exactly what the server runs.
 import { copyFileSync, mkdtempSync } from "node:fs";
 import os from "node:os";
@@ -10,6 +10,7 @@ import { createServices } from "../../src/services.js";
 import { bootstrap } from "../../src/domain/bootstrap.js";
 import type { Services } from "../../src/domain/context.js";
 import { ApiClient } from "./api.js";
+import { createDatabaseFrom, onPostgresql, TEST_ENCRYPTION_KEY } from "./test-database.js";
 
 export const ROOT_TOKEN = "root-test-token-0123456789abcdef";
 export const BASE_URL = "http://forgeline.test";
@@ -30,11 +31,14 @@ export interface TestApp {
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "forgeline-app-"));
   const dbFile = path.join(dataDir, "forgeline.db");
-  copyFileSync(inject("templateDb"), dbFile);
+  const database = onPostgresql
+    ? { DATABASE_URL: await createDatabaseFrom(inject("templateDatabase")), WEBHOOK_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY }
+    : { DATABASE_URL: `file:${dbFile}` };
+  if (!onPostgresql) copyFileSync(inject("templateDb"), dbFile);
   const config = loadConfig({
     PUBLIC_URL: BASE_URL,
     DATA_DIR: dataDir,
-    DATABASE_URL: `file:${dbFile}`,
+    ...database,
     INITIAL_ROOT_TOKEN: ROOT_TOKEN,
     ...env,
   });

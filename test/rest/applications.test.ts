@@ -2,11 +2,10 @@
 // users and administrators; Grape's param errors and the model's validation errors; the secret
 // shown only by create and renew-secret and stored only as a digest.
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { secretMatches } from "../../src/domain/applications.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
+import { databaseContents } from "../helpers/test-database.js";
 import { createUser, type TestUser } from "../helpers/factories.js";
 
 let t: TestApp;
@@ -32,11 +31,9 @@ async function create(body: Record<string, unknown> = {}) {
 
 const countRows = () => t.services.db.application.count();
 
-/** Every byte of the SQLite database files (main file and write-ahead log). */
-function databaseBytes(): Buffer {
-  const files = readdirSync(t.dataDir).filter((name) => name.startsWith("forgeline.db"));
-  expect(files).toContain("forgeline.db");
-  return Buffer.concat(files.map((name) => readFileSync(path.join(t.dataDir, name))));
+/** Everything the database holds (SQLite: its files, write-ahead log included). */
+async function databaseBytes(): Promise<Buffer> {
+  return Buffer.concat((await databaseContents(t.services.config.databaseUrl)).map((part) => part.bytes));
 }
 
 describe("access: administrators only, checked before params", () => {
@@ -324,7 +321,7 @@ describe("secret storage", () => {
   it("keeps only the SHA-256 digest of created and renewed secrets in the database files", async () => {
     const app = await create({ name: "stored" });
     const renewed = (await t.root.post(`/applications/${app.id}/renew-secret`)).body;
-    const bytes = databaseBytes();
+    const bytes = await databaseBytes();
     // the search does see what was written (WAL included): the client id is there
     expect(bytes.includes(Buffer.from(app.application_id))).toBe(true);
     for (const secret of [app.secret, renewed.secret]) {

@@ -2,12 +2,18 @@
 // avatar.png, no content type, plus an empty `file` part) and gitbeaker (part `file` as in
 // Topics/uploadAvatar, or `avatar` as in Groups.create) send them, replacing and removing, serving
 // the stored file, refusals that leave the group as it was.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../src/app.js";
+import { loadConfig } from "../../src/config.js";
 import { changeAvatar, type CheckedAvatar } from "../../src/domain/avatars.js";
+import { createServices } from "../../src/services.js";
 import { rawRequest, type ApiClient } from "../helpers/api.js";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
+import { storedAvatar } from "../helpers/stored-files.js";
+import { onPostgresql, TEST_ENCRYPTION_KEY } from "../helpers/test-database.js";
 import { addMember, createGroup, createProject, createUser, uniq, type TestUser } from "../helpers/factories.js";
 import { expectServed, gitbeakerForm, pythonMultipart } from "../helpers/multipart.js";
 import { bluePng, GIF, JPEG, NOT_AN_IMAGE, pngOfSize, redPng } from "../helpers/images.js";
@@ -21,8 +27,6 @@ const NOT_IMAGE = {
 };
 const UPLOADS = `${BASE_URL}/uploads/-/system/`;
 
-/** The stored file behind an avatar_url. */
-const fileOf = (url: string) => path.join(t.services.config.uploadsDir, url.slice(UPLOADS.length));
 
 function python(user: TestUser, method: "POST" | "PUT", url: string, fields: Record<string, string>, avatar: Buffer | null) {
   return rawRequest(t.app, method, `/api/v4${url}`, pythonMultipart(user.token, fields, avatar));
@@ -47,7 +51,7 @@ describe("uploading a group avatar", () => {
     const res = await python(owner, "POST", "/groups", { name: "Py Group", path }, image);
     expect(res.status, res.text).toBe(201);
     expect(res.body.avatar_url).toBe(`${UPLOADS}group/avatar/${res.body.id}/avatar.png`);
-    expect(readFileSync(fileOf(res.body.avatar_url)).equals(image)).toBe(true);
+    expect(await storedAvatar(t, res.body.avatar_url)).toEqual(image);
     await expectServed(t.app, res.body.avatar_url, image, "image/png");
   });
 
@@ -93,7 +97,7 @@ describe("uploading a group avatar", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body.avatar_url).toBe(`${UPLOADS}group/avatar/${group.id}/photo.jpg`);
     await expectServed(t.app, res.body.avatar_url, JPEG, "image/jpeg");
-    expect(existsSync(fileOf(group.avatar_url))).toBe(false);
+    expect(await storedAvatar(t, group.avatar_url)).toBeNull();
     expect((await t.app.fetch(new Request(group.avatar_url))).status).toBe(404);
   });
 
@@ -110,7 +114,7 @@ describe("uploading a group avatar", () => {
     const res = await python(owner, "PUT", `/groups/${group.id}`, { description: "still pictured" }, null);
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ description: "still pictured", avatar_url: group.avatar_url });
-    expect(existsSync(fileOf(group.avatar_url))).toBe(true);
+    expect(await storedAvatar(t, group.avatar_url)).not.toBeNull();
   });
 
   it("prefers a non-empty `avatar` part over a `file` part", async () => {
@@ -126,7 +130,7 @@ describe("uploading a group avatar", () => {
     const image = pngOfSize(200 * 1024);
     const res = await python(owner, "PUT", `/groups/${group.id}`, {}, image);
     expect(res.status, res.text).toBe(200);
-    expect(readFileSync(fileOf(res.body.avatar_url)).equals(image)).toBe(true);
+    expect(await storedAvatar(t, res.body.avatar_url)).toEqual(image);
   });
 
   it("refuses an avatar given as a plain value", async () => {
@@ -143,7 +147,7 @@ describe("removing a group avatar", () => {
     const res = await python(owner, "PUT", `/groups/${group.id}`, {}, Buffer.alloc(0));
     expect(res.status, res.text).toBe(200);
     expect(res.body.avatar_url).toBeNull();
-    expect(existsSync(fileOf(group.avatar_url))).toBe(false);
+    expect(await storedAvatar(t, group.avatar_url)).toBeNull();
     expect((await owner.api.get(`/groups/${group.id}`)).body.avatar_url).toBeNull();
   });
 
@@ -152,12 +156,12 @@ describe("removing a group avatar", () => {
       const json = await groupWithAvatar(owner.api);
       const res = await owner.api.put(`/groups/${json.id}`, { avatar });
       expect(res.body.avatar_url).toBeNull();
-      expect(existsSync(fileOf(json.avatar_url))).toBe(false);
+      expect(await storedAvatar(t, json.avatar_url)).toBeNull();
     }
     const form = await groupWithAvatar(owner.api);
     const empty = await owner.api.put(`/groups/${form.id}`, undefined, { form: new URLSearchParams({ avatar: "" }) });
     expect(empty.body.avatar_url).toBeNull();
-    expect(existsSync(fileOf(form.avatar_url))).toBe(false);
+    expect(await storedAvatar(t, form.avatar_url)).toBeNull();
   });
 
   it("leaves a group without an avatar as it is", async () => {
@@ -179,7 +183,7 @@ describe("refused avatars leave the group unchanged", () => {
     expect(res.body).toEqual(body);
     const after = (await owner.api.get(`/groups/${group.id}`)).body;
     expect(after).toMatchObject({ name: group.name, avatar_url: group.avatar_url });
-    expect(readFileSync(fileOf(group.avatar_url)).equals(redPng())).toBe(true);
+    expect(await storedAvatar(t, group.avatar_url)).toEqual(redPng());
   });
 
   it("reports the avatar with the other errors on update", async () => {
@@ -210,7 +214,7 @@ describe("who may change a group avatar", () => {
     const removal = await maintainer.api.put(`/groups/${group.id}`, { avatar: null });
     expect(removal.status).toBe(403);
     expect((await owner.api.get(`/groups/${group.id}`)).body.avatar_url).toBe(group.avatar_url);
-    expect(existsSync(fileOf(group.avatar_url))).toBe(true);
+    expect(await storedAvatar(t, group.avatar_url)).not.toBeNull();
   });
 
   it("lets an admin change it", async () => {
@@ -235,22 +239,90 @@ describe("serving uploads", () => {
     }
     expect((await rawRequest(t.app, "GET", "/uploads/-/system/%E0%A4%A")).status).toBe(404);
   });
+
+  it("serves an avatar uploaded through another server on the same database", async () => {
+    const other = await appOnSameDatabase();
+    try {
+      const group = await groupWithAvatar(owner.api, JPEG, "shared.jpg");
+      await expectServed(other.app, group.avatar_url, JPEG, "image/jpeg");
+      const replaced = await python(owner, "PUT", `/groups/${group.id}`, {}, GIF);
+      await expectServed(other.app, replaced.body.avatar_url, GIF, "image/gif");
+      expect((await other.app.fetch(new Request(group.avatar_url))).status).toBe(404);
+    } finally {
+      await other.services.db.$disconnect();
+    }
+  });
+
+  it("serves a legacy avatar file (stored before avatars moved to the database)", async () => {
+    const group = await createGroup(owner.api);
+    const relative = `group/avatar/${group.id}/legacy.png`;
+    writeLegacyFile(relative, redPng());
+    expect(await storedAvatar(t, relative)).toBeNull();
+    await expectServed(t.app, `${UPLOADS}${relative}`, redPng(), "image/png");
+  });
+
+  it("deletes a legacy avatar file when the avatar is replaced", async () => {
+    const group = await createGroup(owner.api);
+    const relative = `group/avatar/${group.id}/legacy.png`;
+    writeLegacyFile(relative, redPng());
+    await t.services.db.namespace.update({ where: { id: group.id }, data: { avatarPath: relative } });
+    t.forgetCaches();
+    const res = await owner.api.put(`/groups/${group.id}`, undefined, { form: gitbeakerForm({}, GIF, "new.gif") });
+    expect(res.status, res.text).toBe(200);
+    expect(existsSync(path.join(t.services.config.uploadsDir, relative))).toBe(false);
+    expect((await t.app.fetch(new Request(`${UPLOADS}${relative}`))).status).toBe(404);
+  });
 });
 
-describe("changeAvatar (the file around the database write)", () => {
+/** A second server process's app: its own data directory and caches, the test app's database. */
+async function appOnSameDatabase() {
+  const config = loadConfig({
+    PUBLIC_URL: BASE_URL,
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "forgeline-second-")),
+    DATABASE_URL: t.services.config.databaseUrl,
+    ...(onPostgresql ? { WEBHOOK_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY } : {}),
+  });
+  const services = await createServices(config);
+  return { app: createApp(services, () => {}), services };
+}
+
+function writeLegacyFile(relative: string, bytes: Buffer) {
+  const file = path.join(t.services.config.uploadsDir, relative);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, bytes);
+}
+
+describe("changeAvatar (the stored avatar around the database write)", () => {
   const avatar: CheckedAvatar = { bytes: GIF, filename: "failed.gif" };
 
-  it("removes the new file when the save fails, and keeps the previous one", async () => {
+  it("removes the new avatar when the save fails, and keeps the previous one", async () => {
     const group = await groupWithAvatar(owner.api);
     const previous = group.avatar_url.slice(UPLOADS.length);
     let written: string | null | undefined;
     const failing = changeAvatar(t.services, "group", previous, avatar, async (store) => {
-      written = await store(group.id);
-      expect(existsSync(path.join(t.services.config.uploadsDir, written!))).toBe(true);
+      written = await store(t.services.db, group.id);
+      expect(await storedAvatar(t, written!)).toEqual(GIF);
       throw new Error("database write failed");
     });
     await expect(failing).rejects.toThrow("database write failed");
-    expect(existsSync(path.join(t.services.config.uploadsDir, written!))).toBe(false);
-    expect(existsSync(fileOf(group.avatar_url))).toBe(true);
+    expect(await storedAvatar(t, written!)).toBeNull();
+    expect(await storedAvatar(t, group.avatar_url)).toEqual(redPng());
+  });
+
+  it("rolls the avatar back with a failed transaction, also one overwriting the previous in place", async () => {
+    const group = await groupWithAvatar(owner.api);
+    const previous = group.avatar_url.slice(UPLOADS.length);
+    const same: CheckedAvatar = { bytes: bluePng(), filename: path.basename(previous) };
+    for (const next of [avatar, same]) {
+      const failing = changeAvatar(t.services, "group", previous, next, (store) =>
+        t.services.db.$transaction(async (tx) => {
+          await store(tx, group.id);
+          throw new Error("database write failed");
+        }),
+      );
+      await expect(failing).rejects.toThrow("database write failed");
+    }
+    expect(await storedAvatar(t, `group/avatar/${group.id}/failed.gif`)).toBeNull();
+    expect(await storedAvatar(t, group.avatar_url)).toEqual(redPng());
   });
 });

@@ -9,6 +9,7 @@ import { startTestApp, type TestApp } from "../helpers/app.js";
 import { createGroup, createUser, type TestUser } from "../helpers/factories.js";
 import { createMergeRequest } from "../helpers/merge-requests.js";
 import { clientOf, createTeamWithProjects, type TeamWithProjects } from "../helpers/team.js";
+import { onPostgresql } from "../helpers/test-database.js";
 
 /** Tables whose size grows with use; small configuration tables (features, settings) may be scanned. */
 const GROWING_TABLES = [
@@ -49,7 +50,11 @@ const LISTS: [name: string, path: (f: typeof fixtures) => string][] = [
   ["users by username", (f) => `/users?username=${f.username}`],
 ];
 
+// SQLite's planner only: PostgreSQL chooses plans from statistics of the data it holds, so an
+// empty test database says nothing of a large one (test/e2e/postgresql.test.ts keeps its indexes
+// the same as SQLite's)
 beforeAll(async () => {
+  if (onPostgresql) return;
   t = await startTestApp();
   team = await createTeamWithProjects(t);
   const project = team.publicProject;
@@ -113,7 +118,7 @@ function problemsIn(sql: string, plan: string[]): string[] {
   );
 }
 
-describe("query plans of list requests", () => {
+describe.skipIf(onPostgresql)("query plans of list requests", () => {
   it.each(LISTS)("%s: indexes only", async (name, pathOf) => {
     const path = pathOf(fixtures);
     const statements = await statementsOf(path);
@@ -123,7 +128,7 @@ describe("query plans of list requests", () => {
   });
 });
 
-describe("the capped count of a project's issues", () => {
+describe.skipIf(onPostgresql)("the capped count of a project's issues", () => {
   // Callers who may not read every confidential issue see `confidential = false OR author OR
   // assignee`; the list indexes carry those columns, so counting up to 10,001 rows never visits them.
   it.each(["anonymous", "nonMember", "guest", "developer", "admin"] as const)("as %s: reads an index alone", async (actor) => {

@@ -2,11 +2,10 @@
 // avatar.png, no content type, plus an empty `file` part) and gitbeaker's Topics.create/edit (part
 // `file`); replacing, removing (empty part, "" and null), serving the stored file, refusals that
 // leave the topic as it was, and the files going with deleted and merged topics.
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { rawRequest, type ApiClient } from "../helpers/api.js";
 import { BASE_URL, ROOT_TOKEN, startTestApp, type TestApp } from "../helpers/app.js";
+import { storedAvatar } from "../helpers/stored-files.js";
 import { createUser, uniq, type TestUser } from "../helpers/factories.js";
 import { expectServed, gitbeakerForm, pythonMultipart } from "../helpers/multipart.js";
 import { bluePng, GIF, JPEG, NOT_AN_IMAGE, pngOfSize, redPng } from "../helpers/images.js";
@@ -17,8 +16,6 @@ let user: TestUser;
 const TOO_BIG = ["is too big (should be at most 200 KiB)"];
 const NOT_IMAGE = ["file format is not supported. Please try one of the following supported formats: png, jpg, jpeg, gif, bmp, tiff, ico, webp"];
 const UPLOADS = `${BASE_URL}/uploads/-/system/`;
-
-const fileOf = (url: string) => path.join(t.services.config.uploadsDir, url.slice(UPLOADS.length));
 
 function python(method: "POST" | "PUT", url: string, fields: Record<string, string>, avatar: Buffer | null, token: string | null = ROOT_TOKEN) {
   return rawRequest(t.app, method, `/api/v4${url}`, pythonMultipart(token, fields, avatar));
@@ -48,7 +45,7 @@ describe("uploading a topic avatar", () => {
       id: expect.any(Number), name, title: "Py Topic", description: "from python", total_projects_count: 0, organization_id: 1,
       avatar_url: `${UPLOADS}topic/avatar/${res.body.id}/avatar.png`,
     });
-    expect(readFileSync(fileOf(res.body.avatar_url)).equals(image)).toBe(true);
+    expect(await storedAvatar(t, res.body.avatar_url)).toEqual(image);
     await expectServed(t.app, res.body.avatar_url, image, "image/png");
   });
 
@@ -79,7 +76,7 @@ describe("uploading a topic avatar", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ description: "new face", avatar_url: `${UPLOADS}topic/avatar/${topic.id}/photo.jpg` });
     await expectServed(t.app, res.body.avatar_url, JPEG, "image/jpeg");
-    expect(existsSync(fileOf(topic.avatar_url))).toBe(false);
+    expect(await storedAvatar(t, topic.avatar_url)).toBeNull();
     expect((await t.app.fetch(new Request(topic.avatar_url))).status).toBe(404);
   });
 
@@ -96,7 +93,7 @@ describe("uploading a topic avatar", () => {
     const res = await python("PUT", `/topics/${topic.id}`, { description: "still pictured" }, null);
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ description: "still pictured", avatar_url: topic.avatar_url });
-    expect(existsSync(fileOf(topic.avatar_url))).toBe(true);
+    expect(await storedAvatar(t, topic.avatar_url)).not.toBeNull();
   });
 
   it("accepts an image of exactly 200 KiB", async () => {
@@ -104,7 +101,7 @@ describe("uploading a topic avatar", () => {
     const image = pngOfSize(200 * 1024);
     const res = await python("PUT", `/topics/${topic.id}`, {}, image);
     expect(res.status, res.text).toBe(200);
-    expect(readFileSync(fileOf(res.body.avatar_url)).equals(image)).toBe(true);
+    expect(await storedAvatar(t, res.body.avatar_url)).toEqual(image);
   });
 
   it("refuses an avatar given as a plain value", async () => {
@@ -122,7 +119,7 @@ describe("removing a topic avatar", () => {
     const res = await python("PUT", `/topics/${topic.id}`, {}, Buffer.alloc(0));
     expect(res.status, res.text).toBe(200);
     expect(res.body.avatar_url).toBeNull();
-    expect(existsSync(fileOf(topic.avatar_url))).toBe(false);
+    expect(await storedAvatar(t, topic.avatar_url)).toBeNull();
     expect((await current(topic.id)).avatar_url).toBeNull();
   });
 
@@ -132,12 +129,12 @@ describe("removing a topic avatar", () => {
       const res = await t.root.put(`/topics/${topic.id}`, { avatar });
       expect(res.status).toBe(200);
       expect(res.body.avatar_url).toBeNull();
-      expect(existsSync(fileOf(topic.avatar_url))).toBe(false);
+      expect(await storedAvatar(t, topic.avatar_url)).toBeNull();
     }
     const topic = await pictured();
     const res = await t.root.put(`/topics/${topic.id}`, undefined, { form: new URLSearchParams({ avatar: "" }) });
     expect(res.body.avatar_url).toBeNull();
-    expect(existsSync(fileOf(topic.avatar_url))).toBe(false);
+    expect(await storedAvatar(t, topic.avatar_url)).toBeNull();
   });
 
   it("leaves a topic without an avatar as it is", async () => {
@@ -153,7 +150,7 @@ describe("removing a topic avatar", () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: { name: ["has already been taken"] } });
     expect((await current(topic.id)).avatar_url).toBe(topic.avatar_url);
-    expect(existsSync(fileOf(topic.avatar_url))).toBe(true);
+    expect(await storedAvatar(t, topic.avatar_url)).not.toBeNull();
   });
 });
 
@@ -167,7 +164,7 @@ describe("refused avatars leave the topic unchanged", () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: { avatar: messages } });
     expect(await current(topic.id)).toEqual(topic);
-    expect(readFileSync(fileOf(topic.avatar_url)).equals(redPng())).toBe(true);
+    expect(await storedAvatar(t, topic.avatar_url)).toEqual(redPng());
   });
 
   it.each([
@@ -202,7 +199,7 @@ describe("who may change a topic avatar", () => {
     const create = await user.api.post("/topics", undefined, { form: gitbeakerForm({ name: uniq("u"), title: "U" }, GIF, "u.gif") });
     expect(create.status).toBe(403);
     expect((await current(topic.id)).avatar_url).toBe(topic.avatar_url);
-    expect(existsSync(fileOf(topic.avatar_url))).toBe(true);
+    expect(await storedAvatar(t, topic.avatar_url)).not.toBeNull();
   });
 });
 
@@ -210,7 +207,7 @@ describe("avatar files of deleted and merged topics", () => {
   it("deletes the file with the topic", async () => {
     const topic = await pictured();
     expect((await t.root.delete(`/topics/${topic.id}`)).status).toBe(204);
-    expect(existsSync(fileOf(topic.avatar_url))).toBe(false);
+    expect(await storedAvatar(t, topic.avatar_url)).toBeNull();
   });
 
   it("deletes the source's file on merge; the target keeps its own", async () => {
@@ -218,7 +215,7 @@ describe("avatar files of deleted and merged topics", () => {
     const res = await t.root.post("/topics/merge", { source_topic_id: source.id, target_topic_id: target.id });
     expect(res.status).toBe(201);
     expect(res.body.avatar_url).toBe(target.avatar_url);
-    expect(existsSync(fileOf(source.avatar_url))).toBe(false);
+    expect(await storedAvatar(t, source.avatar_url)).toBeNull();
     await expectServed(t.app, target.avatar_url, JPEG, "image/jpeg");
   });
 });

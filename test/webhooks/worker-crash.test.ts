@@ -2,9 +2,9 @@
 // delivery waits for the receiver; once its lease expires, a second worker sends the row again
 // with the same Idempotency-Key and completes it. Nothing is lost, nothing is sent twice at once.
 import { spawn } from "node:child_process";
-import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { BASE_URL } from "../helpers/app.js";
+import { onPostgresql, TEST_ENCRYPTION_KEY } from "../helpers/test-database.js";
 import { REPO_ROOT } from "../e2e/helpers/server.js";
 import { addMember, createGroup, createUser } from "../helpers/factories.js";
 import { createHook, deliveriesOf, startTestbed, type WebhookTestbed } from "./setup.js";
@@ -17,8 +17,9 @@ afterAll(() => bed.close());
 
 function spawnWorker() {
   const env: NodeJS.ProcessEnv = {
-    ...process.env, DATA_DIR: bed.t.dataDir, DATABASE_URL: `file:${path.join(bed.t.dataDir, "forgeline.db")}`,
+    ...process.env, DATA_DIR: bed.t.dataDir, DATABASE_URL: bed.t.services.config.databaseUrl,
     PUBLIC_URL: BASE_URL, ALLOW_LOCAL_WEBHOOKS: "true",
+    ...(onPostgresql ? { WEBHOOK_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY } : {}),
   };
   delete env.NODE_OPTIONS;
   const child = spawn(process.execPath, ["--import", "tsx", "src/worker.ts"], { cwd: REPO_ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });

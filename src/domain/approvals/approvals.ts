@@ -60,15 +60,14 @@ export async function approveMergeRequest(ctx: DomainContext, projectRef: string
   if (before.settings.requireReauthenticationToApprove && !passwordMatches(user, input.approval_password)) throw unauthorized();
   if (mergeRequest.state === "merged" || !eligibleToApprove(before, user.id)) throw unauthorized();
   const after = await ctx.db.$transaction(async (tx) => {
-    await tx.approval.upsert({
-      where: { mergeRequestId_userId: { mergeRequestId: mergeRequest.id, userId: user.id } },
-      create: { mergeRequestId: mergeRequest.id, userId: user.id },
-      update: {},
-    });
+    await tx.approval.create({ data: { mergeRequestId: mergeRequest.id, userId: user.id } });
     await setReviewerState(tx, mergeRequest, [user.id], "approved");
     const state = await computeApprovalState({ db: tx, now: ctx.now }, mergeRequest);
     await publishApproval(tx, ctx, mergeRequest, { action: state.approved ? "approved" : "approval", userIds: [user.id], cause: "api" });
     return state;
+  }).catch((error) => {
+    // the same approval sent twice at once: the loser is a second approval (401), with no event
+    throw (error as { code?: string }).code === "P2002" ? unauthorized() : error;
   });
   return approvalStatusView(ctx, after, true);
 }

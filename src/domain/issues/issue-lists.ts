@@ -12,6 +12,7 @@ import { featureAvailable } from "../project-features.js";
 import { userIdByUsername } from "../users.js";
 import { labelFilter, labelsCondition } from "./issue-values.js";
 import { canReadAllConfidential } from "./issues.js";
+import { containsText, type Dialect } from "../paths.js";
 
 export const ISSUE_ORDER_COLUMNS = ["created_at", "updated_at", "title", "due_date"] as const;
 export const ISSUE_STATES = ["opened", "closed", "all"] as const;
@@ -159,7 +160,7 @@ async function filterWhere(ctx: DomainContext, f: IssueFilters, scope: string): 
   // Forgeline has no milestones: "None" matches every issue, any other milestone none.
   if (f.milestone != null && f.milestone.toLowerCase() !== "none") where.push({ id: { in: [] } });
   if (f.iids) where.push({ iid: { in: f.iids } });
-  if (f.search) where.push(searchWhere(f.search, f.in));
+  if (f.search) where.push(searchWhere(ctx.dialect, f.search, f.in));
   if (f.author_id != null) where.push({ authorId: f.author_id });
   if (f.author_username != null) where.push({ authorId: await personIdOf(ctx, f.author_username) });
   if (assigneeId !== undefined) where.push(personWhere("assignees", assigneeId));
@@ -182,7 +183,7 @@ export function searchColumns(within: string | null | undefined): ("title" | "de
   return columns.length ? columns : ["title", "description"];
 }
 
-function searchWhere(search: string, within: string | null | undefined): Prisma.IssueWhereInput {
-  return { OR: searchColumns(within).map((column) => ({ [column]: { contains: search } })) };
+function searchWhere(dialect: Dialect, search: string, within: string | null | undefined): Prisma.IssueWhereInput {
+  return { OR: searchColumns(within).map((column) => ({ [column]: containsText(dialect, search) })) };
 }
 

@@ -122,7 +122,7 @@ async function filterConditions(ctx: DomainContext, f: MergeRequestFilters): Pro
   if (labels) conditions.push(labels);
   if (f.source_branch != null) conditions.push({ sourceBranch: f.source_branch });
   if (f.target_branch != null) conditions.push({ targetBranch: f.target_branch });
-  if (f.search) conditions.push(fuzzySearch<Prisma.MergeRequestWhereInput>(searchColumns(f.in), f.search));
+  if (f.search) conditions.push(fuzzySearch<Prisma.MergeRequestWhereInput>(ctx.dialect, searchColumns(f.in), f.search));
   if (f.wip) conditions.push({ draft: f.wip === "yes" });
   if (f.created_after || f.created_before) conditions.push({ createdAt: { gte: f.created_after ?? undefined, lte: f.created_before ?? undefined } });
   if (f.updated_after || f.updated_before) conditions.push({ updatedAt: { gte: f.updated_after ?? undefined, lte: f.updated_before ?? undefined } });

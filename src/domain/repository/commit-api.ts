@@ -9,7 +9,7 @@ import { paginateList, type Page, type PageArgs } from "../pagination.js";
 import { canPushToBranch, findRepositoryProject } from "./access.js";
 import { blankParamErrors, requireParams } from "./branches.js";
 import { commitsBySha, historyOrder, resolveCommit, treeOf, writeCommit } from "./commits.js";
-import { pushBranch } from "./push.js";
+import { lockBranches, pushBranch } from "./push.js";
 import { isValidBranchName, looksLikeSha } from "./refs.js";
 import { applyActions, FILE_ACTIONS, type FileAction } from "./tree.js";
 
@@ -92,6 +92,7 @@ export async function createCommit(ctx: DomainContext, id: string, input: Commit
   const committer = { name: user.name, email: user.email };
   // read, check and write in one transaction, so that concurrent commits to a branch queue up
   const commit = await ctx.db.$transaction(async (tx) => {
+    await lockBranches(tx, ctx, access.project.id, [input.branch, input.start_branch || input.branch]);
     const { start, before } = await startCommit(tx, access.project.id, input.branch, input.start_branch || input.branch);
     const change = applyActions(treeOf(start), input.actions as FileAction[]);
     const created = await writeCommit(tx, {

@@ -1,6 +1,7 @@
 // The one place a branch moves: created, advanced by new commits, or deleted. It is GitLab's
 // push, so it publishes the "push" domain event in the caller's transaction; merge requests,
 // approvals and webhooks react to branches through that event.
+import { Prisma } from "../../generated/prisma/client.js";
 import { AppError } from "../../errors.js";
 import type { DomainContext } from "../context.js";
 import { BLANK_SHA, publish, type Tx } from "../events.js";
@@ -19,6 +20,15 @@ export interface BranchUpdate {
 /** Gitaly's answer when the reference moved under the caller's feet. */
 const staleReference = (branch: string) =>
   new AppError(400, { message: `Could not update refs/heads/${branch}. Please refresh and try again.` });
+
+/**
+ * Makes concurrent writers of these branches queue up behind this transaction, as SQLite's one
+ * writer at a time does: on PostgreSQL the branch rows are locked until it ends.
+ */
+export async function lockBranches(tx: Tx, ctx: Pick<DomainContext, "dialect">, projectId: number, names: string[]): Promise<void> {
+  if (ctx.dialect !== "postgresql") return;
+  await tx.$queryRaw`SELECT "id" FROM "Branch" WHERE "projectId" = ${projectId} AND "name" IN (${Prisma.join(names)}) FOR UPDATE`;
+}
 
 /**
  * Moves the branch as a compare-and-swap on its old head (a concurrent push makes this one fail

@@ -6,6 +6,8 @@ import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { inject } from "vitest";
+import { onPostgresql, postgresqlDatabaseOf, TEST_ENCRYPTION_KEY } from "../../helpers/test-database.js";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const READY_TIMEOUT_MS = 45_000;
@@ -36,6 +38,10 @@ export interface RunningServer {
   dataDir: string;
   /** INITIAL_ROOT_TOKEN given at start, if any */
   rootToken: string | undefined;
+  /** the database it runs on (DATABASE_URL, or the SQLite file in its data directory) */
+  databaseUrl: string;
+  /** WEBHOOK_ENCRYPTION_KEY given at start, if any */
+  encryptionKey: string | undefined;
   /** everything the process printed so far (stdout and stderr) */
   output(): string;
   /** SIGTERM, then wait for the exit; resolves to the exit code */
@@ -59,9 +65,14 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function serverEnv(port: number, dataDir: string, options: ServerOptions): NodeJS.ProcessEnv {
+async function serverEnv(port: number, dataDir: string, options: ServerOptions): Promise<NodeJS.ProcessEnv> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir };
   for (const inherited of ["DATABASE_URL", "PUBLIC_URL", "INITIAL_ROOT_TOKEN", "NODE_OPTIONS"]) delete env[inherited];
+  if (onPostgresql && !options.env?.DATABASE_URL) {
+    // the data directory's own database, as the SQLite file in it would be
+    env.DATABASE_URL = await postgresqlDatabaseOf(dataDir, inject("templateDatabase"));
+    env.WEBHOOK_ENCRYPTION_KEY = TEST_ENCRYPTION_KEY;
+  }
   env.WEB_CONCURRENCY = "1"; // one process unless a test asks for a cluster (cluster.test.ts)
   if (options.rootToken !== null) env.INITIAL_ROOT_TOKEN = options.rootToken ?? E2E_ROOT_TOKEN;
   env.PUBLIC_URL = `http://127.0.0.1:${port}`; // the address the clients use, so links match their base URL
@@ -117,7 +128,7 @@ async function answersReady(url: string): Promise<boolean> {
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = options.dataDir ?? newDataDir();
-  const env = serverEnv(port, dataDir, options);
+  const env = await serverEnv(port, dataDir, options);
   const spawned = spawnServer(env, options.script);
   const url = `http://127.0.0.1:${port}`;
   await waitUntilReady(url, spawned);
@@ -128,6 +139,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     apiUrl: `${url}/api/v4`,
     dataDir,
     rootToken: env.INITIAL_ROOT_TOKEN,
+    databaseUrl: env.DATABASE_URL ?? `file:${path.join(dataDir, "forgeline.db")}`,
+    encryptionKey: env.WEBHOOK_ENCRYPTION_KEY,
     output: spawned.output,
     stop: () => stopProcess(spawned),
   };
@@ -152,7 +165,7 @@ export interface FinishedRun {
 /** Runs the server with settings that should make it exit by itself (bad settings). */
 export async function runUntilExit(options: ServerOptions = {}, timeoutMs = 30_000): Promise<FinishedRun> {
   const dataDir = options.dataDir ?? newDataDir();
-  const spawned = spawnServer(serverEnv(await freePort(), dataDir, options));
+  const spawned = spawnServer(await serverEnv(await freePort(), dataDir, options));
   const timer = setTimeout(() => signalGroup(spawned.child, "SIGKILL"), timeoutMs);
   const code = await spawned.exited;
   clearTimeout(timer);
