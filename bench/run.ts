@@ -35,6 +35,8 @@ const { values: args } = parseArgs({
   },
 });
 const PAIRS = Number(args.pairs);
+// PostgreSQL needs the key set explicitly; the server and the seed script inherit it
+if (args["database-url"]) process.env.WEBHOOK_ENCRYPTION_KEY ||= "b7".repeat(32);
 const SECONDS = Number(args.duration);
 
 interface Route {
@@ -125,7 +127,6 @@ async function main() {
   const productPort = await freePort();
   const product = await startMeasured("forgeline", startCommand(), {
     ...process.env, PORT: String(productPort), HOST: "127.0.0.1", DATA_DIR: path.join(dir, "data"), DATABASE_URL: args["database-url"],
-    ...(args["database-url"] ? { WEBHOOK_ENCRYPTION_KEY: process.env.WEBHOOK_ENCRYPTION_KEY || "b7".repeat(32) } : {}),
     INITIAL_ROOT_TOKEN: ROOT_TOKEN, PUBLIC_URL: `http://127.0.0.1:${productPort}`, ALLOW_LOCAL_WEBHOOKS: "true",
     WEB_CONCURRENCY: args["web-concurrency"],
   }, productPort, (url) => fetch(`${url}/-/readiness`).then((r) => r.status === 200));
