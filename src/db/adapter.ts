@@ -102,26 +102,38 @@ function reusable(statement: Database.Statement): BindableStatement {
 /** A statement that writes nothing (raw SQL may start with a line break). */
 const READ_ONLY = /^\s*SELECT\b/i;
 
-/** Counts (and traces) every statement the adapter sends, in and outside transactions. */
+/**
+ * Counts (and traces) every statement the adapter sends, in and outside transactions. A
+ * transaction's writes are reported again once its COMMIT has gone through: a concurrent request
+ * may have cached the rows as they were before the commit in between.
+ */
 export function countStatements(adapter: Pick<Connected, "queryRaw" | "executeRaw" | "startTransaction">, stats: SqlStats): void {
-  const counted = <T extends object>(queryable: T): T => {
+  const counted = <T extends object>(queryable: T, writes?: string[]): T => {
     const q = queryable as unknown as Record<"queryRaw" | "executeRaw", (query: unknown) => Promise<unknown>>;
     for (const method of ["queryRaw", "executeRaw"] as const) {
       const original = q[method].bind(queryable);
       q[method] = (query) => {
         const sql = (query as { sql: string }).sql;
         stats.statements++;
-        if (!READ_ONLY.test(sql)) {
-          stats.writes++;
-          stats.onWrite?.(sql);
-        }
         stats.trace?.(sql);
-        return original(query);
+        if (READ_ONLY.test(sql)) return original(query);
+        stats.writes++;
+        stats.onWrite?.(sql);
+        if (!writes || !COMMIT.test(sql)) {
+          writes?.push(sql);
+          return original(query);
+        }
+        return original(query).then((result) => {
+          for (const write of writes) stats.onWrite?.(write);
+          return result;
+        });
       };
     }
     return queryable;
   };
   counted(adapter);
   const startTransaction = adapter.startTransaction.bind(adapter);
-  adapter.startTransaction = async (isolationLevel) => counted(await startTransaction(isolationLevel));
+  adapter.startTransaction = async (isolationLevel) => counted(await startTransaction(isolationLevel), []);
 }
+
+const COMMIT = /^\s*COMMIT\b/i;
