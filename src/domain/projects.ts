@@ -144,6 +144,11 @@ export async function updateProject(ctx: DomainContext, id: string, input: Proje
     ...(renamed ? await takenErrors(ctx, project.namespace, name, path, project.id) : {}),
     ...visibilityErrors(input.visibility, project.namespace),
   });
+  const recheck = async () => throwIfAny(await takenErrors(ctx, project.namespace, name, path, project.id));
+  return recheckIfTaken(() => saveProject(ctx, project, input, { name, path }), recheck);
+}
+
+function saveProject(ctx: DomainContext, project: ProjectWithNamespace, input: ProjectInput & { archived?: boolean | null }, { name, path }: { name: string; path: string }) {
   return ctx.db.$transaction(async (tx) => {
     if (path !== project.path) await addRedirect(tx, projectFullPath(project), project.id);
     const updated = await tx.project.update({
@@ -179,21 +184,24 @@ export async function transferProject(ctx: DomainContext, id: string, namespace:
   const { namespace: target, level: targetLevel } = await findNamespace(ctx, namespace);
   if (target.id === project.namespaceId) throw transferFailed("Project is already in this namespace.");
   if (!mayTransferInto(ctx, target, targetLevel)) throw transferFailed("You don't have permission to transfer projects into that namespace.");
-  const clash = await ctx.db.project.findFirst({
-    where: { namespaceId: target.id, OR: [{ pathLower: project.pathLower }, { name: project.name }] },
-    select: { id: true },
-  });
-  if (clash) throw transferFailed("Project with same name or path in target namespace already exists");
+  const refuseClash = async () => {
+    const clash = await ctx.db.project.findFirst({
+      where: { namespaceId: target.id, OR: [{ pathLower: project.pathLower }, { name: project.name }] },
+      select: { id: true },
+    });
+    if (clash) throw transferFailed("Project with same name or path in target namespace already exists");
+  };
+  await refuseClash();
   // A project more visible than its new group takes the group's visibility.
   const visibility = target.kind === "group" && VISIBILITY_LEVELS[project.visibility]! > VISIBILITY_LEVELS[target.visibility]! ? target.visibility : project.visibility;
-  return ctx.db.$transaction(async (tx) => {
+  return recheckIfTaken(() => ctx.db.$transaction(async (tx) => {
     await addRedirect(tx, projectFullPath(project), project.id);
     const moved = await tx.project.update({ where: { id: project.id }, data: { namespaceId: target.id, visibility }, include: { namespace: true } });
     await takeOverPath(tx, moved);
     if (target.ownerId) await ensureOwner(tx, project.id, target.ownerId);
     if (visibility !== project.visibility) await recountTopics(tx, await topicIdsOf(tx, project.id));
     return moved;
-  });
+  }), refuseClash);
 }
 
 /** The owner of a personal namespace is an Owner member of every project in it. */

@@ -29,6 +29,12 @@ describe(`${AT_ONCE} creations of one name at once`, () => {
     for (const body of losers) expect(body.message).toMatchObject({ path: ["has already been taken"] });
   });
 
+  it("projects with one name and different paths: one 201, then 400 with the name taken", async () => {
+    const answers = await Promise.all(Array.from({ length: AT_ONCE }, (_, i) => t.root.post("/projects", { name: "Same name", path: `same-name-${i}` })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, ...Array(AT_ONCE - 1).fill(400)]);
+    for (const loser of answers.filter((answer) => answer.status !== 201)) expect(loser.body.message).toMatchObject({ name: ["has already been taken"] });
+  });
+
   it("users: one 201, then 409 Username has already been taken", async () => {
     const { statuses, losers } = await raced("/users", { username: "racer", name: "R", email: "racer@example.com", password: "password-123456" });
     expect(statuses).toEqual([201, ...Array(AT_ONCE - 1).fill(409)]);
