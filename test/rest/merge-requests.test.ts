@@ -65,11 +65,13 @@ describe("POST /projects/:id/merge_requests", () => {
     expect(res.status, res.text).toBe(201);
     expect(res.headers.get("content-type")).toBe("application/json");
     const iid = res.body.iid;
+    // assignees in user id order (the team's users are created concurrently: any ids)
+    const assignees = [developer, reporter].sort((a, b) => a.id - b.id).map(userBasic);
     expect(res.body).toMatchObject({
       id: expect.any(Number), iid, project_id: publicProject.id, title: "Add a feature", description: "Does it\n\n- [x] code\n- [ ] docs",
       state: "opened", merged_by: null, merge_user: null, merged_at: null, closed_by: null, closed_at: null,
       target_branch: "main", source_branch: source, user_notes_count: 0,
-      author: userBasic(developer), assignees: [userBasic(developer), userBasic(reporter)], assignee: userBasic(developer),
+      author: userBasic(developer), assignees, assignee: assignees[0],
       reviewers: [userBasic(maintainer)], source_project_id: publicProject.id, target_project_id: publicProject.id,
       labels: ["api", "backend"], draft: false, work_in_progress: false, milestone: null, merge_when_pipeline_succeeds: false,
       merge_status: "can_be_merged", detailed_merge_status: "mergeable", sha: main, merge_commit_sha: null, squash_commit_sha: null,
