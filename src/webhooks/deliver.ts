@@ -2,17 +2,17 @@
 // (tests are), build the request, send it, record the attempt in the history, and update the
 // hook's auto-disabling state. Used by the worker, the resend endpoint and the test endpoint.
 import { performance } from "node:perf_hooks";
-import type { GroupHook } from "../generated/prisma/client.js";
+import type { WebHook } from "../generated/prisma/client.js";
 import type { Services } from "../domain/context.js";
 import type { Tx } from "../domain/events.js";
-import { stateOf } from "../domain/group-hooks.js";
+import { stateOf } from "../domain/web-hook-rows.js";
 import { isExecutable, recordFailure, recordSuccess } from "./auto-disable.js";
 import { sendOverNetwork, type Transport } from "./http.js";
 import { recordAttempt, type AttemptRecord } from "./log.js";
 import { buildHeaders, renderTemplate, targetOf, TemplateError, type DeliveryIds } from "./request.js";
 
 export interface Execution extends DeliveryIds {
-  hook: GroupHook;
+  hook: WebHook;
   data: unknown;
   /** send even when the hook is disabled (test deliveries) */
   force?: boolean;
@@ -43,7 +43,7 @@ export async function executeHook(services: Services, execution: Execution, tran
 export async function sendHook(services: Services, execution: Execution, transport: Transport = sendOverNetwork): Promise<AttemptRecord | null> {
   const { hook } = execution;
   if (!execution.force && !isExecutable(hook, services.now())) return null;
-  const state = stateOf({ ...services, actor: null }, hook);
+  const state = stateOf(services, hook);
   const target = targetOf(state);
   const headers = buildHeaders(services.config, hook, state, execution);
   const started = performance.now();
@@ -70,7 +70,7 @@ export async function sendHook(services: Services, execution: Execution, transpo
 }
 
 /** The hook's auto-disabling state after an attempt (`hook`: the row the attempt was sent with). */
-export async function recordHookHealth(db: Tx, now: () => Date, hook: GroupHook, attempt: AttemptRecord): Promise<void> {
+export async function recordHookHealth(db: Tx, now: () => Date, hook: WebHook, attempt: AttemptRecord): Promise<void> {
   if (attempt.response && isSuccessStatus(attempt.response.status)) {
     // nothing to clear when the hook had no failures (the common case costs no statement)
     if (hook.recentFailures !== 0 || hook.disabledUntil !== null) await recordSuccess(db, hook.id);

@@ -1,13 +1,15 @@
 // The hook event API (lib/api/hooks/events.rb, resend_hook.rb, trigger_test.rb): the delivery
-// history of the last seven days, resending a recorded delivery, and test deliveries. Same access
-// as the hooks themselves (administrators and group Owners); resend and test are rate-limited per
-// user (per hook, per group) while their feature flags are on.
+// history of the last seven days, resending a recorded delivery, and test deliveries, for group and
+// project hooks alike. Same access as the hooks themselves (hook-owners.ts); resend and test are
+// rate-limited per user (per hook; per group or project) while their feature flags are on.
 import { randomUUID } from "node:crypto";
 import type { Prisma, WebHookLog } from "../generated/prisma/client.js";
 import { AppError, paramError, recordNotFound } from "../errors.js";
 import type { DomainContext } from "../domain/context.js";
 import { isFeatureEnabled, type FeatureName } from "../domain/features.js";
-import { findHookRow, hookGroup, stateOf } from "../domain/group-hooks.js";
+import { resolveHookOwner, type HookOwnerRef } from "../domain/hook-owners.js";
+import { stateOf } from "../domain/web-hook-rows.js";
+import { findHookRow } from "../domain/web-hooks.js";
 import { paginate, type Page, type PageArgs } from "../domain/pagination.js";
 import { digest } from "../domain/secrets.js";
 import { executeHook } from "./deliver.js";
@@ -59,11 +61,11 @@ function statusFilter(status: readonly string[] | null | undefined): Prisma.WebH
 
 /** GET .../events: newest first, from the start of the day seven days ago until now. */
 export async function listHookEvents(
-  ctx: DomainContext, groupId: string, hookId: number, args: PageArgs & { status?: readonly string[] | null },
+  ctx: DomainContext, ref: HookOwnerRef, hookId: number, args: PageArgs & { status?: readonly string[] | null },
 ): Promise<Page<HookEventEntity>> {
-  const group = await hookGroup(ctx, groupId);
+  const owner = await resolveHookOwner(ctx, ref);
   const filter = statusFilter(args.status);
-  const hook = await findHookRow(ctx, group, hookId);
+  const hook = await findHookRow(ctx, owner, hookId);
   const now = ctx.now();
   const start = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - 7 * DAY_MS);
   const where: Prisma.WebHookLogWhereInput = { hookId: hook.id, createdAt: { gte: start, lte: now }, ...filter };
@@ -92,9 +94,9 @@ function toEntity(row: WebHookLog): HookEventEntity {
 }
 
 /** POST .../events/:hook_event_id/resend: the recorded body again, with its Idempotency-Key. */
-export async function resendHookEvent(ctx: DomainContext, groupId: string, hookId: number, eventId: number): Promise<{ response_status: number }> {
-  const group = await hookGroup(ctx, groupId);
-  const hook = await findHookRow(ctx, group, hookId);
+export async function resendHookEvent(ctx: DomainContext, ref: HookOwnerRef, hookId: number, eventId: number): Promise<{ response_status: number }> {
+  const owner = await resolveHookOwner(ctx, ref);
+  const hook = await findHookRow(ctx, owner, hookId);
   await throttle(ctx, "web_hook_event_resend_api_endpoint_rate_limit", `web_hook_event_resend:${hook.id}`);
   const log = await ctx.db.webHookLog.findFirst({ where: { id: eventId, hookId: hook.id } });
   if (!log) throw recordNotFound();
@@ -110,11 +112,11 @@ export async function resendHookEvent(ctx: DomainContext, groupId: string, hookI
 }
 
 /** POST .../test/:trigger: a sample delivery, sent now even to a disabled hook, and recorded. */
-export async function testHook(ctx: DomainContext, groupId: string, hookId: number, trigger: TestTrigger): Promise<{ message: string }> {
-  const group = await hookGroup(ctx, groupId);
-  const hook = await findHookRow(ctx, group, hookId);
-  await throttle(ctx, "web_hook_test_api_endpoint_rate_limit", `web_hook_test:${group.id}`);
-  const data = await samplePayload(ctx, group, trigger, ctx.actor!.user);
+export async function testHook(ctx: DomainContext, ref: HookOwnerRef, hookId: number, trigger: TestTrigger): Promise<{ message: string }> {
+  const owner = await resolveHookOwner(ctx, ref);
+  const hook = await findHookRow(ctx, owner, hookId);
+  await throttle(ctx, "web_hook_test_api_endpoint_rate_limit", `web_hook_test:${owner.kind}:${owner.id}`);
+  const data = await samplePayload(ctx, owner, trigger, ctx.actor!.user);
   const result = await executeHook(ctx, {
     hook, trigger: triggerOf(trigger)!, data, force: true, idempotencyKey: randomUUID(), eventUuid: randomUUID(),
   });

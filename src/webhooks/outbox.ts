@@ -1,14 +1,16 @@
 // The outbox: a change that fires an event writes one delivery row per hook that hears it, in the
 // change's own transaction, so the delivery exists exactly when the change does. Hooks that hear
-// an event: those of the event's group and of its ancestor groups (for a project: of its group
-// and the ancestors), with the event's switch on, not auto-disabled, and for pushes whose branch
-// filter matches.
+// an event: for an event in a project, the project's own hooks and those of its group and the
+// group's ancestors (GitLab's Project#execute_hooks runs both); for an event in a group, those of
+// the group and its ancestors. Each with the event's switch on, not auto-disabled, and for pushes
+// whose branch filter matches.
 import { randomUUID } from "node:crypto";
-import type { GroupHook } from "../generated/prisma/client.js";
+import type { Prisma, WebHook } from "../generated/prisma/client.js";
 import { ancestorIds, projectByIdInTransaction } from "../domain/access.js";
 import type { DomainContext } from "../domain/context.js";
 import type { Tx } from "../domain/events.js";
-import { alertStatus, hookEventColumn } from "../domain/group-hooks.js";
+import { alertStatus } from "../domain/web-hook-rows.js";
+import { hookEventColumn } from "../domain/web-hook-switches.js";
 import { branchMatches } from "./branch-filter.js";
 import { TRIGGER_SWITCHES, type Trigger } from "./triggers.js";
 
@@ -26,11 +28,16 @@ export interface HookEventInput {
 
 /** Writes the delivery rows; returns how many hooks will receive the event. */
 export async function enqueueHookDeliveries(tx: Tx, ctx: Pick<DomainContext, "now" | "caches" | "db">, input: HookEventInput): Promise<number> {
-  const groupIds = await hierarchyOf(tx, ctx, input);
-  if (!groupIds.length) return 0;
+  const owners = await ownersOf(tx, ctx, input);
+  if (!owners.groupIds.length && owners.projectId === null) return 0;
   const column = columnOf(input.trigger);
-  const hooks = (await ctx.caches.groupHooks.loadInTransaction(`${column}:${groupIds.join(",")}`, async () => ({
-    value: await tx.groupHook.findMany({ where: { groupId: { in: groupIds }, [column]: true }, orderBy: { id: "asc" } }),
+  const where: Prisma.WebHookWhereInput = {
+    OR: [{ groupId: { in: owners.groupIds } }, ...(owners.projectId === null ? [] : [{ projectId: owners.projectId }])],
+    [column]: true,
+  };
+  const key = `${column}:${owners.projectId ?? ""}:${owners.groupIds.join(",")}`;
+  const hooks = (await ctx.caches.webHooks.loadInTransaction(key, async () => ({
+    value: await tx.webHook.findMany({ where, orderBy: { id: "asc" } }),
   })))!;
   const now = ctx.now();
   const hearing = hooks.filter((hook) => hears(hook, input, now));
@@ -44,21 +51,25 @@ export async function enqueueHookDeliveries(tx: Tx, ctx: Pick<DomainContext, "no
   return hearing.length;
 }
 
-function hears(hook: GroupHook, input: HookEventInput, now: Date): boolean {
+function hears(hook: WebHook, input: HookEventInput, now: Date): boolean {
   if (alertStatus(hook, now) !== "executable") return false;
   return input.trigger !== "push_hooks" || input.branch === undefined || branchMatches(hook, input.branch);
 }
 
-/** The ids of the event's group and its ancestors (none for a project in a personal namespace). */
-async function hierarchyOf(tx: Tx, ctx: Pick<DomainContext, "caches" | "db">, input: HookEventInput): Promise<number[]> {
+/**
+ * The project whose hooks hear the event (null for an event in a group), and the ids of the groups
+ * whose hooks hear it: the event's group (or the project's) and its ancestors; none for a project
+ * in a personal namespace.
+ */
+async function ownersOf(tx: Tx, ctx: Pick<DomainContext, "caches" | "db">, input: HookEventInput) {
   if (input.groupId !== undefined) {
     const group = await tx.namespace.findUnique({ where: { id: input.groupId }, select: { kind: true, traversalIds: true } });
-    return group?.kind === "group" ? ancestorIds(group) : [];
+    return { projectId: null, groupIds: group?.kind === "group" ? ancestorIds(group) : [] };
   }
-  if (input.projectId === undefined) return [];
-  const project = await projectByIdInTransaction(ctx.caches, tx, input.projectId);
-  return project?.namespace.kind === "group" ? ancestorIds(project.namespace) : [];
+  const project = input.projectId === undefined ? null : await projectByIdInTransaction(ctx.caches, tx, input.projectId);
+  if (!project) return { projectId: null, groupIds: [] };
+  return { projectId: project.id, groupIds: project.namespace.kind === "group" ? ancestorIds(project.namespace) : [] };
 }
 
-/** `push_hooks` -> the GroupHook column `pushEvents`. */
+/** `push_hooks` -> the WebHook column `pushEvents`. */
 const columnOf = (trigger: Trigger) => hookEventColumn(TRIGGER_SWITCHES[trigger]);

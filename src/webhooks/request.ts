@@ -3,8 +3,8 @@
 // hook's custom headers under the delivery headers, which they can never replace. Also the
 // redacted forms the history keeps.
 import type { Config } from "../config.js";
-import type { GroupHook } from "../generated/prisma/client.js";
-import { interpolate, type HookState } from "../domain/group-hooks-validation.js";
+import type { WebHook } from "../generated/prisma/client.js";
+import { interpolate, type HookState } from "../domain/web-hooks-validation.js";
 import { eventHeaderOf } from "./triggers.js";
 
 export const REDACTED = "[REDACTED]";
@@ -24,7 +24,7 @@ export interface BuiltHeaders {
   recorded: Record<string, string>;
 }
 
-export function buildHeaders(config: Config, hook: GroupHook, state: HookState, ids: DeliveryIds): BuiltHeaders {
+export function buildHeaders(config: Config, hook: WebHook, state: HookState, ids: DeliveryIds): BuiltHeaders {
   const prefix = config.webhookHeaderPrefix;
   const standard: Record<string, string> = {
     "Content-Type": "application/json",

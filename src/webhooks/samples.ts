@@ -1,7 +1,9 @@
-// Sample payloads for POST .../hooks/:hook_id/test/:trigger (TestHooks::GroupService and
-// Integrations::ProjectTestData): built from the group's first project with commits and its
-// latest issue, merge request or note; GitLab's 422 texts when the data is missing.
-import type { Commit, Namespace, User } from "../generated/prisma/client.js";
+// Sample payloads for POST .../hooks/:hook_id/test/:trigger (TestHooks::ProjectService,
+// TestHooks::GroupService and Integrations::ProjectTestData): built from the hook's project (for a
+// group hook, the group's first project with commits) and its latest issue, merge request or
+// note; GitLab's 422 texts when the data is missing.
+import type { Commit, User } from "../generated/prisma/client.js";
+import type { HookOwner } from "../domain/hook-owners.js";
 import type { Services } from "../domain/context.js";
 import { AppError } from "../errors.js";
 import { BLANK_SHA } from "../domain/events.js";
@@ -22,12 +24,12 @@ const MISSING: Partial<Record<TestTrigger, string>> = {
   releases_events: "Ensure the project has releases.",
 };
 
-/** Triggers the group hook test cannot build data for. */
+/** Triggers the hook test cannot build data for. */
 export const UNTESTABLE: readonly TestTrigger[] = ["confidential_note_events", "deployment_events", "feature_flag_events"];
 
-export async function samplePayload(services: Services, group: Namespace, trigger: TestTrigger, user: User): Promise<object> {
+export async function samplePayload(services: Services, owner: HookOwner, trigger: TestTrigger, user: User): Promise<object> {
   if (UNTESTABLE.includes(trigger)) throw noData("Testing not available for this hook");
-  const project = await firstProjectWithCommits(services, group);
+  const project = owner.kind === "project" ? await loadProject(services.db, owner.id) : await firstProjectWithCommits(services, owner.id);
   if (!project) throw noData("Ensure the group has a project with commits.");
   if (MISSING[trigger]) throw noData(MISSING[trigger]);
   const db = services.db;
@@ -69,9 +71,9 @@ export async function samplePayload(services: Services, group: Namespace, trigge
 }
 
 /** The group's first project (by id) whose repository has commits (Group#first_non_empty_project). */
-async function firstProjectWithCommits(services: Services, group: Namespace): Promise<ProjectWithNamespace | null> {
+async function firstProjectWithCommits(services: Services, groupId: number): Promise<ProjectWithNamespace | null> {
   const project = await services.db.project.findFirst({
-    where: { namespaceId: group.id, commits: { some: {} } }, orderBy: { id: "asc" }, select: { id: true },
+    where: { namespaceId: groupId, commits: { some: {} } }, orderBy: { id: "asc" }, select: { id: true },
   });
   return project && loadProject(services.db, project.id);
 }

@@ -7,10 +7,10 @@
 // again with the same Idempotency-Key (at least once).
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import type { GroupHook, Prisma, WebHookDelivery } from "../generated/prisma/client.js";
+import type { Prisma, WebHook, WebHookDelivery } from "../generated/prisma/client.js";
 import type { Tx } from "../domain/events.js";
 import type { Services } from "../domain/context.js";
-import { alertStatus } from "../domain/group-hooks.js";
+import { alertStatus } from "../domain/web-hook-rows.js";
 import { isSuccessStatus, recordHookHealth, sendHook } from "./deliver.js";
 import { sendOverNetwork, type Transport } from "./http.js";
 import { recordAttempts, type AttemptRecord } from "./log.js";
@@ -79,13 +79,13 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
     });
   }
 
-  async function hooksOf(rows: WebHookDelivery[]): Promise<Map<number, GroupHook>> {
-    const hooks = await services.db.groupHook.findMany({ where: { id: { in: [...new Set(rows.map((row) => row.hookId))] } } });
+  async function hooksOf(rows: WebHookDelivery[]): Promise<Map<number, WebHook>> {
+    const hooks = await services.db.webHook.findMany({ where: { id: { in: [...new Set(rows.map((row) => row.hookId))] } } });
     return new Map(hooks.map((hook) => [hook.id, hook]));
   }
 
   /** Sends one claimed row; what became of it is written with the rest of the batch (`settle`). */
-  async function send(row: WebHookDelivery, hook: GroupHook | undefined): Promise<Outcome> {
+  async function send(row: WebHookDelivery, hook: WebHook | undefined): Promise<Outcome> {
     // deleting a hook deletes its rows too; this one was claimed just before
     if (!hook) return { row, kind: "gone" };
     try {
@@ -131,7 +131,7 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
     if (outcome.kind === "gone") return { status: "failed", lastError: "Hook deleted" };
     if (outcome.kind === "disabled") {
       // a temporarily disabled hook gets the row when it is enabled again; a disabled one never
-      const hook = await tx.groupHook.findUnique({ where: { id: outcome.row.hookId } });
+      const hook = await tx.webHook.findUnique({ where: { id: outcome.row.hookId } });
       const until = hook && alertStatus(hook, now()) === "temporarily_disabled" ? hook.disabledUntil : null;
       return until ? { nextAttemptAt: until } : { status: "failed", lastError: "Hook disabled" };
     }
@@ -219,7 +219,7 @@ async function claimSkippingLocked(services: Services, claim: Claim): Promise<We
 type Outcome =
   | { row: WebHookDelivery; kind: "gone" }
   | { row: WebHookDelivery; kind: "disabled" }
-  | { row: WebHookDelivery; kind: "sent"; hook: GroupHook; attempt: AttemptRecord }
+  | { row: WebHookDelivery; kind: "sent"; hook: WebHook; attempt: AttemptRecord }
   /** the send itself threw (a bug, not an HTTP failure): retried like a network error */
   | { row: WebHookDelivery; kind: "error"; message: string };
 

@@ -38,7 +38,7 @@ async function storedSecrets(server: RunningServer, hookId: number) {
 }
 
 async function readHookRow(databaseUrl: string, hookId: number): Promise<Record<string, string | null>> {
-  const [row] = await queryDatabase<Record<string, string | null>>(databaseUrl, 'SELECT * FROM "GroupHook" WHERE id = ?', hookId);
+  const [row] = await queryDatabase<Record<string, string | null>>(databaseUrl, 'SELECT * FROM "WebHook" WHERE id = ?', hookId);
   return row!;
 }
 

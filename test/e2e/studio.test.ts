@@ -4,7 +4,7 @@
 // (SQLite, or PostgreSQL in the FORGELINE_TEST_DATABASE=postgresql leg) and must:
 // - listen on 127.0.0.1 only, and refuse other Host names, other origins and non-JSON posts;
 // - show every model of prisma/schema.prisma, the rows of User (root) and Project (the project);
-// - show secrets only as digests (AccessToken) or ciphertext (GroupHook): no clear token anywhere
+// - show secrets only as digests (AccessToken) or ciphertext (WebHook): no clear token anywhere
 //   in the page or in any answer of the Studio server;
 // - make no request outside its own origin (offline), and raise no page error.
 // Screenshots go to test-artifacts/ (ignored by git). Without /usr/bin/chromium the file is skipped,
@@ -215,7 +215,7 @@ describe.skipIf(missing !== null)(title, () => {
     for (const digest of digests) expect(digest).toMatch(/^[0-9a-f]{64}$/);
     await screenshot("access-token");
 
-    await openTable("GroupHook");
+    await openTable("WebHook");
     const urls = await shownColumn("encryptedUrl");
     const tokens = await columnTexts("encryptedToken");
     expect(urls).toHaveLength(1);

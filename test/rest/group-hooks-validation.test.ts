@@ -24,8 +24,8 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  await t.services.db.groupHook.deleteMany({});
-  await local.services.db.groupHook.deleteMany({});
+  await t.services.db.webHook.deleteMany({});
+  await local.services.db.webHook.deleteMany({});
 });
 
 const create = (body: Record<string, unknown>, app = t, g = group) => app.root.post(hooks(g), body);
@@ -250,12 +250,12 @@ describe("secrets at rest", () => {
       }
     }
     // the columns hold ciphertexts that differ even for equal plain texts (random IV)
-    const row = await t.services.db.groupHook.findUniqueOrThrow({ where: { id } });
+    const row = await t.services.db.webHook.findUniqueOrThrow({ where: { id } });
     expect(row.encryptedUrl).toMatch(/^v1:[A-Za-z0-9+/]+=*$/);
     expect(row.encryptedToken).toMatch(/^v1:/);
     const twin = (await create({ url: `${PUBLIC}/twin`, token: "same" }, t, g)).body;
     const twin2 = (await create({ url: `${PUBLIC}/twin`, token: "same" }, t, g)).body;
-    const [a, b] = await Promise.all([twin.id, twin2.id].map((i) => t.services.db.groupHook.findUniqueOrThrow({ where: { id: i } })));
+    const [a, b] = await Promise.all([twin.id, twin2.id].map((i) => t.services.db.webHook.findUniqueOrThrow({ where: { id: i } })));
     expect(a!.encryptedToken).not.toBe(b!.encryptedToken);
     expect(a!.encryptedUrl).not.toBe(b!.encryptedUrl);
   });

@@ -2,7 +2,7 @@
 // variables and custom headers merged or dropped when the URL changes), idempotent DELETE, and the
 // key/value sub-resources. Hook URLs use public IP literals (no DNS; nothing is ever sent to them).
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { stateOf } from "../../src/domain/group-hooks.js";
+import { stateOf } from "../../src/domain/web-hook-rows.js";
 import type { ApiClient } from "../helpers/api.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { addMember, createGroup, createUser, type TestUser } from "../helpers/factories.js";
@@ -29,7 +29,7 @@ beforeAll(async () => {
 
 // GitLab's plan limit allows 50 hooks per group: every test starts without any
 afterEach(async () => {
-  await t.services.db.groupHook.deleteMany({});
+  await t.services.db.webHook.deleteMany({});
 });
 
 /** A hook made by root with one URL variable (v) and one custom header (X-H). */
@@ -43,8 +43,8 @@ async function newHook(groupId = group.id, extra: Record<string, unknown> = {}):
 
 /** The stored hook, secrets decrypted (what delivery will read). */
 async function stored(id: number) {
-  const row = await t.services.db.groupHook.findUniqueOrThrow({ where: { id } });
-  return stateOf({ ...t.services, actor: null }, row);
+  const row = await t.services.db.webHook.findUniqueOrThrow({ where: { id } });
+  return stateOf(t.services, row);
 }
 
 type Call = (api: ApiClient, groupId: number, hookId: number) => Promise<{ status: number; body: any; text: string }>;
@@ -207,7 +207,7 @@ describe("PUT /groups/:id/hooks/:hook_id", () => {
     expect(res.body).toEqual({
       ...hook, push_events: false, pipeline_events: true, push_events_branch_filter: "updated-branch-filter", description: "d",
     });
-    const row = await t.services.db.groupHook.findUniqueOrThrow({ where: { id: hook.id } });
+    const row = await t.services.db.webHook.findUniqueOrThrow({ where: { id: hook.id } });
     expect(row.serviceAccessTokensExpirationEnforced).toBe(false);
   });
 

@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => bed.close());
 beforeEach(async () => {
-  await bed.t.services.db.groupHook.deleteMany({});
+  await bed.t.services.db.webHook.deleteMany({});
   await bed.drain(); // nothing left from set-up
   bed.receiver.clear();
   bed.receiver.answer = { status: 200, body: "OK" };
@@ -44,7 +44,7 @@ describe("delivery request", () => {
     await bed.drain();
     expect(bed.receiver.requests).toHaveLength(1);
     const [request] = bed.receiver.requests;
-    const stored = await bed.t.services.db.groupHook.findUniqueOrThrow({ where: { id: hook.id } });
+    const stored = await bed.t.services.db.webHook.findUniqueOrThrow({ where: { id: hook.id } });
     expect(request!.method).toBe("POST");
     expect(request!.path).toBe("/team/hook");
     expect(request!.headers["content-type"]).toBe("application/json");

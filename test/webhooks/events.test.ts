@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => bed.close());
 beforeEach(async () => {
-  await bed.t.services.db.groupHook.deleteMany({});
+  await bed.t.services.db.webHook.deleteMany({});
   bed.receiver.clear();
   bed.clock.set(new Date());
 });

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ApiClient } from "../helpers/api.js";
 import { addMember, createGroup, createProject, createUser, type TestUser } from "../helpers/factories.js";
-import { createHook, startTestbed, type WebhookTestbed } from "./setup.js";
+import { createHook, resetHooks, startTestbed, type WebhookTestbed } from "./setup.js";
 
 let bed: WebhookTestbed;
 let owner: TestUser, developer: TestUser, stranger: TestUser;
@@ -22,14 +22,7 @@ beforeAll(async () => {
   project = await createProject(owner.api, { namespace_id: group.id });
 });
 afterAll(() => bed.close());
-beforeEach(async () => {
-  await bed.t.services.db.groupHook.deleteMany({});
-  await bed.t.services.db.rateLimitCounter.deleteMany({});
-  await bed.t.services.db.featureFlag.deleteMany({});
-  bed.receiver.clear();
-  bed.receiver.answer = { status: 200, body: "OK" };
-  bed.clock.set(new Date());
-});
+beforeEach(() => resetHooks(bed));
 
 /** A hook with a token and a custom header, and `count` recorded deliveries (test pushes). */
 async function hookWithEvents(count: number, fields: Record<string, unknown> = {}) {

@@ -3,7 +3,7 @@
 // switch off), changes made through the real endpoints, the outbox drained by a worker, and the
 // payloads compared with what the requests created. Also: ancestors' hooks, rolled-back changes.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { SETTABLE_HOOK_EVENTS } from "../../src/domain/group-hooks.js";
+import { GROUP_HOOK_EVENTS } from "../../src/domain/hook-owners.js";
 import type { ApiClient } from "../helpers/api.js";
 import { approve, createProjectRule, mrPath } from "../helpers/approvals.js";
 import { awardEmoji, awardEmojiPath } from "../helpers/award-emoji.js";
@@ -29,7 +29,7 @@ let group: any, project: any;
 
 /** A hook on `groupId` at `<receiver>/<path>` with only the given switches on. */
 function hookOn(groupId: number, path: string, on: string[], fields: Record<string, unknown> = {}) {
-  const switches = Object.fromEntries(SETTABLE_HOOK_EVENTS.map((event) => [event, on.includes(event)]));
+  const switches = Object.fromEntries(GROUP_HOOK_EVENTS.map((event) => [event, on.includes(event)]));
   return createHook(bed, groupId, { url: `${bed.receiver.url}/${path}`, ...switches, ...fields });
 }
 

@@ -49,6 +49,16 @@ export async function createHook(bed: WebhookTestbed, groupId: number, fields: R
   return res.body;
 }
 
+/** Between tests: no hooks (nor their history), no rate-limit counts or feature flags, a receiver answering 200, the clock at now. */
+export async function resetHooks(bed: WebhookTestbed): Promise<void> {
+  await bed.t.services.db.webHook.deleteMany({});
+  await bed.t.services.db.rateLimitCounter.deleteMany({});
+  await bed.t.services.db.featureFlag.deleteMany({});
+  bed.receiver.clear();
+  bed.receiver.answer = { status: 200, body: "OK" };
+  bed.clock.set(new Date());
+}
+
 export async function deliveriesOf(bed: WebhookTestbed, hookId: number) {
   return bed.t.services.db.webHookDelivery.findMany({ where: { hookId }, orderBy: { id: "asc" } });
 }

@@ -13,7 +13,7 @@ receiver_url = os.environ["RECEIVER_URL"]
 
 path = unique("py-wh").replace("_", "-")
 group = gl.groups.create({"name": f"Webhooks {path}", "path": path})
-project = gl.projects.create({"name": unique("pywh"), "namespace_id": group.id})
+project = gl.projects.create({"name": unique("pywh"), "namespace_id": group.id, "initialize_with_readme": True})
 hook = group.hooks.create({"url": receiver_url + "/python", "issues_events": True, "push_events": False, "token": "py-secret"})
 issue = project.issues.create({"title": "Delivered to python"})
 

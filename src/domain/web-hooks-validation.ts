@@ -1,4 +1,4 @@
-// Group hook rules without I/O (apart from the URL guard): how an edit changes a hook (merging URL
+// Webhook rules without I/O (apart from the URL guard): how an edit changes a hook (merging URL
 // variables and custom headers, resetting the token, the variables and the headers when the URL
 // changes), and the model validations with GitLab's attribute messages.
 import { RE2JS } from "re2js";
@@ -179,7 +179,8 @@ export async function validateHook(hook: HookState, guard: UrlGuard): Promise<Ho
     if (missing.length) return [`Invalid URL template. Missing keys: ${JSON.stringify([...new Set(missing)])}`];
     const target = interpolate(url, urlVariables)!;
     if (/[{}]/.test(url.replace(PLACEHOLDER, ""))) return ["is blocked: URL is invalid"];
-    const check = await guard.check(target);
+    // a name that does not resolve yet passes; delivery refuses it then (UrlGuard.checkAtSave)
+    const check = await guard.checkAtSave(target);
     return check.ok ? [] : [`is blocked: ${check.reason}`];
   }
 }

@@ -1,10 +1,12 @@
-// A group hook's URL variables and custom headers, one key at a time (lib/api/hooks/url_variables.rb
+// A hook's URL variables and custom headers, one key at a time (lib/api/hooks/url_variables.rb
 // and custom_headers.rb): PUT sets a value, DELETE removes a key; both save the whole hook, so the
 // hook's rules apply (a URL variable whose value changes the URL drops the other stored secrets).
 import { notFound } from "../errors.js";
 import type { DomainContext } from "./context.js";
-import { applyEdit, type HookState } from "./group-hooks-validation.js";
-import { findHookRow, hookGroup, saveHook, stateOf, unprocessable } from "./group-hooks.js";
+import { resolveHookOwner, type HookOwnerRef } from "./hook-owners.js";
+import { stateOf } from "./web-hook-rows.js";
+import { findHookRow, saveHook, unprocessable } from "./web-hooks.js";
+import { applyEdit, type HookState } from "./web-hooks-validation.js";
 
 export type HookSetting = "url_variables" | "custom_headers";
 
@@ -16,18 +18,18 @@ const TEXTS = {
 const mapOf = (state: HookState, setting: HookSetting) => (setting === "url_variables" ? state.urlVariables : state.customHeaders);
 
 export async function setHookSetting(
-  ctx: DomainContext, groupId: string, hookId: number, setting: HookSetting, key: string, value: string,
+  ctx: DomainContext, ref: HookOwnerRef, hookId: number, setting: HookSetting, key: string, value: string,
 ): Promise<true> {
-  const group = await hookGroup(ctx, groupId);
-  await saveHook(ctx, group, hookId, (current) => applyEdit(current, { [setting]: [{ key, value }] }), () => unprocessable("Illegal key or value"));
+  const owner = await resolveHookOwner(ctx, ref);
+  await saveHook(ctx, owner, hookId, (current) => applyEdit(current, { [setting]: [{ key, value }] }), () => unprocessable("Illegal key or value"));
   return true;
 }
 
-export async function deleteHookSetting(ctx: DomainContext, groupId: string, hookId: number, setting: HookSetting, key: string): Promise<true> {
-  const group = await hookGroup(ctx, groupId);
-  const row = await findHookRow(ctx, group, hookId);
+export async function deleteHookSetting(ctx: DomainContext, ref: HookOwnerRef, hookId: number, setting: HookSetting, key: string): Promise<true> {
+  const owner = await resolveHookOwner(ctx, ref);
+  const row = await findHookRow(ctx, owner, hookId);
   if (!Object.hasOwn(mapOf(stateOf(ctx, row), setting), key)) throw notFound(TEXTS[setting].notFound);
-  await saveHook(ctx, group, hookId, (current) => withoutKey(current, setting, key), () => unprocessable(TEXTS[setting].unset));
+  await saveHook(ctx, owner, hookId, (current) => withoutKey(current, setting, key), () => unprocessable(TEXTS[setting].unset));
   return true;
 }
 

@@ -1,0 +1,168 @@
+// What group and project webhooks share in the schema: GitLab's Hook entity (url_variables and
+// custom_headers as keys only, never the token or a value) extended per owner, and the root
+// fields behind /groups/:id/hooks and /projects/:id/hooks and their key/value sub-resources,
+// defined once for both owners (groupHooks/projectHooks, createGroupHook/createProjectHook, ...).
+import type { HookOwnerRef } from "../domain/hook-owners.js";
+import { deleteHookSetting, setHookSetting, type HookSetting } from "../domain/web-hook-settings.js";
+import { BASE_HOOK_EVENTS, type HookEvent } from "../domain/web-hook-switches.js";
+import { createHook, deleteHook, getHook, listHooks, updateHook, type HookEntity } from "../domain/web-hooks.js";
+import { BRANCH_FILTER_STRATEGIES } from "../domain/web-hooks-validation.js";
+import { builder } from "./builder.js";
+import { pageArgs, rowsOf } from "./pagination.js";
+
+export type HookOwnerKind = "group" | "project";
+
+type HookRef = ReturnType<ReturnType<typeof builder.objectRef<HookEntity>>["implement"]>;
+
+/** `group` -> the owner reference of the domain functions, from the route's `:id`. */
+export const ownerRef = (kind: HookOwnerKind, id: string | number): HookOwnerRef =>
+  kind === "group" ? { group: String(id) } : { project: String(id) };
+
+/** `group` -> `Group`: the owner's part of the root field names. */
+export const ownerName = (kind: HookOwnerKind) => (kind === "group" ? "Group" : "Project");
+
+const HookKey = builder.objectRef<{ key: string }>("HookKey").implement({
+  fields: (t) => ({ key: t.exposeString("key") }),
+});
+
+/** `value` may be left out: an entry as GET shows it (`{key}`) changes nothing when sent back. */
+const HookKeyValueInput = builder.inputType("HookKeyValueInput", {
+  fields: (t) => ({ key: t.string({ required: true }), value: t.string({ required: false }) }),
+});
+
+const BranchFilterStrategyEnum = builder.enumType("BranchFilterStrategy", { values: BRANCH_FILTER_STRATEGIES });
+
+const AlertStatusEnum = builder.enumType("HookAlertStatus", { values: ["executable", "temporarily_disabled", "disabled"] as const });
+
+interface HookTypeOptions {
+  owner: "group_id" | "project_id";
+  /** the owner entity's switches, after the base entity's */
+  events: readonly HookEvent[];
+  /** false: without url_variables and custom_headers (GitLab's project hook list leaves them out) */
+  keyMaps?: boolean;
+}
+
+/** Fields in GitLab's order: API::Entities::Hook, then the owner's entity. */
+export function hookType(name: string, { owner, events, keyMaps = true }: HookTypeOptions): HookRef {
+  return builder.objectRef<HookEntity>(name).implement({
+    fields: (t) => {
+      const switches = (list: readonly HookEvent[]) =>
+        Object.fromEntries(list.map((event) => [event, t.boolean({ resolve: (hook) => hook.events[event] })]));
+      return {
+        id: t.exposeInt("id"),
+        url: t.exposeString("url"),
+        name: t.exposeString("name", { nullable: true }),
+        description: t.exposeString("description", { nullable: true }),
+        created_at: t.expose("created_at", { type: "DateTime" }),
+        ...switches(BASE_HOOK_EVENTS),
+        enable_ssl_verification: t.exposeBoolean("enable_ssl_verification"),
+        alert_status: t.expose("alert_status", { type: AlertStatusEnum }),
+        disabled_until: t.expose("disabled_until", { type: "DateTime", nullable: true }),
+        ...(keyMaps && { url_variables: t.expose("url_variables", { type: [HookKey] }) }),
+        push_events_branch_filter: t.exposeString("push_events_branch_filter", { nullable: true }),
+        branch_filter_strategy: t.exposeString("branch_filter_strategy"),
+        custom_webhook_template: t.exposeString("custom_webhook_template", { nullable: true }),
+        ...(keyMaps && { custom_headers: t.expose("custom_headers", { type: [HookKey] }) }),
+        [owner]: t.int({ resolve: (hook) => hook[owner]! }),
+        ...switches(events),
+      };
+    },
+  });
+}
+
+/** Create and edit parameters after `url`, in GitLab's declaration order. */
+const hookPropertyArgs = (settable: readonly HookEvent[]) =>
+  builder.args((t) => ({
+    name: t.string({ required: false }),
+    description: t.string({ required: false }),
+    ...(Object.fromEntries(settable.map((name) => [name, t.boolean({ required: false })])) as Record<HookEvent, ReturnType<typeof t.boolean>>),
+    push_events_branch_filter: t.string({ required: false }),
+    enable_ssl_verification: t.boolean({ required: false }),
+    token: t.string({ required: false }),
+    custom_webhook_template: t.string({ required: false }),
+    branch_filter_strategy: t.field({ type: BranchFilterStrategyEnum, required: false }),
+    url_variables: t.field({ type: [HookKeyValueInput], required: false }),
+    custom_headers: t.field({ type: [HookKeyValueInput], required: false }),
+  }));
+
+const hookArgs = builder.args((t) => ({
+  id: t.id({ required: true }),
+  hook_id: t.int({ required: true }),
+}));
+
+const settingArgs = builder.args((t) => ({
+  id: t.id({ required: true }),
+  hook_id: t.int({ required: true }),
+  key: t.string({ required: true }),
+}));
+
+interface HookFieldsOptions {
+  /** the entity of GET one, POST and PUT */
+  type: HookRef;
+  /** the entity of the list */
+  listType: HookRef;
+  settable: readonly HookEvent[];
+}
+
+/** The owner's hook root fields: list, one, create, update, delete, and the URL variable and header keys. */
+export function hookRootFields(kind: HookOwnerKind, { type, listType, settable }: HookFieldsOptions): void {
+  const Name = ownerName(kind);
+  const properties = hookPropertyArgs(settable);
+  builder.queryFields((t) => ({
+    [`${kind}Hooks`]: t.field({
+      extensions: { access: "authenticated" },
+      type: [listType],
+      args: { id: t.arg.id({ required: true }), ...pageArgs },
+      resolve: async (_r, { id, ...args }, ctx) => rowsOf(ctx, await listHooks(ctx, ownerRef(kind, id), args)),
+    }),
+    [`${kind}Hook`]: t.field({
+      extensions: { access: "authenticated" },
+      type,
+      args: hookArgs,
+      resolve: (_r, args, ctx) => getHook(ctx, ownerRef(kind, args.id), args.hook_id),
+    }),
+  }));
+  builder.mutationFields((t) => {
+    const setting = (name: HookSetting, action: "set" | "delete") =>
+      action === "set"
+        ? t.boolean({
+          extensions: { access: "authenticated" },
+          args: { ...settingArgs, value: t.arg.string({ required: true }) },
+          resolve: (_r, a, ctx) => setHookSetting(ctx, ownerRef(kind, a.id), a.hook_id, name, a.key, a.value),
+        })
+        : t.boolean({
+          extensions: { access: "authenticated" },
+          args: settingArgs,
+          resolve: (_r, a, ctx) => deleteHookSetting(ctx, ownerRef(kind, a.id), a.hook_id, name, a.key),
+        });
+    return {
+      [`create${Name}Hook`]: t.field({
+        extensions: { access: "authenticated" },
+        type,
+        args: { id: t.arg.id({ required: true }), url: t.arg.string({ required: true }), ...properties },
+        resolve: (_r, { id, ...input }, ctx) => createHook(ctx, ownerRef(kind, id), input),
+      }),
+      [`update${Name}Hook`]: t.field({
+        extensions: { access: "authenticated" },
+        type,
+        args: {
+          ...hookArgs,
+          url: t.arg.string({ required: true }),
+          ...properties,
+          ...(kind === "group" && { service_access_tokens_expiration_enforced: t.arg.boolean({ required: false }) }),
+        },
+        resolve: (_r, { id, hook_id, ...input }, ctx) => updateHook(ctx, ownerRef(kind, id), hook_id, input),
+      }),
+      /** DELETE honours If-Unmodified-Since (412 when the hook changed after it). */
+      [`delete${Name}Hook`]: t.boolean({
+        extensions: { access: "authenticated" },
+        args: hookArgs,
+        resolve: (_r, args, ctx) => deleteHook(ctx, ownerRef(kind, args.id), args.hook_id, ctx.request.headers.get("if-unmodified-since")),
+      }),
+      [`set${Name}HookUrlVariable`]: setting("url_variables", "set"),
+      [`delete${Name}HookUrlVariable`]: setting("url_variables", "delete"),
+      [`set${Name}HookCustomHeader`]: setting("custom_headers", "set"),
+      [`delete${Name}HookCustomHeader`]: setting("custom_headers", "delete"),
+    };
+  });
+}
