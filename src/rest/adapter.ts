@@ -9,6 +9,7 @@ import { ProjectMovedError, requireCoarseAccess, type CoarseAccess } from "../do
 import type { Services } from "../domain/context.js";
 import { AppError, appErrorOf, internalError, paramError, routeNotFound } from "../errors.js";
 import { collapseSlashes, createMatcher, type RouteMatch } from "./match.js";
+import { applyExposure } from "./exposure.js";
 import { buildRouteOperations } from "./operations.js";
 import { coerceArgs, isUpload, parseBody, parseQuery, withFileAlias } from "./params.js";
 import { blobResponse, errorResponse, jsonResponse, noContent, paginationHeaders, textResponse } from "./render.js";
@@ -65,6 +66,7 @@ export function createRestHandler(schema: GraphQLSchema, services: Services, log
     if (result.errors?.length) throw executionError(result.errors, log);
     if (successStatus(route) === 204) return noContent();
     const data = result.data?.[operation.fieldName];
+    applyExposure(data, operation.exposure);
     if (route.text) return blobResponse(successStatus(route), data as { file_name: string; content: string });
     return jsonResponse(successStatus(route), data, paginationHeaders(request, query, ctx.rest));
   }

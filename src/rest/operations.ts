@@ -3,6 +3,7 @@
 import { Kind, OperationTypeNode, type DocumentNode, type GraphQLSchema } from "graphql";
 import { buildOperationNodeForField, filterSchema } from "@graphql-tools/utils";
 import { createSofa } from "sofa-api";
+import { exposurePlan, type ExposurePlan } from "./exposure.js";
 import type { Route } from "./routes.js";
 
 export interface RouteOperation {
@@ -10,6 +11,8 @@ export interface RouteOperation {
   operationName: string | undefined;
   /** the root field, whose value in `data` is the answer */
   fieldName: string;
+  /** fields the REST entity exposes conditionally (exposure.ts) */
+  exposure?: ExposurePlan;
 }
 
 /** SOFA's entity depth: nested objects two levels down (a user's namespace, not its owner's). */
@@ -30,7 +33,9 @@ export function buildRouteOperations(schema: GraphQLSchema, routes: readonly Rou
       ignore: sofa.ignore,
       circularReferenceDepth: sofa.depthLimit,
     });
-    operations.set(route.field, { document: { kind: Kind.DOCUMENT, definitions: [node] }, operationName: node.name?.value, fieldName });
+    const root = (type === "Query" ? sofa.schema.getQueryType() : sofa.schema.getMutationType())!.getFields()[fieldName]!;
+    const exposure = exposurePlan(root.type, node.selectionSet.selections.find((s) => s.kind === Kind.FIELD)?.selectionSet);
+    operations.set(route.field, { document: { kind: Kind.DOCUMENT, definitions: [node] }, operationName: node.name?.value, fieldName, exposure });
   }
   return operations;
 }

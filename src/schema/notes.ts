@@ -3,16 +3,19 @@
 import type { User } from "../generated/prisma/client.js";
 import { createNote, deleteNote, updateNote, type NoteCreateInput, type NoteUpdateInput } from "../domain/notes/note-writes.js";
 import { getNote, listNotes, type NoteableType, type NoteListArgs, type NoteView } from "../domain/notes/notes.js";
+import { isResolvable } from "../domain/notes/discussions.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { UserBasic } from "./users.js";
+
+const onlyIfResolvable = { restIf: "resolvable" };
 
 export const NoteEntity = builder.prismaObject("Note", {
   name: "Note",
   fields: (t) => ({
     id: t.exposeInt("id"),
-    // DiscussionNote / DiffNote for threads and diff comments; plain comments have none
-    type: t.string({ nullable: true, resolve: () => null }),
+    // DiscussionNote for thread notes (DiffNote for diff comments); plain comments have none
+    type: t.exposeString("type", { nullable: true }),
     body: t.exposeString("body"),
     attachment: t.string({ nullable: true, resolve: () => null }),
     author: t.field({ type: UserBasic, resolve: async (note, _a, ctx) => (await ctx.loaders.user.load(note.authorId)) as User }),
@@ -22,7 +25,16 @@ export const NoteEntity = builder.prismaObject("Note", {
     noteable_id: t.exposeInt("noteableId"),
     noteable_type: t.exposeString("noteableType"),
     project_id: t.exposeInt("projectId"),
-    resolvable: t.boolean({ resolve: () => false }),
+    resolvable: t.boolean({ resolve: (note) => isResolvable(note) }),
+    // Entities::Note exposes these only for resolvable notes (`if: resolvable?`): see rest/exposure.ts
+    resolved: t.boolean({ extensions: onlyIfResolvable, resolve: (note) => isResolvable(note) && note.resolvedAt != null }),
+    resolved_by: t.field({
+      type: UserBasic,
+      nullable: true,
+      extensions: onlyIfResolvable,
+      resolve: async (note, _a, ctx) => (note.resolvedById == null ? null : ((await ctx.loaders.user.load(note.resolvedById)) as User | null)),
+    }),
+    resolved_at: t.expose("resolvedAt", { type: "DateTime", nullable: true, extensions: onlyIfResolvable }),
     confidential: t.exposeBoolean("internal"),
     internal: t.exposeBoolean("internal"),
     imported: t.boolean({ resolve: () => false }),

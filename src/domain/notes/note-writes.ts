@@ -88,26 +88,47 @@ export async function createNote(
   ref: number,
   input: NoteCreateInput,
 ): Promise<NoteView> {
+  requireAuthenticated(ctx);
+  return addNote(ctx, await findNoteable(ctx, type, projectRef, ref), input);
+}
+
+/**
+ * What a note of a thread carries besides a plain note's fields (discussion-writes.ts): its type,
+ * the discussion it replies to with that discussion's internal flag and resolution, and the
+ * individual note the reply turns into a thread (IndividualNoteDiscussion#convert_to_discussion!).
+ */
+export interface ThreadNote {
+  type: "DiscussionNote";
+  discussionId?: string;
+  internal?: boolean;
+  resolved?: boolean;
+  converts?: number;
+}
+
+/** Notes::CreateService on a noteable the caller can read; a plain note unless `thread` says otherwise. */
+export async function addNote(ctx: DomainContext, noteable: Noteable, input: NoteCreateInput, thread?: ThreadNote): Promise<NoteView> {
   const actor = requireAuthenticated(ctx);
-  const noteable = await findNoteable(ctx, type, projectRef, ref);
   if (!canCreateNote(noteable)) throw forbidden();
-  const internal = !!(input.internal || input.confidential) && canReadInternalNotes(ctx, noteable.access);
+  const internal = thread?.internal ?? (!!(input.internal || input.confidential) && canReadInternalNotes(ctx, noteable.access));
   const createdAt = backdate(ctx, noteable, input.created_at);
   const errors = noteErrors(input.body, createdAt);
-  if (internal && type === "Snippet") errors.confidential = ["can not be set for this resource"];
+  if (internal && noteable.type === "Snippet") errors.confidential = ["can not be set for this resource"];
   if (Object.keys(errors).length) throw invalidNote(errors);
   const now = ctx.now();
   const note = await ctx.db.$transaction(async (tx) => {
+    if (thread?.converts) await tx.note.update({ where: { id: thread.converts }, data: { type: thread.type } });
     const created = await tx.note.create({
       data: {
         projectId: noteable.access.project.id,
-        noteableType: type,
+        noteableType: noteable.type,
         noteableId: noteable.id,
         authorId: actor.user.id,
         body: input.body,
         internal,
         createdAt: createdAt ?? now,
         updatedAt: createdAt ?? now,
+        ...(thread && { type: thread.type, discussionId: thread.discussionId }),
+        ...(thread?.resolved && { resolvedAt: now, resolvedById: actor.user.id }),
       },
     });
     await touchNoteable(tx, noteable, now);
@@ -126,17 +147,25 @@ export async function updateNote(
   noteId: number,
   input: NoteUpdateInput,
 ): Promise<NoteView> {
-  const actor = requireAuthenticated(ctx);
+  requireAuthenticated(ctx);
   if (input.body != null && input.body.trim() === "") throw paramError("body is empty");
-  const noteable = await findNoteable(ctx, type, projectRef, ref);
+  return changeNote(ctx, await findNoteable(ctx, type, projectRef, ref), noteId, input.body);
+}
+
+/**
+ * `update_note` on a found noteable: `admin_note` (403), then the note's validations (a blank body
+ * is `Note {:note=>["can't be blank"]}` where no param rule caught it first, as on discussions).
+ */
+export async function changeNote(ctx: DomainContext, noteable: Noteable, noteId: number, body: string | null | undefined): Promise<NoteView> {
+  const actor = requireAuthenticated(ctx);
   const note = await findNoteRecord(ctx, noteable, noteId);
   if (!canChangeNote(ctx, noteable, note)) throw forbidden();
-  if (input.body == null || input.body === note.body) return note;
-  const errors = noteErrors(input.body);
+  if (body == null || body === note.body) return note;
+  const errors = noteErrors(body);
   if (Object.keys(errors).length) throw invalidNote(errors);
   const updated = await ctx.db.$transaction(async (tx) => {
     const now = ctx.now();
-    const saved = await tx.note.update({ where: { id: note.id }, data: { body: input.body!, updatedAt: now } });
+    const saved = await tx.note.update({ where: { id: note.id }, data: { body, updatedAt: now } });
     await touchNoteable(tx, noteable, now);
     await publish(tx, ctx, "note", { action: "update", projectId: saved.projectId, noteId: saved.id, actorId: actor.user.id });
     return saved;

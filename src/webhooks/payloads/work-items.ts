@@ -40,7 +40,7 @@ export async function mergeRequestHookAttrs(ctx: Ctx, db: Tx, project: ProjectWi
   return {
     assignee_id: mr.assignees[0]?.userId ?? null, author_id: mr.authorId, created_at: rubyTime(mr.createdAt),
     description: mr.description, draft: mr.draft, head_pipeline_id: null, id: mr.id, iid: mr.iid, last_edited_at: null,
-    last_edited_by_id: null, merge_commit_sha: null, merge_error: null, merge_params: {}, merge_status: mr.mergeStatus,
+    last_edited_by_id: null, merge_commit_sha: mr.mergeCommitSha, merge_error: null, merge_params: {}, merge_status: mr.mergeStatus,
     merge_user_id: mr.mergedById, merge_when_pipeline_succeeds: false, milestone_id: null, source_branch: mr.sourceBranch,
     source_project_id: mr.projectId, state_id: STATE_IDS[mr.state] ?? 1, target_branch: mr.targetBranch,
     target_project_id: mr.projectId, time_estimate: 0, title: mr.title, updated_at: rubyTime(mr.updatedAt), updated_by_id: null,
@@ -118,9 +118,10 @@ const NOTEABLE_PATHS: Record<string, string> = { Issue: "issues", MergeRequest: 
 export function noteHookAttrs(ctx: Ctx, project: ProjectWithNamespace, note: Note, noteableRef: number) {
   return {
     attachment: null, author_id: note.authorId, change_position: null, commit_id: null, created_at: rubyTime(note.createdAt),
-    discussion_id: null, id: note.id, internal: note.internal, line_code: null, note: note.body, noteable_id: note.noteableId,
-    noteable_type: note.noteableType, original_position: null, position: null, project_id: note.projectId, resolved_at: null,
-    resolved_by_id: null, resolved_by_push: null, st_diff: null, system: note.system, type: null,
+    discussion_id: note.discussionId, id: note.id, internal: note.internal, line_code: null, note: note.body, noteable_id: note.noteableId,
+    noteable_type: note.noteableType, original_position: null, position: null, project_id: note.projectId,
+    resolved_at: rubyTime(note.resolvedAt), resolved_by_id: note.resolvedById, resolved_by_push: null, st_diff: null,
+    system: note.system, type: note.type,
     updated_at: rubyTime(note.updatedAt), updated_by_id: null, description: note.body,
     url: `${projectPageUrl(ctx, project, NOTEABLE_PATHS[note.noteableType] ?? "issues", noteableRef)}#note_${note.id}`,
   };

@@ -1,0 +1,156 @@
+// Writing discussions (lib/api/discussions.rb with Helpers::NotesHelpers): starting a thread,
+// replying to one (which turns an individual note into a thread where GitLab allows it),
+// changing a thread note's body or resolution, and resolving a whole thread. Creating and editing
+// notes go through the notes' own rules and events (note-writes.ts): a reply is a note like any
+// other, so note webhooks fire for it as for notes.
+import type { Note } from "../../generated/prisma/client.js";
+import { badRequest, forbidden, paramError } from "../../errors.js";
+import { AccessLevel, requireAuthenticated } from "../access.js";
+import { isAdmin, type DomainContext } from "../context.js";
+import { addNote, changeNote } from "./note-writes.js";
+import { canReadNote, findNoteable, findNoteRecord, passesLock, withIid, type Noteable, type NoteableType, type NoteView } from "./notes.js";
+import { discussionOf, findDiscussion, isResolvable, readableDiscussionNotes, THREAD_NOTE, type DiscussionView } from "./discussions.js";
+
+export interface DiscussionCreateInput {
+  body: string;
+  created_at?: string | null;
+}
+
+/**
+ * POST .../discussions: a thread of one DiscussionNote. GitLab's endpoint takes only `body`,
+ * `created_at` (Owners and administrators) and, on merge requests, a diff `position`; a thread
+ * started here is never internal.
+ */
+export async function createDiscussion(
+  ctx: DomainContext,
+  type: NoteableType,
+  projectRef: string | number,
+  ref: number,
+  input: DiscussionCreateInput,
+): Promise<DiscussionView> {
+  requireAuthenticated(ctx);
+  const noteable = await findNoteable(ctx, type, projectRef, ref);
+  const note = await addNote(ctx, noteable, input, { type: THREAD_NOTE, internal: false });
+  return discussionOf(note.discussionId, [note]);
+}
+
+/** Noteable.replyable_types: an individual note on these becomes a thread when replied to. */
+const REPLYABLE_NOTEABLES: readonly string[] = ["Issue", "MergeRequest"];
+
+/**
+ * POST .../discussions/:discussion_id/notes: a reply takes the thread's internal flag, and is
+ * resolved at once when the thread is. Replying to an individual note converts it into a thread on
+ * issues and merge requests; on snippets GitLab refuses ("Discussion can not be replied to.").
+ */
+export async function replyToDiscussion(
+  ctx: DomainContext,
+  type: NoteableType,
+  projectRef: string | number,
+  ref: number,
+  discussionId: string,
+  input: DiscussionCreateInput,
+): Promise<NoteView> {
+  requireAuthenticated(ctx);
+  const noteable = await findNoteable(ctx, type, projectRef, ref);
+  const discussion = await findDiscussion(ctx, noteable, discussionId);
+  const first = discussion.notes[0]!;
+  const individual = first.type !== THREAD_NOTE;
+  if (individual && !REPLYABLE_NOTEABLES.includes(noteable.type)) throw badRequest("Discussion can not be replied to.");
+  return addNote(ctx, noteable, input, {
+    type: THREAD_NOTE,
+    discussionId,
+    internal: first.internal,
+    resolved: isThreadResolved(discussion.notes),
+    converts: individual ? first.id : undefined,
+  });
+}
+
+/** ResolvableDiscussion#resolved?: resolvable, and none of its resolvable notes waits to be resolved. */
+function isThreadResolved(notes: Note[]): boolean {
+  const resolvable = notes.filter(isResolvable);
+  return resolvable.length > 0 && resolvable.every((note) => note.resolvedAt != null);
+}
+
+export interface DiscussionNoteUpdateInput {
+  body?: string | null;
+  resolved?: boolean | null;
+}
+
+/**
+ * PUT .../discussions/:discussion_id/notes/:note_id: exactly one of `body` (as PUT .../notes/:id)
+ * or `resolved` (this note alone). As GitLab, the note is found among the noteable's notes.
+ */
+export async function updateDiscussionNote(
+  ctx: DomainContext,
+  type: NoteableType,
+  projectRef: string | number,
+  ref: number,
+  noteId: number,
+  input: DiscussionNoteUpdateInput,
+): Promise<NoteView> {
+  requireAuthenticated(ctx);
+  const given = (["body", "resolved"] as const).filter((key) => input[key] != null);
+  if (given.length === 0) throw paramError("body, resolved are missing, exactly one parameter must be provided");
+  if (given.length > 1) throw paramError("body, resolved are mutually exclusive");
+  const noteable = await findNoteable(ctx, type, projectRef, ref);
+  if (input.resolved == null) return changeNote(ctx, noteable, noteId, input.body);
+  return resolveNote(ctx, noteable, noteId, input.resolved);
+}
+
+/** NotesHelpers#resolve_note: `resolve_note` on the note (403), then `400 Note is not resolvable`. */
+async function resolveNote(ctx: DomainContext, noteable: Noteable, noteId: number, resolved: boolean): Promise<NoteView> {
+  const note = await findNoteRecord(ctx, noteable, noteId);
+  const noteableAuthor = await noteableAuthorId(ctx, noteable);
+  const allowed = canReadNote(ctx, noteable, note) && mayResolve(ctx, noteable, noteableAuthor, note.authorId);
+  if (!allowed) throw forbidden();
+  if (!isResolvable(note)) throw badRequest("Note is not resolvable");
+  if (resolved === (note.resolvedAt != null)) return note;
+  const saved = await ctx.db.note.update({ where: { id: note.id }, data: resolution(ctx, resolved) });
+  return withIid(saved, noteable);
+}
+
+/**
+ * PUT .../discussions/:discussion_id with `resolved`: every resolvable note of the thread.
+ * ResolvableDiscussion#can_resolve?: a resolvable thread, and the caller is the noteable's author
+ * or may `resolve_note` in the project (Developer and above); otherwise 403.
+ */
+export async function resolveDiscussion(
+  ctx: DomainContext,
+  type: NoteableType,
+  projectRef: string | number,
+  ref: number,
+  discussionId: string,
+  resolved: boolean,
+): Promise<DiscussionView> {
+  requireAuthenticated(ctx);
+  const noteable = await findNoteable(ctx, type, projectRef, ref);
+  // GitLab answers a 500 for an unknown id here (nil discussion); a 404 says what happened
+  const discussion = await findDiscussion(ctx, noteable, discussionId);
+  const resolvable = discussion.notes.filter(isResolvable);
+  if (!resolvable.length || !mayResolve(ctx, noteable, await noteableAuthorId(ctx, noteable))) throw forbidden();
+  const changing = resolvable.filter((note) => (note.resolvedAt != null) !== resolved).map((note) => note.id);
+  if (changing.length) await ctx.db.note.updateMany({ where: { id: { in: changing } }, data: resolution(ctx, resolved) });
+  return discussionOf(discussionId, await readableDiscussionNotes(ctx, noteable, discussionId));
+}
+
+/**
+ * `resolve_note` (IssuablePolicy / NotePolicy): Developers and above, administrators, the
+ * noteable's author, and for a single note its author too; never in an archived project nor, for
+ * non-members, in a locked discussion.
+ */
+function mayResolve(ctx: DomainContext, noteable: Noteable, noteableAuthor: number | null, noteAuthor?: number): boolean {
+  const userId = ctx.actor?.user.id;
+  if (noteable.access.project.archived || !passesLock(noteable)) return false;
+  if (isAdmin(ctx.actor) || noteable.access.level >= AccessLevel.developer) return true;
+  return userId != null && (userId === noteableAuthor || userId === noteAuthor);
+}
+
+const resolution = (ctx: DomainContext, resolved: boolean) =>
+  resolved ? { resolvedAt: ctx.now(), resolvedById: ctx.actor!.user.id } : { resolvedAt: null, resolvedById: null };
+
+async function noteableAuthorId(ctx: DomainContext, noteable: Noteable): Promise<number | null> {
+  const where = { where: { id: noteable.id }, select: { authorId: true } };
+  if (noteable.type === "Issue") return (await ctx.db.issue.findUnique(where))?.authorId ?? null;
+  if (noteable.type === "MergeRequest") return (await ctx.db.mergeRequest.findUnique(where))?.authorId ?? null;
+  return (await ctx.db.snippet.findUnique(where))?.authorId ?? null;
+}

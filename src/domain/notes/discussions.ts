@@ -1,0 +1,118 @@
+// Discussions (threads) of notes on issues, merge requests and project snippets (lib/api/discussions.rb,
+// Discussion / IndividualNoteDiscussion and ResolvableNote / ResolvableDiscussion): every note
+// belongs to one discussion by its 40-hex `discussionId`; a plain note (type null) is a discussion
+// of its own, a thread's notes are "DiscussionNote"s. Reading rules are the notes' (notes.ts):
+// the noteable must be readable and internal notes need Reporter. Writes: discussion-writes.ts.
+import type { Note, Prisma } from "../../generated/prisma/client.js";
+import { notFound } from "../../errors.js";
+import { requireAuthenticated } from "../access.js";
+import type { DomainContext } from "../context.js";
+import { paginate, type Page, type PageArgs } from "../pagination.js";
+import { canReadInternalNotes, findNoteable, notesOf, withIid, type Noteable, type NoteableType, type NoteView } from "./notes.js";
+
+/** The STI type of thread notes (DiscussionNote); individual notes have none. */
+export const THREAD_NOTE = "DiscussionNote";
+
+/** Entities::Discussion: the id, whether it is an individual note, its notes oldest first. */
+export interface DiscussionView {
+  id: string;
+  individual_note: boolean;
+  notes: NoteView[];
+}
+
+/**
+ * Noteable.resolvable_types: merge request threads, and issue threads since GitLab 16.3 ("Make
+ * issue threads resolvable", 2023-07); snippet threads never are.
+ */
+const RESOLVABLE_NOTEABLES: readonly string[] = ["Issue", "MergeRequest"];
+
+/** ResolvableNote#resolvable?: a user (non-system) note of a thread on a resolvable noteable. */
+export function isResolvable(note: Pick<Note, "type" | "system" | "noteableType">): boolean {
+  return note.type === THREAD_NOTE && !note.system && RESOLVABLE_NOTEABLES.includes(note.noteableType);
+}
+
+/** The notes a caller may read: internal notes only for Reporters and above (Note#readable_by?). */
+export function readableNotesOf(ctx: DomainContext, noteable: Noteable): Prisma.NoteWhereInput {
+  return { ...notesOf(noteable), ...(canReadInternalNotes(ctx, noteable.access) ? {} : { internal: false }) };
+}
+
+/** Note.fresh: oldest first, ties by id. */
+const FRESH = [{ createdAt: "asc" }, { id: "asc" }] as const satisfies Prisma.NoteOrderByWithRelationInput[];
+
+/** Discussion.build: the discussion's class comes from its first note (IndividualNoteDiscussion for a plain note). */
+export function discussionOf(id: string, notes: NoteView[]): DiscussionView {
+  return { id, individual_note: notes[0]?.type !== THREAD_NOTE, notes };
+}
+
+/** One discussion's notes the caller may read, oldest first (none: no such discussion for them). */
+export async function readableDiscussionNotes(ctx: DomainContext, noteable: Noteable, discussionId: string): Promise<NoteView[]> {
+  const notes = await ctx.db.note.findMany({ where: { ...readableNotesOf(ctx, noteable), discussionId }, orderBy: [...FRESH] });
+  return notes.map((note) => withIid(note, noteable));
+}
+
+/** A discussion of the noteable, or `404 Discussion Not Found` (also when none of its notes is readable). */
+export async function findDiscussion(ctx: DomainContext, noteable: Noteable, discussionId: string): Promise<DiscussionView> {
+  const notes = await readableDiscussionNotes(ctx, noteable, discussionId);
+  if (!notes.length) throw notFound("Discussion");
+  return discussionOf(discussionId, notes);
+}
+
+/**
+ * GET .../discussions: Noteable#discussion_ids_relation pages over the discussion ids, ordered by
+ * their first note (MIN(created_at), MIN(id)); then every readable note of those discussions.
+ * Internal notes are left out of the grouping for callers below Reporter, so the page and its
+ * counts hold only discussions they may read.
+ */
+export async function listDiscussions(
+  ctx: DomainContext,
+  type: NoteableType,
+  projectRef: string | number,
+  ref: number,
+  args: PageArgs,
+): Promise<Page<DiscussionView>> {
+  requireAuthenticated(ctx);
+  const noteable = await findNoteable(ctx, type, projectRef, ref);
+  const where = readableNotesOf(ctx, noteable);
+  const page = await paginate(
+    args,
+    async (cap) => (await ctx.db.note.groupBy({ by: ["discussionId"], where, take: cap, orderBy: { discussionId: "asc" } })).length,
+    async (skip, take) =>
+      (await ctx.db.note.groupBy({
+        by: ["discussionId"],
+        where,
+        orderBy: [{ _min: { createdAt: "asc" } }, { _min: { id: "asc" } }],
+        skip,
+        take,
+      })).map((group) => group.discussionId),
+  );
+  const notes = await ctx.db.note.findMany({ where: { ...where, discussionId: { in: page.rows } }, orderBy: [...FRESH] });
+  const byDiscussion = new Map<string, NoteView[]>(page.rows.map((id) => [id, []]));
+  for (const note of notes) byDiscussion.get(note.discussionId)?.push(withIid(note, noteable));
+  return { ...page, rows: page.rows.map((id) => discussionOf(id, byDiscussion.get(id)!)) };
+}
+
+/** GET .../discussions/:discussion_id */
+export async function getDiscussion(
+  ctx: DomainContext,
+  type: NoteableType,
+  projectRef: string | number,
+  ref: number,
+  discussionId: string,
+): Promise<DiscussionView> {
+  requireAuthenticated(ctx);
+  return findDiscussion(ctx, await findNoteable(ctx, type, projectRef, ref), discussionId);
+}
+
+/** GET .../discussions/:discussion_id/notes: the discussion's notes, or `404 Notes Not Found`. */
+export async function listDiscussionNotes(
+  ctx: DomainContext,
+  type: NoteableType,
+  projectRef: string | number,
+  ref: number,
+  discussionId: string,
+): Promise<NoteView[]> {
+  requireAuthenticated(ctx);
+  const notes = await readableDiscussionNotes(ctx, await findNoteable(ctx, type, projectRef, ref), discussionId);
+  if (!notes.length) throw notFound("Notes");
+  return notes;
+}
