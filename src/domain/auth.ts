@@ -4,6 +4,7 @@ import type { User } from "../generated/prisma/client.js";
 import { AppError, forbidden, notFound, unauthorized } from "../errors.js";
 import type { Actor, Services } from "./context.js";
 import { digest } from "./secrets.js";
+import { apiAccessDeniedReason } from "./users/states.js";
 import { findTokenByDigest, lastUsedAt, markTokenUsed, type TokenWithUser } from "./token-store.js";
 
 export interface Credentials {
@@ -51,7 +52,7 @@ export async function authenticate(services: Services, credentials: Credentials,
   const token = await usableToken(services, credentials.token);
   const scopes = new Set(token.scopes.split(" ").filter(Boolean));
   if (admitting) assertAdmitted(scopes, admitting);
-  assertUserActive(token.user);
+  assertApiAccess(services, token.user);
   await recordUse(services, token);
   const actor: Actor = { user: token.user, scopes, tokenId: token.id };
   return credentials.sudo ? sudo(services, actor, credentials.sudo) : actor;
@@ -67,9 +68,10 @@ async function usableToken(services: Services, secret: string): Promise<TokenWit
   return token;
 }
 
-function assertUserActive(user: User): void {
-  if (user.state === "blocked") throw forbidden("Your account has been blocked.");
-  if (user.state !== "active") throw unauthorized();
+/** API::APIGuard#find_current_user!: blocked, banned, deactivated and internal users get 403. */
+function assertApiAccess(services: Services, user: User): void {
+  const reason = apiAccessDeniedReason(services, user);
+  if (reason) throw forbidden(reason);
 }
 
 function assertAdmitted(scopes: ReadonlySet<string>, admitting: readonly string[]): void {

@@ -148,7 +148,7 @@ export async function changeAvatar<T>(
   return result;
 }
 
-export function avatarUrl(services: Services, relative: string | null | undefined): string | null {
+export function avatarUrl(services: Pick<Services, "config">, relative: string | null | undefined): string | null {
   return relative ? `${services.config.publicUrl}/uploads/-/system/${relative}` : null;
 }
 

@@ -1,33 +1,44 @@
-// Users: the current user, listing and lookup, and creation by administrators.
+// Users: the current user, listing and lookup, the personal namespace of a new user. Creation,
+// update, states (block, ban, deactivate) and deletion by administrators: users/.
 import { hash, randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
 import type { Prisma, User } from "../generated/prisma/client.js";
-import { conflict, forbidden, notFound, paramError, validationError } from "../errors.js";
-import { requireAdmin, requireAuthenticated } from "./access.js";
-import { isAdmin, type DomainContext } from "./context.js";
+import { forbidden, notFound, paramError } from "../errors.js";
+import { requireAuthenticated } from "./access.js";
+import { avatarUrl } from "./avatars.js";
+import { isAdmin, type DomainContext, type Services } from "./context.js";
 import {
   afterCursor, assertOffsetWithin, decodeCursor, encodeCursor, paginate, pageWindow,
   type KeysetPage, type Page, type PageArgs, type SortDirection,
 } from "./pagination.js";
 import { containsText } from "./paths.js";
-import { recheckIfTaken } from "./preconditions.js";
 
-export const USERNAME_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
+export { createUser, type CreateUserInput } from "./users/create.js";
+
+export { USERNAME_PATTERN } from "./users/validation.js";
 
 export function webUrlOfUser(ctx: DomainContext, user: Pick<User, "username">) {
   return `${ctx.config.publicUrl}/${user.username}`;
 }
 
-/** Gravatar's URL for the e-mail (remembered per user row: lists render the same cached users again and again). */
-export function avatarUrlOfUser(user: Pick<User, "email">) {
-  let url = avatarUrls.get(user);
+/**
+ * The uploaded avatar's URL, else Gravatar's URL for the e-mail (remembered per user row: lists
+ * render the same cached users again and again).
+ */
+export function avatarUrlOfUser(services: Pick<Services, "config">, user: Pick<User, "email" | "avatarPath">) {
+  return user.avatarPath ? avatarUrl(services, user.avatarPath)! : gravatarUrlOfUser(user);
+}
+
+/** Gravatar's URL for the user's e-mail. */
+export function gravatarUrlOfUser(user: Pick<User, "email">) {
+  let url = gravatarUrls.get(user);
   if (url === undefined) {
     url = `https://www.gravatar.com/avatar/${hash("sha256", user.email.trim().toLowerCase())}?s=80&d=identicon`;
-    avatarUrls.set(user, url);
+    gravatarUrls.set(user, url);
   }
   return url;
 }
 
-const avatarUrls = new WeakMap<Pick<User, "email">, string>();
+const gravatarUrls = new WeakMap<Pick<User, "email">, string>();
 
 export function currentUser(ctx: DomainContext): User {
   return requireAuthenticated(ctx).user;
@@ -131,66 +142,6 @@ export async function listUsersKeyset(ctx: DomainContext, requested: UserFilters
   const last = page[page.length - 1];
   const next = rows.length > take && last ? { cursor: encodeCursor((last as any)[column], last.id) } : null;
   return { rows: page, next };
-}
-
-export interface CreateUserInput {
-  email: string;
-  name: string;
-  username: string;
-  password?: string | null;
-  reset_password?: boolean | null;
-  force_random_password?: boolean | null;
-  admin?: boolean | null;
-  bio?: string | null;
-  skip_confirmation?: boolean | null;
-}
-
-export async function createUser(ctx: DomainContext, input: CreateUserInput): Promise<User> {
-  requireAdmin(ctx);
-  if (!input.password && !input.reset_password && !input.force_random_password) {
-    throw paramError("password, reset_password, force_random_password are missing, at least one parameter must be provided");
-  }
-  await assertUserUnique(ctx, input); // GitLab reports conflicts before validation errors
-  validateNewUser(input);
-  const insert = () => insertUser(ctx, {
-    username: input.username,
-    name: input.name,
-    email: input.email,
-    isAdmin: !!input.admin,
-    bio: input.bio ?? "",
-    password: input.password ?? randomBytes(18).toString("base64url"),
-  });
-  return recheckIfTaken(insert, () => assertUserUnique(ctx, input));
-}
-
-async function assertUserUnique(ctx: DomainContext, input: CreateUserInput): Promise<void> {
-  const usernameLower = input.username.toLowerCase();
-  const [byUsername, byEmail] = await Promise.all([
-    ctx.db.user.findUnique({ where: { usernameLower } }),
-    ctx.db.user.findUnique({ where: { email: input.email.toLowerCase() } }),
-  ]);
-  if (byEmail) throw conflict("Email has already been taken");
-  if (byUsername || (await namespacePathTaken(ctx, usernameLower))) throw conflict("Username has already been taken");
-}
-
-/** GitLab's namespace path rule: may end in '_' or '-', not in '.', '.git' or '.atom'. */
-const validUsername = (username: string) => USERNAME_PATTERN.test(username) && !/(\.|\.git|\.atom)$/.test(username);
-
-function validateNewUser(input: CreateUserInput): void {
-  const errors: Record<string, string[]> = {};
-  if (!validUsername(input.username)) {
-    errors.username = ["can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'."];
-  }
-  if (input.username.length > 255) errors.username = ["is too long (maximum is 255 characters)"];
-  if (!/^[^@\s]+@[^@\s]+$/.test(input.email)) errors.email = ["is invalid"];
-  if (!input.name.trim()) errors.name = ["can't be blank"];
-  if (input.name.length > 255) errors.name = ["is too long (maximum is 255 characters)"];
-  if (input.password != null && input.password.length < 8) errors.password = ["is too short (minimum is 8 characters)"];
-  if (Object.keys(errors).length) throw validationError(errors);
-}
-
-async function namespacePathTaken(ctx: DomainContext, pathLower: string) {
-  return !!(await ctx.db.namespace.findUnique({ where: { fullPathLower: pathLower } }));
 }
 
 export interface NewUser {

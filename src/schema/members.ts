@@ -13,7 +13,7 @@ export const MemberEntity = builder.objectRef<Member>("Member").implement({
     name: t.string({ resolve: (m) => m.user.name }),
     state: t.string({ resolve: (m) => m.user.state }),
     locked: t.boolean({ resolve: () => false }),
-    avatar_url: t.string({ resolve: (m) => avatarUrlOfUser(m.user) }),
+    avatar_url: t.string({ resolve: (m, _a, ctx) => avatarUrlOfUser(ctx, m.user) }),
     web_url: t.string({ resolve: (m, _a, ctx) => webUrlOfUser(ctx, m.user) }),
     access_level: t.exposeInt("accessLevel"),
     created_at: t.expose("createdAt", { type: "DateTime" }),

@@ -14,7 +14,7 @@ const userBasicFields = (t: UserFields) => ({
   name: t.exposeString("name"),
   state: t.exposeString("state"),
   locked: t.boolean({ resolve: () => false }),
-  avatar_url: t.string({ resolve: (user: User) => avatarUrlOfUser(user) }),
+  avatar_url: t.string({ resolve: (user: User, _args: unknown, ctx: Context) => avatarUrlOfUser(ctx, user) }),
   web_url: t.string({ resolve: (user: User, _args: unknown, ctx: Context) => webUrlOfUser(ctx, user) }),
 });
 
@@ -32,7 +32,7 @@ export const UserEntity = builder.prismaObject("User", {
     ...userBasicFields(t as UserFields),
     created_at: t.expose("createdAt", { type: "DateTime" }),
     bio: t.exposeString("bio"),
-    bot: t.boolean({ resolve: (user) => user.userType !== "human" }),
+    bot: t.boolean({ resolve: (user) => user.userType !== "human" && user.userType !== "ghost" }), // the ghost is internal, not a bot
     public_email: t.string({ nullable: true, resolve: () => null }),
     email: t.string({ nullable: true, resolve: (user, _a, ctx) => (mayReadPrivateFields(ctx, user) ? user.email : null) }),
     is_admin: t.boolean({ nullable: true, resolve: (user, _a, ctx) => (mayReadPrivateFields(ctx, user) ? user.isAdmin : null) }),
@@ -95,6 +95,7 @@ builder.mutationFields((t) => ({
       force_random_password: t.arg.boolean({ required: false }),
       bio: t.arg.string({ required: false }),
       admin: t.arg.boolean({ required: false }),
+      avatar: t.arg({ type: "Upload", required: false }),
     },
     resolve: (_query, _root, args, ctx) => createUser(ctx, args),
   }),

@@ -6,7 +6,8 @@ import type { Services } from "../../domain/context.js";
 import type { Tx } from "../../domain/events.js";
 import { VISIBILITY_LEVELS } from "../../domain/access.js";
 import { projectFullPath, projectWebUrl } from "../../domain/projects.js";
-import { avatarUrlOfUser } from "../../domain/users.js";
+import { sshUrlToRepo } from "../../domain/repository/urls.js";
+import { gravatarUrlOfUser } from "../../domain/users.js";
 import { REDACTED } from "../request.js";
 
 export type Ctx = Pick<Services, "config" | "now">;
@@ -24,7 +25,7 @@ export const isoDate = (date: Date | null | undefined) => (date ? date.toISOStri
 /** Project#hook_attrs (with the backward-compatible url fields). */
 export function projectHookAttrs(ctx: Ctx, project: ProjectWithNamespace) {
   const webUrl = projectWebUrl(ctx, project);
-  const sshUrl = `git@${new URL(ctx.config.publicUrl).host}:${projectFullPath(project)}.git`;
+  const sshUrl = sshUrlToRepo(ctx, projectFullPath(project));
   const httpUrl = `${webUrl}.git`;
   return {
     id: project.id,
@@ -63,9 +64,9 @@ export function groupHookAttrs(group: Namespace) {
 /** User#webhook_email: the public e-mail, which users here do not have. */
 export const webhookEmail = (_user: User) => REDACTED;
 
-/** User#hook_attrs. */
+/** User#hook_attrs (an uploaded avatar is not named here yet: these builders have no PUBLIC_URL). */
 export function userHookAttrs(user: User) {
-  return { id: user.id, name: user.name, username: user.username, avatar_url: avatarUrlOfUser(user), email: webhookEmail(user) };
+  return { id: user.id, name: user.name, username: user.username, avatar_url: gravatarUrlOfUser(user), email: webhookEmail(user) };
 }
 
 /** Issuable::STATE_ID_MAP. */

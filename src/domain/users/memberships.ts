@@ -1,0 +1,65 @@
+// GET /users/:user_id/memberships (administrators; users.rb with Entities::Membership) and
+// GET /users/:user_id/projects (projects.rb: the projects of the user's personal namespace that the
+// caller may see, with the project list's filters).
+import type { User } from "../../generated/prisma/client.js";
+import { notFound } from "../../errors.js";
+import { requireAdmin } from "../access.js";
+import type { DomainContext } from "../context.js";
+import { paginate, type Page, type PageArgs } from "../pagination.js";
+import { listProjects, type ProjectFilters } from "../project-lists.js";
+import type { RelationQuery } from "../prisma-query.js";
+
+export interface Membership {
+  source_id: number;
+  source_name: string;
+  source_type: "Namespace" | "Project";
+  access_level: number;
+}
+
+export type MembershipType = "Project" | "Namespace";
+
+/** The user's group memberships (source_type Namespace), then their project memberships, each by id. */
+export async function listUserMemberships(ctx: DomainContext, userId: number, filters: PageArgs & { type?: MembershipType | null }): Promise<Page<Membership>> {
+  requireAdmin(ctx);
+  const user = await ctx.db.user.findUnique({ where: { id: userId }, select: { id: true } });
+  if (!user) throw notFound("User");
+  const groups = filters.type !== "Project";
+  const projects = filters.type !== "Namespace";
+  const where = { userId };
+  return paginate(
+    filters,
+    async (cap) =>
+      Math.min(cap, (groups ? await ctx.db.groupMember.count({ where }) : 0) + (projects ? await ctx.db.projectMember.count({ where }) : 0)),
+    async (skip, take) => {
+      const groupRows = groups
+        ? await ctx.db.groupMember.findMany({ where, orderBy: { id: "asc" }, skip, take, include: { group: { select: { name: true } } } })
+        : [];
+      const groupCount = groups && groupRows.length < take ? await ctx.db.groupMember.count({ where }) : 0;
+      const projectRows = projects && groupRows.length < take
+        ? await ctx.db.projectMember.findMany({
+          where, orderBy: { id: "asc" }, skip: Math.max(0, skip - groupCount), take: take - groupRows.length,
+          include: { project: { select: { name: true } } },
+        })
+        : [];
+      return [
+        ...groupRows.map((m) => membership(m.groupId, m.group.name, "Namespace", m.accessLevel)),
+        ...projectRows.map((m) => membership(m.projectId, m.project.name, "Project", m.accessLevel)),
+      ];
+    },
+  );
+}
+
+const membership = (source_id: number, source_name: string, source_type: Membership["source_type"], access_level: number): Membership =>
+  ({ source_id, source_name, source_type, access_level });
+
+/** `find_user`: a numeric id or a username (any case); 404 "User Not Found" otherwise. */
+export async function findUserByIdOrUsername(ctx: DomainContext, key: string): Promise<User> {
+  const user = await ctx.db.user.findFirst({ where: /^\d+$/.test(key) ? { id: Number(key) } : { usernameLower: key.toLowerCase() } });
+  if (!user) throw notFound("User");
+  return user;
+}
+
+export async function listUserProjects(ctx: DomainContext, userKey: string, filters: ProjectFilters, query?: RelationQuery) {
+  const user = await findUserByIdOrUsername(ctx, userKey);
+  return listProjects(ctx, filters, query, { namespace: { ownerId: user.id } });
+}

@@ -1,0 +1,107 @@
+// A user's state as administrators change it (users.rb block/unblock, ban/unban, deactivate/activate
+// with Users::BlockService, UnblockService, BanService, UnbanService, DeactivateService and the
+// User state machine), and what a state means for the user's tokens (API::APIGuard).
+//
+// States: active, blocked, ldap_blocked, banned, deactivated. GitLab's `blocked?` is true for
+// blocked, ldap_blocked and banned. The answers are 201 with `true` / `false` (the state machine's
+// result) or `null` where users.rb `break`s early (nothing to do).
+import type { User } from "../../generated/prisma/client.js";
+import { AppError, forbidden, notFound } from "../../errors.js";
+import { requireAdmin } from "../access.js";
+import type { DomainContext } from "../context.js";
+
+export type StateAnswer = boolean | null;
+
+const BLOCKED_STATES = ["blocked", "ldap_blocked", "banned"];
+export const isBlocked = (user: Pick<User, "state">) => BLOCKED_STATES.includes(user.state);
+export const isInternal = (user: Pick<User, "userType">) => user.userType === "ghost";
+
+/** GitLab's deactivate_dormant_users_period default: users active more recently cannot be deactivated. */
+const DORMANT_DAYS = 90;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** `render_api_error!(message, 403)`: the service's message as is (no "403 Forbidden - " prefix). */
+const refused = (message: string) => new AppError(403, { message });
+
+async function targetUser(ctx: DomainContext, id: number): Promise<User> {
+  requireAdmin(ctx);
+  const user = await ctx.db.user.findUnique({ where: { id } });
+  if (!user) throw notFound("User");
+  return user;
+}
+
+/** The state machine's transition: true when `from` allowed it (the row changed), else false. */
+async function transition(ctx: DomainContext, user: User, from: string[], to: string): Promise<boolean> {
+  const { count } = await ctx.db.user.updateMany({ where: { id: user.id, state: { in: from } }, data: { state: to } });
+  return count > 0;
+}
+
+export async function blockUser(ctx: DomainContext, id: number): Promise<StateAnswer> {
+  const user = await targetUser(ctx, id);
+  if (user.state === "ldap_blocked") throw forbidden("LDAP blocked users cannot be modified by the API");
+  if (user.id === ctx.actor!.user.id) throw forbidden("The API initiating user cannot be blocked by the API");
+  if (isBlocked(user)) return null;
+  if (isInternal(user)) throw refused("An internal user cannot be blocked");
+  return transition(ctx, user, ["active", "deactivated"], "blocked");
+}
+
+/** Unblocking is the state machine's `activate`: false for a user who is active already. */
+export async function unblockUser(ctx: DomainContext, id: number): Promise<StateAnswer> {
+  const user = await targetUser(ctx, id);
+  if (user.state === "ldap_blocked") throw forbidden("LDAP blocked users cannot be unblocked by the API");
+  if (user.state === "deactivated") throw forbidden("Deactivated users cannot be unblocked by the API");
+  return transition(ctx, user, ["blocked", "banned"], "active");
+}
+
+/** Users::BanService: active users only ("You cannot ban blocked users."). */
+export async function banUser(ctx: DomainContext, id: number): Promise<StateAnswer> {
+  const user = await targetUser(ctx, id);
+  if (user.state !== "active") throw refused(`You cannot ban ${user.state} users.`);
+  return transition(ctx, user, ["active"], "banned");
+}
+
+export async function unbanUser(ctx: DomainContext, id: number): Promise<StateAnswer> {
+  const user = await targetUser(ctx, id);
+  if (user.state !== "banned") throw refused(`You cannot unban ${user.state} users.`);
+  return transition(ctx, user, ["banned"], "active");
+}
+
+/** Users::DeactivateService: only dormant users (no token used for 90 days) may be deactivated. */
+export async function deactivateUser(ctx: DomainContext, id: number): Promise<StateAnswer> {
+  const user = await targetUser(ctx, id);
+  if (user.state === "deactivated") return null;
+  if (isBlocked(user)) throw refused("Error occurred. A blocked user cannot be deactivated");
+  if (isInternal(user)) throw refused("Internal users cannot be deactivated");
+  if (await activeRecently(ctx, user)) {
+    throw refused(`The user you are trying to deactivate has been active in the past ${DORMANT_DAYS} days and cannot be deactivated`);
+  }
+  return transition(ctx, user, ["active"], "deactivated");
+}
+
+/** The state machine's `activate` from deactivated; blocked users must be unblocked instead. */
+export async function activateUser(ctx: DomainContext, id: number): Promise<StateAnswer> {
+  const user = await targetUser(ctx, id);
+  if (isBlocked(user)) throw forbidden("A blocked user must be unblocked to be activated");
+  return transition(ctx, user, ["deactivated"], "active");
+}
+
+/** GitLab's last_activity_on comes from authenticated API use: here, the user's tokens' last use. */
+async function activeRecently(ctx: DomainContext, user: User): Promise<boolean> {
+  const since = new Date(ctx.now().getTime() - DORMANT_DAYS * DAY_MS);
+  const used = await ctx.db.accessToken.findFirst({ where: { userId: user.id, lastUsedAt: { gt: since } }, select: { id: true } });
+  return !!used;
+}
+
+/**
+ * Why a token's user may not use the API (Gitlab::Auth::UserAccessDeniedReason), or null: API::APIGuard
+ * answers 403 with it. A deactivated user is reactivated only by signing in on the web, not by a token.
+ */
+export function apiAccessDeniedReason(ctx: Pick<DomainContext, "config">, user: Pick<User, "state" | "userType">): string | null {
+  if (isInternal(user)) return "This action cannot be performed by internal users";
+  if (user.state === "deactivated") {
+    return "Your account has been deactivated by your administrator. " +
+      `Please log back in from a web browser to reactivate your account at ${ctx.config.publicUrl}`;
+  }
+  if (user.state !== "active") return "Your account has been blocked.";
+  return null;
+}

@@ -1,0 +1,80 @@
+// Administrators' user lifecycle (update, delete, block/unblock, ban/unban, deactivate/activate),
+// a user's memberships and a user's personal projects. Rules: domain/users/.
+import { deleteUser } from "../domain/users/delete.js";
+import { listUserMemberships, listUserProjects, type Membership } from "../domain/users/memberships.js";
+import {
+  activateUser, banUser, blockUser, deactivateUser, unbanUser, unblockUser, type StateAnswer,
+} from "../domain/users/states.js";
+import { updateUser } from "../domain/users/update.js";
+import type { DomainContext } from "../domain/context.js";
+import { builder } from "./builder.js";
+import { pageArgs, keysetArgs, rowsOf } from "./pagination.js";
+import { ProjectEntity, projectFilterArgs } from "./projects.js";
+import { UserEntity } from "./users.js";
+
+/** GitLab's Entities::Membership. */
+const MembershipEntity = builder.objectRef<Membership>("Membership").implement({
+  fields: (t) => ({
+    source_id: t.exposeInt("source_id"),
+    source_name: t.exposeString("source_name"),
+    source_type: t.exposeString("source_type"),
+    access_level: t.exposeInt("access_level"),
+  }),
+});
+
+const MembershipTypeEnum = builder.enumType("MembershipSourceType", { values: ["Project", "Namespace"] as const });
+
+builder.queryFields((t) => ({
+  userMemberships: t.field({
+    type: [MembershipEntity],
+    extensions: { access: "admin", tokenScopes: ["read_user"] },
+    args: { user_id: t.arg.int({ required: true }), type: t.arg({ type: MembershipTypeEnum, required: false }), ...pageArgs },
+    resolve: async (_r, { user_id, ...filters }, ctx) => rowsOf(ctx, await listUserMemberships(ctx, user_id, filters)),
+  }),
+  userProjects: t.prismaField({
+    type: [ProjectEntity],
+    args: { user_id: t.arg.id({ required: true }), ...pageArgs, ...keysetArgs, ...projectFilterArgs },
+    resolve: async (query, _r, { user_id, ...filters }, ctx) => rowsOf(ctx, await listUserProjects(ctx, String(user_id), filters, query)),
+  }),
+}));
+
+/** The state changes: 201 with `true`, `false` or `null` as users.rb answers. */
+type StateChange = (ctx: DomainContext, id: number) => Promise<StateAnswer>;
+const STATE_CHANGES: Record<string, StateChange> = {
+  blockUser, unblockUser, banUser, unbanUser, deactivateUser, activateUser,
+};
+
+builder.mutationFields((t) => ({
+  updateUser: t.prismaField({
+    type: UserEntity,
+    extensions: { access: "admin" },
+    args: {
+      id: t.arg.int({ required: true }),
+      email: t.arg.string({ required: false }),
+      password: t.arg.string({ required: false }),
+      skip_reconfirmation: t.arg.boolean({ required: false }),
+      name: t.arg.string({ required: false }),
+      username: t.arg.string({ required: false }),
+      bio: t.arg.string({ required: false }),
+      admin: t.arg.boolean({ required: false }),
+      avatar: t.arg({ type: "Upload", required: false }),
+    },
+    resolve: (_q, _r, { id, ...input }, ctx) => updateUser(ctx, id, input),
+  }),
+  deleteUser: t.boolean({
+    extensions: { access: "admin" },
+    args: { id: t.arg.int({ required: true }), hard_delete: t.arg.boolean({ required: false }) },
+    resolve: (_r, args, ctx) => deleteUser(ctx, args.id, !!args.hard_delete, ctx.request.headers.get("if-unmodified-since")),
+  }),
+  ...Object.fromEntries(
+    Object.entries(STATE_CHANGES).map(([name, change]) => [
+      name,
+      t.boolean({
+        nullable: true,
+        extensions: { access: "admin" },
+        args: { id: t.arg.int({ required: true }) },
+        resolve: (_r, args, ctx) => change(ctx, args.id),
+      }),
+    ]),
+  ),
+}));
