@@ -161,9 +161,13 @@ async function startingGroups(ctx: DomainContext, filters: GroupFilters): Promis
   return allAvailable ? { kind: "group", OR: [{ visibility: { in: openVisibilities(ctx.actor) } }, mine] } : mine;
 }
 
-async function groupsWhere(ctx: DomainContext, filters: GroupFilters, parent?: Namespace): Promise<Prisma.NamespaceWhereInput> {
+/** Below a group: its children (subgroups) or every level under it (descendants). */
+export type Below = "children" | "descendants";
+
+async function groupsWhere(ctx: DomainContext, filters: GroupFilters, parent?: Namespace, below: Below = "children"): Promise<Prisma.NamespaceWhereInput> {
   const and: Prisma.NamespaceWhereInput[] = [await startingGroups(ctx, filters)];
-  if (parent) and.push({ parentId: parent.id });
+  if (parent && below === "children") and.push({ parentId: parent.id });
+  if (parent && below === "descendants") and.push({ traversalIds: { startsWith: parent.traversalIds }, id: { not: parent.id } });
   // The top-level list also matches full paths ("parent/child"); subgroup lists do not.
   if (filters.search) and.push(fuzzySearch<Prisma.NamespaceWhereInput>(ctx.dialect, parent ? ["name", "path"] : ["name", "path", "fullPath"], filters.search));
   if (filters.top_level_only) and.push({ parentId: null });
@@ -194,7 +198,11 @@ export async function listGroups(ctx: DomainContext, filters: GroupFilters, quer
 
 export async function listSubgroups(ctx: DomainContext, id: string, filters: GroupFilters, query: RelationQuery = {}): Promise<Page<Namespace>> {
   const { group } = await findGroup(ctx, id);
-  return pageOfGroups(ctx, filters, await groupsWhere(ctx, filters, group), query);
+  return listGroupsBelow(ctx, group, filters, query, "children");
+}
+
+export async function listGroupsBelow(ctx: DomainContext, group: Namespace, filters: GroupFilters, query: RelationQuery, below: Below): Promise<Page<Namespace>> {
+  return pageOfGroups(ctx, filters, await groupsWhere(ctx, filters, group, below), query);
 }
 
 export const keysetUnavailable = () => new AppError(405, { error: "Keyset pagination is not yet available for this type of request" });

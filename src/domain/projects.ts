@@ -8,6 +8,7 @@ import {
 import { isAdmin, type DomainContext } from "./context.js";
 import { addRedirect } from "./groups.js";
 import { insertMember } from "./members.js";
+import { publish } from "./events.js";
 import { recheckIfTaken } from "./preconditions.js";
 import type { ProjectWithNamespace } from "./project-lists.js";
 import { nameProblems, pathFromName, pathProblems, rubyErrorHash, type Visibility } from "./paths.js";
@@ -90,7 +91,13 @@ function throwIfAny(errors: Errors): void {
   if (Object.keys(errors).length) throw validationError(errors);
 }
 
-export async function createProject(ctx: DomainContext, input: ProjectInput & { namespace_id?: string | null }): Promise<ProjectWithNamespace> {
+export interface NewProjectInput extends ProjectInput {
+  namespace_id?: string | null;
+  /** a first commit adding README.md on the default branch; without it the repository is empty */
+  initialize_with_readme?: boolean | null;
+}
+
+export async function createProject(ctx: DomainContext, input: NewProjectInput): Promise<ProjectWithNamespace> {
   const creator = requireAuthenticated(ctx).user;
   if (!input.name && !input.path) throw paramError("name, path are missing, at least one parameter must be provided");
   const ns = await namespaceForNewProject(ctx, input.namespace_id);
@@ -100,7 +107,7 @@ export async function createProject(ctx: DomainContext, input: ProjectInput & { 
   return recheckIfTaken(() => insertProject(ctx, creator, input, { ns, name, path }), async () => throwIfAny(await takenErrors(ctx, ns, name, path)));
 }
 
-function insertProject(ctx: DomainContext, creator: User, input: ProjectInput, { ns, name, path }: { ns: Namespace; name: string; path: string }) {
+function insertProject(ctx: DomainContext, creator: User, input: NewProjectInput, { ns, name, path }: { ns: Namespace; name: string; path: string }) {
   return ctx.db.$transaction(async (tx) => {
     const project = await tx.project.create({
       data: {
@@ -115,7 +122,8 @@ function insertProject(ctx: DomainContext, creator: User, input: ProjectInput, {
     if (ns.ownerId) await insertMember(tx, "project", project.id, ns.ownerId, AccessLevel.owner, null, creator.id);
     const topics = input.topics ?? input.tag_list;
     if (topics?.length) await assignTopics(tx, project.id, topics);
-    await initializeRepository(tx, project, creator, ctx);
+    if (input.initialize_with_readme) await initializeRepository(tx, project, creator, ctx);
+    await publish(tx, ctx, "project", { action: "create", project, actorId: creator.id });
     return project;
   });
 }

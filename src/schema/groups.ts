@@ -13,7 +13,7 @@ const DETAIL_PROJECTS_LIMIT = 100;
 const withoutProjects = new WeakSet<Namespace>();
 
 /** GitLab's GroupDetail: the Group fields plus the projects the caller can see in it. */
-const GroupDetail = builder.prismaObject("Namespace", {
+export const GroupDetail = builder.prismaObject("Namespace", {
   variant: "GroupDetail",
   fields: (t) => ({
     ...groupFields(t as Parameters<typeof groupFields>[0]),
@@ -29,7 +29,7 @@ const GroupDetail = builder.prismaObject("Namespace", {
 
 const GroupOrderBy = builder.enumType("GroupOrderBy", { values: GROUP_ORDER_COLUMNS });
 
-const groupFilterArgs = builder.args((t) => ({
+export const groupFilterArgs = builder.args((t) => ({
   search: t.string({ required: false }),
   owned: t.boolean({ required: false }),
   min_access_level: t.int({ required: false }),

@@ -2,6 +2,7 @@ import type { Context } from "../context.js";
 import type { Project } from "../generated/prisma/client.js";
 import { FEATURE_ACCESS_LEVELS } from "../domain/project-features.js";
 import { projectPermissions } from "../domain/access.js";
+import { sshUrlToRepo } from "../domain/repository/urls.js";
 import {
   createProject, getProject, listGroupProjects, listProjects, listProjectsKeyset, PROJECT_ORDER_COLUMNS,
   projectFullPath, projectWebUrl, transferProject, updateProject, type ProjectWithNamespace,
@@ -11,7 +12,6 @@ import { namespaceFullName, NamespaceBasic, VisibilityEnum } from "./namespaces.
 import { keysetArgs, pageArgs, rowsOf } from "./pagination.js";
 import { UserBasic } from "./users.js";
 
-const host = (ctx: Context) => new URL(ctx.config.publicUrl).host;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Fields = PothosSchemaTypes.PrismaObjectFieldBuilder<any, any, any>;
@@ -36,14 +36,21 @@ const projectFields = (t: Fields) => ({
   creator_id: t.exposeInt("creatorId", { nullable: true }),
   topics: t.stringList({ resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => ctx.loaders.projectTopicNames.load(p.id) }),
   tag_list: t.stringList({ resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => ctx.loaders.projectTopicNames.load(p.id) }),
-  ssh_url_to_repo: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => `git@${host(ctx)}:${projectFullPath(p)}.git` }),
+  ssh_url_to_repo: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => sshUrlToRepo(ctx, projectFullPath(p)) }),
   http_url_to_repo: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => `${projectWebUrl(ctx, p)}.git` }),
   web_url: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => projectWebUrl(ctx, p) }),
-  readme_url: t.string({ nullable: true, resolve: () => null }),
+  readme_url: t.string({
+    nullable: true,
+    select: { namespace: true },
+    resolve: async (p: ProjectWithNamespace, _a: unknown, ctx: Context) => {
+      const { readmePath } = await ctx.loaders.repositoryFacts.load(p);
+      return readmePath ? `${projectWebUrl(ctx, p)}/-/blob/${p.defaultBranch}/${readmePath}` : null;
+    },
+  }),
   avatar_url: t.string({ nullable: true, resolve: () => null }),
   forks_count: t.int({ resolve: () => 0 }),
   star_count: t.int({ resolve: () => 0 }),
-  empty_repo: t.boolean({ resolve: () => false }),
+  empty_repo: t.boolean({ resolve: async (p: Project, _a: unknown, ctx: Context) => (await ctx.loaders.repositoryFacts.load(p)).empty }),
   issues_enabled: t.boolean({ resolve: (p: Project) => p.issuesAccessLevel !== "disabled" }),
   merge_requests_enabled: t.boolean({ resolve: (p: Project) => p.mergeRequestsAccessLevel !== "disabled" }),
   snippets_enabled: t.boolean({ resolve: (p: Project) => p.snippetsAccessLevel !== "disabled" }),
@@ -95,7 +102,7 @@ export const ProjectDetail = builder.prismaObject("Project", {
 
 const ProjectOrderBy = builder.enumType("ProjectOrderBy", { values: PROJECT_ORDER_COLUMNS });
 
-const projectFilterArgs = builder.args((t) => ({
+export const projectFilterArgs = builder.args((t) => ({
   search: t.string({ required: false }),
   visibility: t.field({ type: VisibilityEnum, required: false }),
   membership: t.boolean({ required: false }),
@@ -152,7 +159,7 @@ builder.mutationFields((t) => ({
   createProject: t.prismaField({
     type: ProjectDetail,
     extensions: { access: "authenticated" },
-    args: { ...projectInputArgs, namespace_id: t.arg.id({ required: false }) },
+    args: { ...projectInputArgs, namespace_id: t.arg.id({ required: false }), initialize_with_readme: t.arg.boolean({ required: false }) },
     resolve: (_q, _r, args, ctx) => createProject(ctx, { ...args, namespace_id: args.namespace_id == null ? null : String(args.namespace_id) }),
   }),
   updateProject: t.prismaField({

@@ -1,7 +1,7 @@
 // GitLab's hook names ("triggers", as recorded in the delivery history), the hook switch each one
 // needs, and the event name of the X-Service-Event header (TriggerableHooks::AVAILABLE_TRIGGERS and
 // WebHookService.hook_to_event).
-import type { HookEvent } from "../domain/group-hooks.js";
+import type { HookEvent } from "../domain/web-hook-switches.js";
 
 export const TRIGGER_SWITCHES = {
   push_hooks: "push_events",
@@ -21,6 +21,8 @@ export const TRIGGER_SWITCHES = {
   subgroup_hooks: "subgroup_events",
   emoji_hooks: "emoji_events",
   resource_access_token_hooks: "resource_access_token_events",
+  // group hooks only: a project created in or removed from the group (EE Projects::DestroyService)
+  project_hooks: "project_events",
 } as const satisfies Record<string, HookEvent>;
 
 export type Trigger = keyof typeof TRIGGER_SWITCHES;

@@ -17,7 +17,7 @@ const branchName = (prefix: string) => uniqueName(prefix).replace(/_/g, "-");
 async function setup() {
   const root = gitlab();
   const [owner, dev, reviewer] = await Promise.all([createUser(suite.server), createUser(suite.server), createUser(suite.server)]);
-  const project = await gitlab(owner.token).Projects.create({ name: uniqueName("gbap"), visibility: "private" });
+  const project = await gitlab(owner.token).Projects.create({ name: uniqueName("gbap"), visibility: "private", initializeWithReadme: true });
   await root.ProjectMembers.add(project.id, 30, { userId: dev.id });
   await root.ProjectMembers.add(project.id, 30, { userId: reviewer.id });
   const source = branchName("feature");

@@ -14,7 +14,7 @@ const gitlab = (token: string | undefined = suite.server.rootToken) => new Gitla
 
 /** A public project with an issue, a merge request and a snippet (each with a note), made by root. */
 async function awardables(api: InstanceType<typeof Gitlab>) {
-  const project = await api.Projects.create({ name: uniqueName("gbae"), visibility: "public" });
+  const project = await api.Projects.create({ name: uniqueName("gbae"), visibility: "public", initializeWithReadme: true });
   const issue = await api.Issues.create(project.id, "Award me");
   const branch = uniqueName("feature").replace(/_/g, "-");
   await api.Branches.create(project.id, branch, "main");

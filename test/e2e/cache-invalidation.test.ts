@@ -92,7 +92,7 @@ describe("the approval configuration across processes", () => {
   let group: { id: number };
 
   beforeAll(async () => {
-    const project = await call(writer, "POST", "/projects", E2E_ROOT_TOKEN, { name: "Approvals", path: "approvals", visibility: "public" });
+    const project = await call(writer, "POST", "/projects", E2E_ROOT_TOKEN, { name: "Approvals", path: "approvals", visibility: "public", initialize_with_readme: true });
     projectId = project.body.id;
     const p = `/projects/${projectId}`;
     expect((await call(writer, "POST", `${p}/repository/branches`, E2E_ROOT_TOKEN, { branch: "feature", ref: "main" })).status).toBe(201);

@@ -17,7 +17,7 @@ describe("gitbeaker MergeRequests", () => {
     const root = gitlab();
     const dev = await createUser(suite.server);
     const api = gitlab(dev.token);
-    const project = await root.Projects.create({ name: uniqueName("gbmr"), visibility: "private" });
+    const project = await root.Projects.create({ name: uniqueName("gbmr"), visibility: "private", initializeWithReadme: true });
     await root.ProjectMembers.add(project.id, 30, { userId: dev.id });
     const source = branchName("feature");
     await api.Branches.create(project.id, source, "main");
@@ -58,7 +58,7 @@ describe("gitbeaker MergeRequests", () => {
   it("lists a group's merge requests", async () => {
     const api = gitlab();
     const group = await api.Groups.create(uniqueName("gbg"), uniqueName("gbg").toLowerCase().replace(/_/g, "-"), { visibility: "public" });
-    const project = await api.Projects.create({ name: uniqueName("gbgp"), namespaceId: group.id, visibility: "public" });
+    const project = await api.Projects.create({ name: uniqueName("gbgp"), namespaceId: group.id, visibility: "public", initializeWithReadme: true });
     const source = branchName("grp");
     await api.Branches.create(project.id, source, "main");
     const mr = await api.MergeRequests.create(project.id, source, "main", "In a group");
@@ -69,7 +69,7 @@ describe("gitbeaker MergeRequests", () => {
 
   it("errors: missing and same branches, another open MR, permissions, unknown iid", async () => {
     const root = gitlab();
-    const project = await root.Projects.create({ name: uniqueName("gbmre"), visibility: "public" });
+    const project = await root.Projects.create({ name: uniqueName("gbmre"), visibility: "public", initializeWithReadme: true });
     const source = branchName("dup");
     await root.Branches.create(project.id, source, "main");
     const first = await root.MergeRequests.create(project.id, source, "main", "First");

@@ -130,7 +130,7 @@ async function setUp(root: RestClient): Promise<Fixture> {
   const projects = [];
   const mergeRequests = [];
   for (let p = 0; p < PROJECTS; p++) {
-    const project = (await root.post("/projects", { name: `P${p}`, path: `p${p}`, namespace_id: group.id, visibility: "public" })).body;
+    const project = (await root.post("/projects", { name: `P${p}`, path: `p${p}`, namespace_id: group.id, visibility: "public", initialize_with_readme: true })).body;
     projects.push(project.id);
     for (let m = 0; m < MERGE_REQUESTS_PER_PROJECT; m++) {
       const branch = `feature-${m}`;

@@ -16,7 +16,7 @@ describe.skipIf(unavailable !== null)(title, () => {
   it("branches, commits and protected branches", async () => {
     const owner = await createUser(suite.server);
     const developer = await createUser(suite.server);
-    const project = await owner.api.post("/projects", { name: uniqueName("pyrepo") });
+    const project = await owner.api.post("/projects", { name: uniqueName("pyrepo"), initialize_with_readme: true });
     expect(project.status).toBe(201);
     expect((await owner.api.post(`/projects/${project.body.id}/members`, { user_id: developer.id, access_level: 30 })).status).toBe(201);
 

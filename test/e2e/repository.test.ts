@@ -18,7 +18,7 @@ let projectId: number;
 beforeAll(async () => {
   owner = await createUser(suite.server);
   developer = await createUser(suite.server);
-  const project = await gitlab(owner.token).Projects.create({ name: uniqueName("repo") });
+  const project = await gitlab(owner.token).Projects.create({ name: uniqueName("repo"), initializeWithReadme: true });
   projectId = project.id;
   await gitlab(owner.token).ProjectMembers.add(projectId, 30, { userId: developer.id });
 });

@@ -15,7 +15,7 @@ const gitlab = (token: string | undefined = suite.server.rootToken) => new Gitla
 async function projectWithMembers() {
   const root = gitlab();
   const [dev, guest] = [await createUser(suite.server), await createUser(suite.server)];
-  const project = await root.Projects.create({ name: uniqueName("gbsn"), visibility: "public" });
+  const project = await root.Projects.create({ name: uniqueName("gbsn"), visibility: "public", initializeWithReadme: true });
   await root.ProjectMembers.add(project.id, 30, { userId: dev.id });
   await root.ProjectMembers.add(project.id, 10, { userId: guest.id });
   return { project, dev, guest };

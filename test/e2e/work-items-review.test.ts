@@ -20,7 +20,7 @@ async function groupProject(dev: E2eUser) {
   const tag = uniqueName("gbrev").toLowerCase();
   const group = await root.Groups.create(tag, tag, { visibility: "private" });
   await root.GroupMembers.add(group.id, 30, { userId: dev.id });
-  const project = await root.Projects.create({ name: tag, namespaceId: group.id });
+  const project = await root.Projects.create({ name: tag, namespaceId: group.id, initializeWithReadme: true });
   return { tag, group, project };
 }
 

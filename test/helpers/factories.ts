@@ -40,10 +40,14 @@ export async function createGroup(by: ApiClient, overrides: Record<string, unkno
   return res.body;
 }
 
-/** A project created through POST /projects by `by`; private, in `by`'s namespace unless overridden. */
+/**
+ * A project created through POST /projects by `by`; private, in `by`'s namespace unless overridden,
+ * with a README on "main" (`initialize_with_readme`: most tests need a branch; pass false for an
+ * empty repository, as GitLab makes without it).
+ */
 export async function createProject(by: ApiClient, overrides: Record<string, unknown> = {}): Promise<any> {
   const path = (overrides.path as string) ?? uniq("p");
-  const res = await by.post("/projects", { name: `Project ${path}`, path, visibility: "private", ...overrides });
+  const res = await by.post("/projects", { name: `Project ${path}`, path, visibility: "private", initialize_with_readme: true, ...overrides });
   expect(res.status, res.text).toBe(201);
   return res.body;
 }

@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => bed.close());
 beforeEach(async () => {
-  await bed.t.services.db.groupHook.deleteMany({});
+  await bed.t.services.db.webHook.deleteMany({});
   bed.receiver.clear();
   bed.receiver.answer = { status: 200, body: "OK" };
   bed.clock.set(new Date());
@@ -30,7 +30,7 @@ async function memberEvent() {
   await addMember(owner.api, "groups", group.id, user.id, 30);
 }
 
-const hookRow = (id: number) => bed.t.services.db.groupHook.findUniqueOrThrow({ where: { id } });
+const hookRow = (id: number) => bed.t.services.db.webHook.findUniqueOrThrow({ where: { id } });
 const getHook = async (id: number) => (await bed.t.root.get(`/groups/${group.id}/hooks/${id}`)).body;
 
 describe("retries", () => {
@@ -140,14 +140,14 @@ describe("auto-disabling", () => {
 
   it("caps the backoff at one day and disables permanently at the 40th failure; a successful test re-enables", async () => {
     const hook = await createHook(bed, group.id, { member_events: true });
-    await bed.t.services.db.groupHook.update({ where: { id: hook.id }, data: { recentFailures: 30 } });
+    await bed.t.services.db.webHook.update({ where: { id: hook.id }, data: { recentFailures: 30 } });
     bed.receiver.answer = { status: 500 };
     const worker = bed.worker({ maxAttempts: 1 });
     await memberEvent();
     await worker.runOnce();
     let row = await hookRow(hook.id);
     expect(row.disabledUntil!.getTime()).toBe(bed.clock.now().getTime() + 86_400_000);
-    await bed.t.services.db.groupHook.update({ where: { id: hook.id }, data: { recentFailures: 39, disabledUntil: null } });
+    await bed.t.services.db.webHook.update({ where: { id: hook.id }, data: { recentFailures: 39, disabledUntil: null } });
     await memberEvent();
     await worker.runOnce();
     row = await hookRow(hook.id);
@@ -164,7 +164,7 @@ describe("auto-disabling", () => {
     await worker.runOnce();
     expect((await deliveriesOf(bed, hook.id)).at(-1)).toMatchObject({ status: "failed", lastError: "Hook disabled" });
 
-    const project = await bed.t.root.post("/projects", { name: "p", path: `p-${Date.now()}`, namespace_id: group.id });
+    const project = await bed.t.root.post("/projects", { name: "p", path: `p-${Date.now()}`, namespace_id: group.id, initialize_with_readme: true });
     expect(project.status).toBe(201);
     bed.receiver.answer = { status: 200 };
     const test = await bed.t.root.post(`/groups/${group.id}/hooks/${hook.id}/test/push_events`);
@@ -176,7 +176,7 @@ describe("auto-disabling", () => {
     const hook = await createHook(bed, group.id, { member_events: true });
     await memberEvent();
     const until = new Date(bed.clock.now().getTime() + 5 * MINUTE);
-    await bed.t.services.db.groupHook.update({ where: { id: hook.id }, data: { recentFailures: 4, disabledUntil: until } });
+    await bed.t.services.db.webHook.update({ where: { id: hook.id }, data: { recentFailures: 4, disabledUntil: until } });
     const worker = bed.worker();
     await worker.runOnce();
     expect(bed.receiver.requests).toHaveLength(0);

@@ -1,4 +1,5 @@
-// A new project's repository: its default branch with one commit by the creator adding README.md.
+// A new project's repository when created with initialize_with_readme: its default branch with one commit
+// by the creator adding README.md (through the push path, so push hooks fire).
 import type { Project, User } from "../../generated/prisma/client.js";
 import type { DomainContext } from "../context.js";
 import { BLANK_SHA, type Tx } from "../events.js";

@@ -17,7 +17,7 @@ reviewer = connect(os.environ["REVIEWER_TOKEN"])
 dev_id = int(os.environ["DEV_ID"])
 reviewer_id = int(os.environ["REVIEWER_ID"])
 
-created_project = owner.projects.create({"name": f"{tag}-project", "visibility": "private"})
+created_project = owner.projects.create({"name": f"{tag}-project", "visibility": "private", "initialize_with_readme": True})
 project = owner.projects.get(created_project.id)
 project.members.create({"user_id": dev_id, "access_level": 30})
 project.members.create({"user_id": reviewer_id, "access_level": 30})

@@ -17,7 +17,7 @@ def view(award):
         "user_id": award.user["id"]}
 
 
-project = gl.projects.create({"name": tag, "visibility": "public"})
+project = gl.projects.create({"name": tag, "visibility": "public", "initialize_with_readme": True})
 issue = project.issues.create({"title": "Award me"})
 project.branches.create({"branch": f"{tag}-feature", "ref": "main"})
 mr = project.mergerequests.create({"source_branch": f"{tag}-feature", "target_branch": "main", "title": "Award me too"})

@@ -31,7 +31,7 @@ def view(mr):
 
 group = gl.groups.create({"name": f"{tag}-group", "path": f"{tag}-group", "visibility": "private"})
 group.members.create({"user_id": dev_id, "access_level": 30})
-admin_project = gl.projects.create({"name": f"{tag}-project", "namespace_id": group.id})
+admin_project = gl.projects.create({"name": f"{tag}-project", "namespace_id": group.id, "initialize_with_readme": True})
 project = dev.projects.get(admin_project.id)
 
 project.branches.create({"branch": f"{tag}-one", "ref": "main"})

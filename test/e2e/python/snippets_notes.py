@@ -27,7 +27,7 @@ def view(obj, keys):
     return {key: data[key] for key in keys} | {"author_id": data["author"]["id"]}
 
 
-project = gl.projects.create({"name": tag, "visibility": "public"})
+project = gl.projects.create({"name": tag, "visibility": "public", "initialize_with_readme": True})
 project.members.create({"user_id": dev_id, "access_level": 30})
 project.members.create({"user_id": guest_id, "access_level": 10})
 dev_project = dev_gl.projects.get(project.id, lazy=True)

@@ -19,7 +19,7 @@ dev_gl = connect(os.environ["DEV_TOKEN"])
 
 group = gl.groups.create({"name": tag, "path": tag})
 group.members.create({"user_id": dev_id, "access_level": 30})
-project = gl.projects.create({"name": tag, "namespace_id": group.id})
+project = gl.projects.create({"name": tag, "namespace_id": group.id, "initialize_with_readme": True})
 dev_project = dev_gl.projects.get(project.id)
 # a project by its full path, never fetched: every child path is built from path values
 lazy_project = dev_gl.projects.get(project.path_with_namespace, lazy=True)

@@ -1,0 +1,70 @@
+// Group and project lifecycle: deleting groups and projects (202 with Grape's `accepted!` body),
+// transferring a group, a group's descendants, and the groups of a project.
+import type { Namespace } from "../generated/prisma/client.js";
+import { deleteGroup, listDescendantGroups } from "../domain/group-lifecycle.js";
+import { transferGroup } from "../domain/group-transfer.js";
+import { deleteProject } from "../domain/project-destroy.js";
+import { listProjectGroups } from "../domain/project-groups.js";
+import { builder } from "./builder.js";
+import { GroupDetail, groupFilterArgs } from "./groups.js";
+import { GroupEntity, groupFields } from "./namespaces.js";
+import { pageArgs, rowsOf } from "./pagination.js";
+
+const authenticated = { access: "authenticated" } as const;
+
+/** Grape's `accepted!`: `{"message":"202 Accepted"}`. */
+const AcceptedMessage = builder.objectRef<{ message: string }>("AcceptedMessage").implement({
+  fields: (t) => ({ message: t.exposeString("message") }),
+});
+
+/** GitLab's PublicGroupDetails: BasicGroupDetails (id, web_url, name) with avatar and full name/path. */
+const PublicGroupDetails = builder.prismaObject("Namespace", {
+  variant: "PublicGroupDetails",
+  fields: (t) => {
+    const all = groupFields(t as Parameters<typeof groupFields>[0]);
+    return { id: all.id, web_url: all.web_url, name: all.name, avatar_url: all.avatar_url, full_name: all.full_name, full_path: all.full_path };
+  },
+});
+
+builder.queryFields((t) => ({
+  groupDescendantGroups: t.prismaField({
+    type: [GroupEntity],
+    args: { id: t.arg.id({ required: true }), ...pageArgs, ...groupFilterArgs },
+    resolve: async (query, _r, args, ctx) => rowsOf(ctx, await listDescendantGroups(ctx, String(args.id), args, query)),
+  }),
+  projectGroups: t.prismaField({
+    type: [PublicGroupDetails],
+    args: {
+      id: t.arg.id({ required: true }),
+      ...pageArgs,
+      search: t.arg.string({ required: false }),
+      skip_groups: t.arg.intList({ required: false }),
+      with_shared: t.arg.boolean({ required: false }),
+      shared_visible_only: t.arg.boolean({ required: false }),
+      shared_min_access_level: t.arg.int({ required: false }),
+    },
+    resolve: async (_q, _r, { id, ...filters }, ctx) => rowsOf(ctx, await listProjectGroups(ctx, String(id), filters)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  /** DELETE honours If-Unmodified-Since (destroy_conditionally!). */
+  deleteGroup: t.field({
+    type: AcceptedMessage,
+    extensions: authenticated,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => deleteGroup(ctx, String(args.id), ctx.request.headers.get("if-unmodified-since")),
+  }),
+  transferGroup: t.prismaField({
+    type: GroupDetail,
+    extensions: authenticated,
+    args: { id: t.arg.id({ required: true }), group_id: t.arg.int({ required: false }) },
+    resolve: (_q, _r, args, ctx): Promise<Namespace> => transferGroup(ctx, String(args.id), args.group_id),
+  }),
+  deleteProject: t.field({
+    type: AcceptedMessage,
+    extensions: authenticated,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => deleteProject(ctx, String(args.id), ctx.request.headers.get("if-unmodified-since")),
+  }),
+}));
