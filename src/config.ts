@@ -28,6 +28,12 @@ export interface Config {
   webhookWorker: boolean;
   /** WEB_CONCURRENCY (default: the cores): server processes sharing the port (node:cluster); 1 serves from the starting process itself. */
   webConcurrency: number;
+  /** SSH_HOST: the host of `ssh_url_to_repo` (GitLab's gitlab_shell.ssh_host); default PUBLIC_URL's host name, without its port. */
+  sshHost: string;
+  /** SSH_PORT: GitLab's gitlab_shell.ssh_port; other than 22, SSH URLs take the `ssh://git@host:port/` form. */
+  sshPort: number;
+  /** FORGELINE_REVISION: the commit the server was built from, for /version (else the REVISION file or the git checkout). */
+  revision: string | undefined;
 }
 
 /** Key bytes that never print: `String()`, JSON and `util.inspect` show "[REDACTED]". */
@@ -104,6 +110,21 @@ function publicUrl(env: NodeJS.ProcessEnv, port: number): string {
   return raw.replace(/\/+$/, "");
 }
 
+/** A host name or IP address (IPv6 without brackets), as an SSH URL names the server. */
+function sshHost(env: NodeJS.ProcessEnv, publicUrl: string): string {
+  const raw = env.SSH_HOST || new URL(publicUrl).hostname;
+  const host = raw.replace(/^\[(.*)\]$/, "$1");
+  if (!/^[A-Za-z0-9._:-]+$/.test(host)) throw new ConfigError(`SSH_HOST must be a host name or an IP address, got "${raw}"`);
+  return host;
+}
+
+function revision(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.FORGELINE_REVISION?.trim();
+  if (!raw) return undefined;
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(raw)) throw new ConfigError(`FORGELINE_REVISION must be a commit id (letters, digits, '.', '_', '-'), got "${raw}"`);
+  return raw;
+}
+
 function rootToken(env: NodeJS.ProcessEnv): string | undefined {
   const token = env.INITIAL_ROOT_TOKEN;
   if (token === undefined || token === "") return undefined;
@@ -142,10 +163,11 @@ function headerPrefix(env: NodeJS.ProcessEnv): Config["webhookHeaderPrefix"] {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, "PORT", 8080, 0, 65535);
   const dataDir = env.DATA_DIR || DEFAULT_DATA_DIR;
+  const baseUrl = publicUrl(env, port);
   return {
     host: env.HOST || "0.0.0.0",
     port,
-    publicUrl: publicUrl(env, port),
+    publicUrl: baseUrl,
     databaseUrl: databaseUrl(env, dataDir),
     dataDir,
     uploadsDir: path.resolve(env.UPLOADS_DIR || path.join(dataDir, "uploads")),
@@ -159,6 +181,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookHeaderPrefix: headerPrefix(env),
     webhookWorker: boolean(env, "WEBHOOK_WORKER", true),
     webConcurrency: integer(env, "WEB_CONCURRENCY", Math.min(availableParallelism(), 64), 1, 64),
+    sshHost: sshHost(env, baseUrl),
+    sshPort: integer(env, "SSH_PORT", 22, 1, 65535),
+    revision: revision(env),
   };
 }
 

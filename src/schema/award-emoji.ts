@@ -9,7 +9,7 @@ import { issuableKey, type IssuableType } from "../domain/issuable-facts.js";
 import type { NoteableType } from "../domain/notes/notes.js";
 import { builder } from "./builder.js";
 import { IssueEntity } from "./issues.js";
-import { MergeRequestDetail, MergeRequestEntity } from "./merge-requests.js";
+import { MergeRequestDetail, MergeRequestEntity, MergeRequestWithoutSubscription } from "./merge-requests.js";
 import { NoteEntity } from "./notes.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import { SnippetEntity } from "./snippets.js";
@@ -110,7 +110,7 @@ builder.prismaObjectFields(IssueEntity, (t) => ({
   award_emoji: t.field({ type: [AwardEmojiEntity], extensions: graphqlOnly, resolve: awardEmojiOf("Issue") }),
 }));
 
-for (const ref of [MergeRequestEntity, MergeRequestDetail]) {
+for (const ref of [MergeRequestEntity, MergeRequestDetail, MergeRequestWithoutSubscription]) {
   builder.prismaObjectFields(ref, (t) => ({
     upvotes: t.int({ resolve: votesOf("MergeRequest", "upvotes") }),
     downvotes: t.int({ resolve: votesOf("MergeRequest", "downvotes") }),

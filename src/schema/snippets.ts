@@ -3,6 +3,7 @@
 import type { Context } from "../context.js";
 import type { Snippet, User } from "../generated/prisma/client.js";
 import { projectFullPath, projectPageUrl, projectWebUrl } from "../domain/projects.js";
+import { sshUrlToRepo } from "../domain/repository/urls.js";
 import { createProjectSnippet, deleteProjectSnippet, updateProjectSnippet } from "../domain/snippets/snippet-writes.js";
 import { getProjectSnippet, getProjectSnippetRaw, listProjectSnippets, type SnippetRaw, type SnippetView } from "../domain/snippets/snippets.js";
 import { builder } from "./builder.js";
@@ -15,7 +16,6 @@ const SNIPPET_REF = "main";
 /** Every snippet root field answers with the domain's SnippetView (files and project loaded). */
 const view = (snippet: Snippet) => snippet as SnippetView;
 const webUrl = (ctx: Context, snippet: Snippet) => projectPageUrl(ctx, view(snippet).project, "snippets", snippet.id);
-const host = (ctx: Context) => new URL(ctx.config.publicUrl).host;
 
 interface SnippetFileView {
   path: string;
@@ -42,7 +42,7 @@ export const SnippetEntity = builder.prismaObject("Snippet", {
     project_id: t.exposeInt("projectId", { nullable: true }),
     web_url: t.string({ resolve: (s, _a, ctx) => webUrl(ctx, s) }),
     raw_url: t.string({ resolve: (s, _a, ctx) => `${webUrl(ctx, s)}/raw` }),
-    ssh_url_to_repo: t.string({ resolve: (s, _a, ctx) => `git@${host(ctx)}:${projectFullPath(view(s).project)}/snippets/${s.id}.git` }),
+    ssh_url_to_repo: t.string({ resolve: (s, _a, ctx) => sshUrlToRepo(ctx, `${projectFullPath(view(s).project)}/snippets/${s.id}`) }),
     http_url_to_repo: t.string({ resolve: (s, _a, ctx) => `${projectWebUrl(ctx, view(s).project)}/snippets/${s.id}.git` }),
     file_name: t.string({ nullable: true, resolve: (s) => view(s).files[0]?.path ?? null }),
     files: t.field({

@@ -1,6 +1,8 @@
 // The one URL guard (SSRF) for webhooks: checked when a hook is saved and again by delivery at send
-// time. Only http(s); the host must resolve, and every address it resolves to must be public
-// unicast (ipaddr.js range "unicast"). Loopback, private, link-local, unique-local, unspecified,
+// time. Only http(s); at send time the host must resolve, and every address it resolves to must be
+// public unicast (ipaddr.js range "unicast"). At save a host name that does not resolve (yet) is
+// accepted, as GitLab saves hooks without DNS rebinding protection (AddressableUrlValidator's
+// `dns_rebind_protection: false`): delivery checks it again. Loopback, private, link-local, unique-local, unspecified,
 // multicast, carrier-grade NAT, reserved and other special ranges are refused unless local requests
 // are allowed (ALLOW_LOCAL_WEBHOOKS). Cloud metadata endpoints are refused even then, also when an
 // address embeds one (IPv4-mapped, NAT64, 6to4, Teredo). Reasons never contain the URL (it may hold
@@ -14,7 +16,10 @@ export type UrlCheck =
   | { ok: false; reason: string };
 
 export interface UrlGuard {
+  /** at send time: the addresses the request will connect to */
   check(url: string): Promise<UrlCheck>;
+  /** when a hook is saved: as `check`, but a host name that resolves to nothing passes (addresses: []) */
+  checkAtSave(url: string): Promise<UrlCheck>;
 }
 
 /** Every address a host name resolves to. */
@@ -67,29 +72,36 @@ export function createUrlGuard(options: UrlGuardOptions): UrlGuard {
     }
   }
 
+  /** `unresolvedPasses`: a host name without addresses is accepted (saving) rather than refused (sending). */
+  async function inspect(raw: string, unresolvedPasses: boolean): Promise<UrlCheck> {
+    // WHATWG parsing silently drops tabs and newlines and trims spaces: refuse them instead
+    if (/[\u0000-\u0020\u007f]/.test(raw)) return refuse(REFUSED.invalid);
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return refuse(REFUSED.invalid);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") return refuse(REFUSED.scheme);
+    if (url.port === "0") return refuse(REFUSED.invalid);
+    const hostname = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+    if (!hostname) return refuse(REFUSED.invalid);
+    if (METADATA_HOSTS.has(hostname)) return refuse(REFUSED.metadata);
+    const addresses = await resolve(hostname);
+    // `.invalid` names (RFC 6761) are known never to resolve, without asking DNS
+    if (addresses.length === 0) {
+      return unresolvedPasses && !hostname.endsWith(".invalid") ? { ok: true, url, addresses } : refuse(REFUSED.unresolved);
+    }
+    for (const address of addresses) {
+      const problem = addressProblem(address, options.allowLocal);
+      if (problem) return refuse(problem);
+    }
+    return { ok: true, url, addresses };
+  }
+
   return {
-    async check(raw) {
-      // WHATWG parsing silently drops tabs and newlines and trims spaces: refuse them instead
-      if (/[\u0000-\u0020\u007f]/.test(raw)) return refuse(REFUSED.invalid);
-      let url: URL;
-      try {
-        url = new URL(raw);
-      } catch {
-        return refuse(REFUSED.invalid);
-      }
-      if (url.protocol !== "http:" && url.protocol !== "https:") return refuse(REFUSED.scheme);
-      if (url.port === "0") return refuse(REFUSED.invalid);
-      const hostname = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
-      if (!hostname) return refuse(REFUSED.invalid);
-      if (METADATA_HOSTS.has(hostname)) return refuse(REFUSED.metadata);
-      const addresses = await resolve(hostname);
-      if (addresses.length === 0) return refuse(REFUSED.unresolved);
-      for (const address of addresses) {
-        const problem = addressProblem(address, options.allowLocal);
-        if (problem) return refuse(problem);
-      }
-      return { ok: true, url, addresses };
-    },
+    check: (raw) => inspect(raw, false),
+    checkAtSave: (raw) => inspect(raw, true),
   };
 }
 

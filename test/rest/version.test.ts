@@ -1,4 +1,10 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../src/config.js";
+import { sourceRevision } from "../../src/domain/metadata.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { createUser, type TestUser } from "../helpers/factories.js";
 
@@ -75,5 +81,33 @@ describe("GET /metadata", () => {
     expect(metadata.status).toBe(200);
     expect(metadata.body).toEqual(version.body);
     expect((await t.anon.get("/metadata")).status).toBe(401);
+  });
+});
+
+// Gitlab.revision: the REVISION file, else `git log --pretty=format:%h --abbrev=11 -n 1`, else "Unknown"
+describe("revision", () => {
+  it("is the checkout's HEAD as GitLab abbreviates it (11 hex digits, more when needed)", async () => {
+    const head = execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).trim();
+    const res = await user.api.get("/version");
+    expect(res.body.revision).toMatch(/^[0-9a-f]{11,40}$/);
+    expect(head.startsWith(res.body.revision)).toBe(true);
+    expect((await user.api.get("/metadata")).body.revision).toBe(res.body.revision);
+  });
+
+  it("is FORGELINE_REVISION when set (a build that is not a git checkout)", async () => {
+    const built = await startTestApp({ FORGELINE_REVISION: "0123456789a" });
+    const res = await built.root.get("/version");
+    expect(res.body.revision).toBe("0123456789a");
+  });
+
+  it("refuses a FORGELINE_REVISION that is no commit id at start", () => {
+    expect(() => loadConfig({ FORGELINE_REVISION: "abc; rm -rf /" })).toThrow(ConfigError);
+  });
+
+  it("reads a REVISION file first, and is Unknown outside a checkout without one", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "forgeline-revision-"));
+    expect(sourceRevision(dir)).toBe("Unknown");
+    writeFileSync(path.join(dir, "REVISION"), "fedcba98765\n");
+    expect(sourceRevision(dir)).toBe("fedcba98765");
   });
 });

@@ -88,3 +88,35 @@ describe("createUrlGuard", () => {
     for (const address of addresses) expect(addressProblem(address, false)).toBe(REFUSED.localhost);
   });
 });
+
+// GitLab saves hooks with the UrlBlocker's dns_rebind_protection off (AddressableUrlValidator):
+// a host name without addresses passes then; whatever resolves, or needs no DNS, is checked as at send time.
+describe("checkAtSave", () => {
+  it("accepts a host name that does not resolve (or whose resolver does not answer), with no addresses", async () => {
+    expect(await strict.checkAtSave("http://unknown.example.com/x")).toEqual({ ok: true, url: new URL("http://unknown.example.com/x"), addresses: [] });
+    const slow = createUrlGuard({ allowLocal: false, lookup: () => new Promise(() => {}), lookupTimeoutMs: 50 });
+    expect((await slow.checkAtSave("http://slow.example.com/")).ok).toBe(true);
+    // at send time the same URLs are refused
+    expect(await strict.check("http://unknown.example.com/x")).toEqual({ ok: false, reason: REFUSED.unresolved });
+  });
+
+  it.each([
+    ["http://rebind.example.com/", REFUSED.localNetwork],
+    ["http://internal.example.com/", REFUSED.localNetwork],
+    ["http://meta.example.com/", REFUSED.metadata],
+    ["http://metadata.google.internal/", REFUSED.metadata],
+    ["http://x.invalid/", REFUSED.unresolved],
+    ["http://localhost:3000/", REFUSED.localhost],
+    ["http://10.0.0.1/", REFUSED.localNetwork],
+    ["http://[::ffff:169.254.169.254]/", REFUSED.metadata],
+    ["ftp://unknown.example.com/", REFUSED.scheme],
+    ["unknown.example.com/x", REFUSED.invalid],
+  ])("refuses %s as at send time: %s", async (url, reason) => {
+    expect(await strict.checkAtSave(url)).toEqual({ ok: false, reason });
+    expect(await strict.check(url)).toEqual({ ok: false, reason });
+  });
+
+  it("accepts a public host as check does", async () => {
+    expect(await strict.checkAtSave("https://hooks.example.com/p")).toEqual(await strict.check("https://hooks.example.com/p"));
+  });
+});

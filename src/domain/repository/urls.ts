@@ -1,6 +1,7 @@
 // Web URLs of repository objects (GitLab's commit and project_tree URLs). Their rows carry only
-// the project id, so the project paths of a request are loaded in one query.
+// the project id, so the project paths of a request are loaded in one query. And SSH clone URLs.
 import DataLoader from "dataloader";
+import type { Config } from "../../config.js";
 import type { DomainContext } from "../context.js";
 import { projectPageUrl } from "../projects.js";
 
@@ -31,3 +32,16 @@ export async function commitWebUrl(ctx: DomainContext, projectId: number, sha: s
 export async function branchWebUrl(ctx: DomainContext, projectId: number, name: string): Promise<string> {
   return projectPageUrl(ctx, await projectPath(ctx, projectId), "tree", name);
 }
+
+/**
+ * GitLab's gitlab_shell.ssh_path_prefix (Settings.build_gitlab_shell_ssh_path_prefix): `git@host:`
+ * on the standard SSH port, `ssh://git@host:port/` on another; the HTTP port never appears.
+ */
+export function sshPathPrefix(config: Pick<Config, "sshHost" | "sshPort">): string {
+  const ipv6 = config.sshHost.includes(":");
+  if (config.sshPort !== 22) return `ssh://git@${ipv6 ? `[${config.sshHost}]` : config.sshHost}:${config.sshPort}/`;
+  return ipv6 ? `[git@${config.sshHost}]:` : `git@${config.sshHost}:`;
+}
+
+/** `ssh_url_to_repo` of the repository at `repositoryPath` (`group/project`, `group/project/snippets/1`). */
+export const sshUrlToRepo = (ctx: Pick<DomainContext, "config">, repositoryPath: string) => `${sshPathPrefix(ctx.config)}${repositoryPath}.git`;

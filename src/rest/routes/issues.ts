@@ -1,5 +1,5 @@
 // issues rows of the /api/v4 route table
-import { get, post, put, type Route } from "../route-helpers.js";
+import { del, get, post, put, type Route } from "../route-helpers.js";
 
 export const issueRoutes: Route[] = [
   get("/issues", "issues"),
@@ -7,4 +7,8 @@ export const issueRoutes: Route[] = [
   post("/projects/:id/issues", "createIssue"),
   get("/projects/:id/issues/:issue_iid", "projectIssue"),
   put("/projects/:id/issues/:issue_iid", "updateIssue"),
+  del("/projects/:id/issues/:issue_iid", "deleteIssue"),
+  get("/projects/:id/issues/:issue_iid/participants", "issueParticipants"),
+  get("/projects/:id/issues/:issue_iid/closed_by", "issueClosedBy"),
+  get("/projects/:id/issues/:issue_iid/related_merge_requests", "issueRelatedMergeRequests"),
 ];

@@ -1,0 +1,42 @@
+// An issue's lifecycle and surroundings beyond the Issue entity: DELETE, its participants, the
+// merge requests that close it when merged (closed_by) and those related to it, each through one
+// domain function.
+import { deleteIssue } from "../domain/issues/issue-destroy.js";
+import { closingMergeRequests, relatedMergeRequests } from "../domain/issues/issue-merge-requests.js";
+import { issueParticipants } from "../domain/issues/issue-participants.js";
+import { builder } from "./builder.js";
+import { MergeRequestEntity, MergeRequestWithoutSubscription } from "./merge-requests.js";
+import { pageArgs, rowsOf } from "./pagination.js";
+import { UserBasic } from "./users.js";
+
+const issueArgs = builder.args((t) => ({
+  id: t.id({ required: true }),
+  issue_iid: t.int({ required: true }),
+  ...pageArgs,
+}));
+
+builder.queryFields((t) => ({
+  issueParticipants: t.prismaField({
+    type: [UserBasic],
+    args: issueArgs,
+    resolve: async (_q, _r, { id, issue_iid, ...page }, ctx) => rowsOf(ctx, await issueParticipants(ctx, String(id), issue_iid, page)),
+  }),
+  issueClosedBy: t.prismaField({
+    type: [MergeRequestEntity],
+    args: issueArgs,
+    resolve: async (_q, _r, { id, issue_iid, ...page }, ctx) => rowsOf(ctx, await closingMergeRequests(ctx, String(id), issue_iid, page)),
+  }),
+  issueRelatedMergeRequests: t.prismaField({
+    type: [MergeRequestWithoutSubscription],
+    args: issueArgs,
+    resolve: async (_q, _r, { id, issue_iid, ...page }, ctx) => rowsOf(ctx, await relatedMergeRequests(ctx, String(id), issue_iid, page)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  deleteIssue: t.boolean({
+    extensions: { access: "authenticated" },
+    args: { id: t.arg.id({ required: true }), issue_iid: t.arg.int({ required: true }) },
+    resolve: (_r, args, ctx) => deleteIssue(ctx, String(args.id), args.issue_iid, ctx.request.headers.get("if-unmodified-since")),
+  }),
+}));
