@@ -36,7 +36,7 @@ const UserAbilities = builder.objectRef<MergeRequestRow>("MergeRequestUserAbilit
 const row = (mr: unknown) => mr as MergeRequestRow;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Fields = PothosSchemaTypes.PrismaObjectFieldBuilder<any, any, any>;
+export type Fields = PothosSchemaTypes.PrismaObjectFieldBuilder<any, any, any>;
 
 /** MergeRequestBasic, in GitLab's order (upvotes and downvotes come from award-emoji.ts). */
 const basicFields = (t: Fields) => ({
@@ -80,8 +80,8 @@ const basicFields = (t: Fields) => ({
   merge_status: t.exposeString("mergeStatus"),
   detailed_merge_status: t.string({ resolve: (mr: unknown, _a: unknown, ctx: Context) => detailedMergeStatusOf(ctx, row(mr)) }),
   sha: t.exposeString("headSha", { nullable: true }),
-  merge_commit_sha: t.string({ nullable: true, resolve: none }),
-  squash_commit_sha: t.string({ nullable: true, resolve: none }),
+  merge_commit_sha: t.exposeString("mergeCommitSha", { nullable: true }),
+  squash_commit_sha: t.exposeString("squashCommitSha", { nullable: true }),
   discussion_locked: t.exposeBoolean("discussionLocked", { nullable: true }),
   should_remove_source_branch: t.exposeBoolean("shouldRemoveSourceBranch", { nullable: true }),
   force_remove_source_branch: t.exposeBoolean("forceRemoveSourceBranch", { nullable: true }),
@@ -101,24 +101,33 @@ export const MergeRequestEntity = builder.prismaObject("MergeRequest", {
   fields: (t) => basicFields(t as Fields),
 });
 
+/** Entities::MergeRequest's fields; `subscribed` only where the route includes it (include_subscribed). */
+export const detailFields = (t: Fields, includeSubscribed: boolean) => ({
+  ...basicFields(t),
+  ...(includeSubscribed ? { subscribed: t.boolean({ resolve: (mr: unknown, _a: unknown, ctx: Context) => isSubscribed(ctx, row(mr)) }) } : {}),
+  changes_count: t.string({ resolve: async (mr: unknown, _a: unknown, ctx: Context) => (await mergeRequestDiffOnce(ctx.db, row(mr))).changesCount }),
+  latest_build_started_at: t.field({ type: "DateTime", nullable: true, resolve: none }),
+  latest_build_finished_at: t.field({ type: "DateTime", nullable: true, resolve: none }),
+  first_deployed_to_production_at: t.field({ type: "DateTime", nullable: true, resolve: none }),
+  pipeline: t.field({ type: "JSON", nullable: true, resolve: none }),
+  head_pipeline: t.field({ type: "JSON", nullable: true, resolve: none }),
+  diff_refs: t.field({ type: DiffRefs, resolve: async (mr: unknown, _a: unknown, ctx: Context) => (await mergeRequestDiffOnce(ctx.db, row(mr))).diffRefs }),
+  merge_error: t.string({ nullable: true, resolve: none }),
+  // authors are Developers or above when they open an MR (no forks here): never a first contribution
+  first_contribution: t.boolean({ resolve: () => false }),
+  user: t.field({ type: UserAbilities, resolve: (mr: unknown) => row(mr) }),
+});
+
 /** Entities::MergeRequest: one merge request, as GET, POST and PUT answer it. */
 export const MergeRequestDetail = builder.prismaObject("MergeRequest", {
   variant: "MergeRequestDetail",
-  fields: (t) => ({
-    ...basicFields(t as Fields),
-    subscribed: t.boolean({ resolve: (mr, _a, ctx) => isSubscribed(ctx, row(mr)) }),
-    changes_count: t.string({ resolve: async (mr, _a, ctx) => (await mergeRequestDiffOnce(ctx.db, mr)).changesCount }),
-    latest_build_started_at: t.field({ type: "DateTime", nullable: true, resolve: none }),
-    latest_build_finished_at: t.field({ type: "DateTime", nullable: true, resolve: none }),
-    first_deployed_to_production_at: t.field({ type: "DateTime", nullable: true, resolve: none }),
-    pipeline: t.field({ type: "JSON", nullable: true, resolve: none }),
-    head_pipeline: t.field({ type: "JSON", nullable: true, resolve: none }),
-    diff_refs: t.field({ type: DiffRefs, resolve: async (mr, _a, ctx) => (await mergeRequestDiffOnce(ctx.db, mr)).diffRefs }),
-    merge_error: t.string({ nullable: true, resolve: none }),
-    // authors are Developers or above when they open an MR (no forks here): never a first contribution
-    first_contribution: t.boolean({ resolve: () => false }),
-    user: t.field({ type: UserAbilities, resolve: (mr) => row(mr) }),
-  }),
+  fields: (t) => detailFields(t as Fields, true),
+});
+
+/** Entities::MergeRequest presented with include_subscribed: false (an issue's related merge requests). */
+export const MergeRequestWithoutSubscription = builder.prismaObject("MergeRequest", {
+  variant: "RelatedMergeRequest",
+  fields: (t) => detailFields(t as Fields, false),
 });
 
 const StateFilter = builder.enumType("MergeRequestStateFilter", { values: MERGE_REQUEST_STATES });

@@ -2,7 +2,7 @@
 // fields; protected branches live in protected-branches.ts.
 import type { Commit } from "../generated/prisma/client.js";
 import { createBranch, deleteBranch, getBranch, listBranches, type BranchView } from "../domain/repository/branches.js";
-import { createCommit, getCommit, listCommits, type CommitDetailView } from "../domain/repository/commit-api.js";
+import { createCommit, getCommit, getMergeBase, listCommits, type CommitDetailView } from "../domain/repository/commit-api.js";
 import { branchWebUrl, commitWebUrl } from "../domain/repository/urls.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
@@ -16,7 +16,7 @@ const commitFields = (t: CommitFields) => ({
   id: t.exposeString("sha"),
   short_id: t.string({ resolve: (commit) => commit.sha.slice(0, 8) }),
   created_at: t.expose("authoredAt", { type: "DateTime" }),
-  parent_ids: t.stringList({ resolve: (commit) => (commit.parentSha ? [commit.parentSha] : []) }),
+  parent_ids: t.stringList({ resolve: (commit) => [commit.parentSha, commit.secondParentSha].filter((sha): sha is string => sha != null) }),
   title: t.exposeString("title"),
   message: t.exposeString("message"),
   author_name: t.exposeString("authorName"),
@@ -93,8 +93,13 @@ builder.queryFields((t) => ({
   }),
   projectCommits: t.field({
     type: [CommitEntity],
-    args: { id: t.arg.id({ required: true }), ref_name: t.arg.string({ required: false }), ...pageArgs },
+    args: { id: t.arg.id({ required: true }), ref_name: t.arg.string({ required: false }), all: t.arg.boolean({ required: false }), ...pageArgs },
     resolve: async (_r, args, ctx) => rowsOf(ctx, await listCommits(ctx, String(args.id), args)),
+  }),
+  projectMergeBase: t.field({
+    type: CommitEntity,
+    args: { id: t.arg.id({ required: true }), refs: t.arg.stringList({ required: true }) },
+    resolve: (_r, args, ctx) => getMergeBase(ctx, String(args.id), args.refs),
   }),
   projectCommit: t.field({
     type: CommitDetailEntity,

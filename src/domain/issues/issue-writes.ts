@@ -145,7 +145,7 @@ function assertValid(values: { title: string; description: string | null }): voi
  * close / reopen: nothing happens when the issue is already in that state, and a locked
  * discussion cannot be reopened (GitLab's `reopen_issue` is prevented while locked).
  */
-async function changeState(tx: Tx, ctx: DomainContext, issue: IssueWithAssignees, event: StateEvent): Promise<IssueWithAssignees> {
+export async function changeState(tx: Tx, ctx: DomainContext, issue: IssueWithAssignees, event: StateEvent): Promise<IssueWithAssignees> {
   const closing = event === "close";
   if (issue.state === (closing ? "closed" : "opened")) return issue;
   if (!closing && issue.discussionLocked) return issue;

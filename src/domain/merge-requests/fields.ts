@@ -23,14 +23,33 @@ export function referencesOf(project: ProjectPath, iid: number, fromGroupId?: nu
   return { short, relative, full };
 }
 
+/** GitLab's default_merge_commit_message (the merge ref's message too). */
+export function defaultMergeMessage(mr: Pick<MergeRequest, "iid" | "title" | "sourceBranch" | "targetBranch"> & { project: ProjectPath }): string {
+  const reference = referencesOf(mr.project, mr.iid).full;
+  return [`Merge branch '${mr.sourceBranch}' into '${mr.targetBranch}'`, mr.title, `See merge request ${reference}`].join("\n\n");
+}
+
+/** What the mergeability checks look at besides the row. */
+export interface MergeFacts {
+  sourceExists: boolean;
+  /** the approval rules are satisfied (GitLab EE's approved?) */
+  approved: boolean;
+}
+
 /**
- * detailed_merge_status: the first failing mergeability check in GitLab's order (open, draft,
- * commits on an existing source branch, conflicts), else "mergeable".
+ * detailed_merge_status: the first failing mergeability check, else "mergeable". GitLab EE runs
+ * its approval check before the open, draft and commits checks (EE MergeRequest
+ * mergeable_state_checks); a merge request that is no longer open answers not_open first here,
+ * so a closed or merged one never reads as waiting for approvals. Conflicts come last (git state).
  */
-export function detailedMergeStatus(mr: Pick<MergeRequest, "state" | "draft" | "mergeStatus">, sourceExists: boolean): string {
+export function detailedMergeStatus(mr: Pick<MergeRequest, "state" | "draft" | "mergeStatus">, facts: MergeFacts): string {
   if (mr.state !== "opened") return "not_open";
+  if (!facts.approved) return "not_approved";
   if (mr.draft) return "draft_status";
-  if (!sourceExists) return "commits_status";
+  if (!facts.sourceExists) return "commits_status";
   if (mr.mergeStatus === "cannot_be_merged") return "conflict";
   return "mergeable";
 }
+
+/** The checks GitLab's mergeable_state? runs (the merge API answers 405 when one fails): all but conflicts. */
+export const STATE_CHECK_FAILURES = new Set(["not_open", "not_approved", "draft_status", "commits_status"]);

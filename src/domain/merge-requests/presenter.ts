@@ -3,6 +3,7 @@
 import { projectAccessLevel } from "../access.js";
 import type { DomainContext } from "../context.js";
 import { canMergeToBranch, canPushToBranch } from "../repository/access.js";
+import { computeApprovalState } from "../approvals/state.js";
 import { detailedMergeStatus } from "./fields.js";
 import { branchKey, mergeRequestLoaders } from "./loaders.js";
 import type { MergeRequestRow } from "./merge-requests.js";
@@ -11,8 +12,20 @@ export async function sourceBranchExists(ctx: DomainContext, mr: MergeRequestRow
   return (await mergeRequestLoaders(ctx).branchHead.load(branchKey(mr.projectId, mr.sourceBranch))) != null;
 }
 
+/**
+ * Whether the merge request's approval rules are satisfied. Most projects have no approval rules
+ * at all (nothing to approve): one query per page of merge requests finds the projects that do,
+ * and only their merge requests get their approval state computed.
+ */
+export async function approvalsSatisfied(ctx: DomainContext, mr: MergeRequestRow): Promise<boolean> {
+  if (!(await mergeRequestLoaders(ctx).hasApprovalRules.load(mr.projectId))) return true;
+  return (await computeApprovalState(ctx, mr)).approved;
+}
+
 export async function detailedMergeStatusOf(ctx: DomainContext, mr: MergeRequestRow): Promise<string> {
-  return detailedMergeStatus(mr, await sourceBranchExists(ctx, mr));
+  if (mr.state !== "opened") return detailedMergeStatus(mr, { sourceExists: true, approved: true });
+  const [sourceExists, approved] = await Promise.all([sourceBranchExists(ctx, mr), approvalsSatisfied(ctx, mr)]);
+  return detailedMergeStatus(mr, { sourceExists, approved });
 }
 
 /** Participants are subscribed: the author, assignees and reviewers. */

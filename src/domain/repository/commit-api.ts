@@ -8,7 +8,7 @@ import { BLANK_SHA, type Tx } from "../events.js";
 import { paginateList, type Page, type PageArgs } from "../pagination.js";
 import { canPushToBranch, findRepositoryProject } from "./access.js";
 import { blankParamErrors, requireParams } from "./branches.js";
-import { commitsBySha, historyOrder, resolveCommit, treeOf, writeCommit } from "./commits.js";
+import { commitsBySha, historyOfAll, historyOrder, mergeBase, resolveCommit, treeOf, writeCommit } from "./commits.js";
 import { lockBranches, pushBranch } from "./push.js";
 import { isValidBranchName, looksLikeSha } from "./refs.js";
 import { applyActions, FILE_ACTIONS, type FileAction } from "./tree.js";
@@ -16,13 +16,52 @@ import { applyActions, FILE_ACTIONS, type FileAction } from "./tree.js";
 /** A commit as GitLab's CommitDetail shows it: with stats unless the caller asked without. */
 export type CommitDetailView = Commit & { includeStats: boolean };
 
-/** A ref that names nothing lists no commits, as GitLab does. History pages carry no totals. */
-export async function listCommits(ctx: DomainContext, id: string, args: PageArgs & { ref_name?: string | null }): Promise<Page<Commit>> {
+/**
+ * A ref that names nothing lists no commits, as GitLab does; `all` lists every commit of every
+ * branch and tag (ref_name is then ignored). History pages carry no totals.
+ */
+export async function listCommits(ctx: DomainContext, id: string, args: PageArgs & { ref_name?: string | null; all?: boolean | null }): Promise<Page<Commit>> {
   const { project } = await findRepositoryProject(ctx, id);
-  const head = await resolveCommit(ctx.db, project.id, args.ref_name || project.defaultBranch);
-  const all = head ? await historyOrder(ctx.db, project.id, head.sha) : [];
-  const page = await paginateList(all, args);
+  const shas = args.all ? await historyOfAll(ctx.db, project.id, await refHeads(ctx, project.id)) : await refHistory(ctx, project, args.ref_name);
+  const page = await paginateList(shas, args);
   return { rows: await commitsBySha(ctx.db, project.id, page.rows), info: { ...page.info, total: null } };
+}
+
+async function refHistory(ctx: DomainContext, project: { id: number; defaultBranch: string | null }, ref: string | null | undefined): Promise<string[]> {
+  const name = ref || project.defaultBranch;
+  const head = name ? await resolveCommit(ctx.db, project.id, name) : null;
+  return head ? historyOrder(ctx.db, project.id, head.sha) : [];
+}
+
+/** The commits every branch and tag points at. */
+async function refHeads(ctx: DomainContext, projectId: number): Promise<string[]> {
+  const [branches, tags] = await Promise.all([
+    ctx.db.branch.findMany({ where: { projectId }, select: { headSha: true } }),
+    ctx.db.tag.findMany({ where: { projectId }, select: { targetSha: true } }),
+  ]);
+  return [...branches.map((b) => b.headSha), ...tags.map((t) => t.targetSha)];
+}
+
+/**
+ * GET /projects/:id/repository/merge_base (lib/api/repositories.rb): the best common ancestor
+ * of two or more refs (branch names, tags or shas).
+ */
+export async function getMergeBase(ctx: DomainContext, id: string, refs: string[]): Promise<Commit> {
+  const { project } = await findRepositoryProject(ctx, id);
+  if (refs.length < 2) throw failed("Provide at least 2 refs");
+  const commits = await Promise.all(refs.map((ref) => resolveRef(ctx, project.id, ref)));
+  const unknown = refs.filter((_ref, i) => !commits[i]);
+  if (unknown.length) throw failed(`Could not find ${unknown.length === 1 ? "ref" : "refs"}: ${unknown.join(", ")}`);
+  const base = await mergeBase(ctx.db, project.id, commits.map((c) => c!.sha));
+  const commit = base ? await resolveCommit(ctx.db, project.id, base) : null;
+  if (!commit) throw notFound("Merge Base");
+  return commit;
+}
+
+/** A branch, a tag or a sha. */
+async function resolveRef(ctx: DomainContext, projectId: number, ref: string): Promise<Commit | null> {
+  const tag = await ctx.db.tag.findUnique({ where: { projectId_name: { projectId, name: ref } }, select: { targetSha: true } });
+  return resolveCommit(ctx.db, projectId, tag?.targetSha ?? ref);
 }
 
 /** GET .../commits/:sha: a sha, an abbreviated sha or a branch name. */
@@ -70,10 +109,17 @@ function actionParamErrors(actions: CommitActionInput[]): string[] {
 
 const failed = (message: string) => new AppError(400, { message });
 
-/** Commits::CreateService#validate!: the start branch exists; a new target branch is free and valid. */
-async function startCommit(tx: Tx, projectId: number, branch: string, startBranch: string): Promise<{ start: Commit; before: string }> {
+/**
+ * Commits::CreateService#validate!: the start branch exists (in an empty repository the first
+ * commit starts from nothing, on any branch); a new target branch is free and valid.
+ */
+async function startCommit(tx: Tx, projectId: number, branch: string, startBranch: string): Promise<{ start: Commit | null; before: string }> {
   const target = await tx.branch.findUnique({ where: { projectId_name: { projectId, name: branch } } });
   const start = await tx.branch.findUnique({ where: { projectId_name: { projectId, name: startBranch } } });
+  if (!start && !(await tx.branch.findFirst({ where: { projectId }, select: { id: true } }))) {
+    if (!isValidBranchName(branch)) throw failed(`Something went wrong when we tried to create '${branch}' for you: Branch name is invalid`);
+    return { start: null, before: BLANK_SHA };
+  }
   if (!start) throw failed("You can only create or edit files when you are on a branch");
   if (startBranch !== branch) {
     if (target) throw failed(`A branch called '${branch}' already exists. Switch to that branch in order to make changes`);
@@ -94,10 +140,10 @@ export async function createCommit(ctx: DomainContext, id: string, input: Commit
   const commit = await ctx.db.$transaction(async (tx) => {
     await lockBranches(tx, ctx, access.project.id, [input.branch, input.start_branch || input.branch]);
     const { start, before } = await startCommit(tx, access.project.id, input.branch, input.start_branch || input.branch);
-    const change = applyActions(treeOf(start), input.actions as FileAction[]);
+    const change = applyActions(start ? treeOf(start) : [], input.actions as FileAction[]);
     const created = await writeCommit(tx, {
       projectId: access.project.id,
-      parentSha: start.sha,
+      parentSha: start?.sha ?? null,
       message: input.commit_message,
       author: { name: input.author_name || committer.name, email: input.author_email || committer.email },
       committer,

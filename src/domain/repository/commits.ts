@@ -11,6 +11,8 @@ type Reader = Db | Tx;
 export interface NewCommit {
   projectId: number;
   parentSha: string | null;
+  /** a merge commit's second parent */
+  secondParentSha?: string | null;
   message: string;
   author: { name: string; email: string };
   committer: { name: string; email: string };
@@ -36,6 +38,7 @@ export async function writeCommit(tx: Tx, input: NewCommit): Promise<Commit> {
       projectId: input.projectId,
       sha: commitSha(input),
       parentSha: input.parentSha,
+      secondParentSha: input.secondParentSha ?? null,
       title: commitTitle(input.message),
       message: input.message,
       authorName: input.author.name,
@@ -73,19 +76,37 @@ export async function resolveCommit(db: Reader, projectId: number, ref: string):
   return candidates.length === 1 ? candidates[0]! : null;
 }
 
-/** sha -> parent sha of every commit of the project: only the links, so walking stays cheap. */
-async function commitLinks(db: Reader, projectId: number): Promise<Map<string, string | null>> {
-  const rows = await db.commit.findMany({ where: { projectId }, select: { sha: true, parentSha: true } });
-  return new Map(rows.map((row) => [row.sha, row.parentSha]));
+/** Where a commit sits in the graph: its row id (creation order) and its parents. */
+interface CommitLink {
+  id: number;
+  parents: string[];
 }
 
-function* walk(links: Map<string, string | null>, headSha: string | null): Generator<string> {
-  let sha = headSha;
-  while (sha && links.has(sha)) {
-    yield sha;
-    sha = links.get(sha) ?? null;
-  }
+/** sha -> place in the graph of every commit of the project: only the links, so walking stays cheap. */
+async function commitLinks(db: Reader, projectId: number): Promise<Map<string, CommitLink>> {
+  const rows = await db.commit.findMany({ where: { projectId }, select: { id: true, sha: true, parentSha: true, secondParentSha: true } });
+  return new Map(rows.map((row) => [row.sha, { id: row.id, parents: [row.parentSha, row.secondParentSha].filter((sha): sha is string => sha != null) }]));
 }
+
+/** Every commit reachable from `headSha` through any parent (the head itself included). */
+function reachable(links: Map<string, CommitLink>, headSha: string | null): Set<string> {
+  const seen = new Set<string>();
+  const pending = headSha ? [headSha] : [];
+  while (pending.length) {
+    const sha = pending.pop()!;
+    const link = links.get(sha);
+    if (!link || seen.has(sha)) continue;
+    seen.add(sha);
+    pending.push(...link.parents);
+  }
+  return seen;
+}
+
+/**
+ * Newest first, as `git log` lists them: a commit is stored after its parents, so the row id
+ * orders children before parents and follows commit time.
+ */
+const newestFirst = (links: Map<string, CommitLink>, shas: Iterable<string>) => [...shas].sort((a, b) => links.get(b)!.id - links.get(a)!.id);
 
 /** The full rows of the given commits, in the given order. */
 export async function commitsBySha(db: Reader, projectId: number, shas: string[]): Promise<Commit[]> {
@@ -97,22 +118,42 @@ export async function commitsBySha(db: Reader, projectId: number, shas: string[]
 
 /** The shas of a commit's history, newest first (the commit itself included). */
 export async function historyOrder(db: Reader, projectId: number, headSha: string): Promise<string[]> {
-  return [...walk(await commitLinks(db, projectId), headSha)];
+  const links = await commitLinks(db, projectId);
+  return newestFirst(links, reachable(links, headSha));
+}
+
+/** The shas of every commit reachable from any of the heads, newest first (`git log --all`). */
+export async function historyOfAll(db: Reader, projectId: number, headShas: string[]): Promise<string[]> {
+  const links = await commitLinks(db, projectId);
+  const all = new Set(headShas.flatMap((sha) => [...reachable(links, sha)]));
+  return newestFirst(links, all);
+}
+
+/** The shas reachable from `headSha` but not from `baseSha` (`git log base..head`), newest first. */
+export async function shasBetween(db: Reader, projectId: number, baseSha: string | null, headSha: string): Promise<string[]> {
+  const links = await commitLinks(db, projectId);
+  const inBase = reachable(links, baseSha);
+  return newestFirst(links, [...reachable(links, headSha)].filter((sha) => !inBase.has(sha)));
 }
 
 /** Commits reachable from `headSha` but not from `baseSha` (`git log base..head`), newest first. */
 export async function commitsBetween(db: Reader, projectId: number, baseSha: string | null, headSha: string): Promise<Commit[]> {
+  return commitsBySha(db, projectId, await shasBetween(db, projectId, baseSha, headSha));
+}
+
+/**
+ * `git merge-base`: the newest commit every head reaches. A common ancestor stored later than
+ * another cannot be that one's ancestor, so the newest is a best common ancestor. Null when the
+ * histories share nothing.
+ */
+export async function mergeBase(db: Reader, projectId: number, headShas: string[]): Promise<string | null> {
   const links = await commitLinks(db, projectId);
-  const inBase = new Set(walk(links, baseSha));
-  const shas: string[] = [];
-  for (const sha of walk(links, headSha)) {
-    if (inBase.has(sha)) break;
-    shas.push(sha);
-  }
-  return commitsBySha(db, projectId, shas);
+  const [first, ...others] = headShas.map((sha) => reachable(links, sha));
+  const common = [...(first ?? [])].filter((sha) => others.every((set) => set.has(sha)));
+  return newestFirst(links, common)[0] ?? null;
 }
 
 /** The shas of a commit's history (the commit itself included). */
 export async function historyShas(db: Reader, projectId: number, headSha: string): Promise<Set<string>> {
-  return new Set(walk(await commitLinks(db, projectId), headSha));
+  return reachable(await commitLinks(db, projectId), headSha);
 }

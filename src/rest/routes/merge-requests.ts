@@ -8,4 +8,18 @@ export const mergeRequestRoutes: Route[] = [
   post("/projects/:id/merge_requests", "createMergeRequest"),
   get("/projects/:id/merge_requests/:merge_request_iid", "projectMergeRequest"),
   put("/projects/:id/merge_requests/:merge_request_iid", "updateMergeRequest"),
+  ...mergingRoutes("/projects/:id/merge_requests/:merge_request_iid"),
 ];
+
+/** Merging and reviewing one merge request (rebase answers 202: GitLab rebases in the background). */
+function mergingRoutes(mr: string): Route[] {
+  return [
+    get(`${mr}/commits`, "mergeRequestCommits"),
+    get(`${mr}/participants`, "mergeRequestParticipants"),
+    get(`${mr}/changes`, "mergeRequestChanges"),
+    get(`${mr}/diffs`, "mergeRequestDiffs"),
+    get(`${mr}/merge_ref`, "mergeRequestMergeRef"),
+    put(`${mr}/merge`, "mergeMergeRequest"),
+    put(`${mr}/rebase`, "rebaseMergeRequest", { status: 202 }),
+  ];
+}

@@ -1,4 +1,4 @@
-// repository rows of the /api/v4 route table: branches, commits, protected branches
+// repository rows of the /api/v4 route table: branches, commits, merge base, tags, protected branches
 import { del, get, post, type Route } from "../route-helpers.js";
 
 export const repositoryRoutes: Route[] = [
@@ -9,6 +9,11 @@ export const repositoryRoutes: Route[] = [
   get("/projects/:id/repository/commits", "projectCommits"),
   post("/projects/:id/repository/commits", "createCommit"),
   get("/projects/:id/repository/commits/:sha", "projectCommit"),
+  get("/projects/:id/repository/merge_base", "projectMergeBase"),
+  get("/projects/:id/repository/tags", "projectTags"),
+  post("/projects/:id/repository/tags", "createTag"),
+  get("/projects/:id/repository/tags/:tag_name", "projectTag"),
+  del("/projects/:id/repository/tags/:tag_name", "deleteTag"),
   get("/projects/:id/protected_branches", "projectProtectedBranches"),
   post("/projects/:id/protected_branches", "protectBranch"),
   get("/projects/:id/protected_branches/:name", "projectProtectedBranch"),

@@ -21,6 +21,9 @@ export interface PushData {
   commits: Commit[];
   totalCommits: number;
   refProtected: boolean;
+  /** a tag push: the annotated tag's message, and the commit the tag points at */
+  message?: string | null;
+  checkoutSha?: string | null;
 }
 
 export function buildPushPayload(ctx: Ctx, data: PushData) {
@@ -32,13 +35,13 @@ export function buildPushPayload(ctx: Ctx, data: PushData) {
     after: data.after,
     ref: data.ref,
     ref_protected: data.refProtected,
-    checkout_sha: data.after === BLANK_SHA ? null : data.after,
-    message: null,
+    checkout_sha: data.checkoutSha !== undefined ? data.checkoutSha : data.after === BLANK_SHA ? null : data.after,
+    message: data.message ?? null,
     user_id: data.user?.id ?? null,
     user_name: data.user?.name ?? null,
     user_username: data.user?.username ?? null,
     user_email: null, // the user's public e-mail: users here have none
-    user_avatar: data.user ? avatarUrlOfUser(data.user) : null,
+    user_avatar: data.user ? avatarUrlOfUser(ctx, data.user) : null,
     project_id: data.project.id,
     project: projectHookAttrs(ctx, data.project),
     commits: data.commits.slice(-MAX_PUSH_COMMITS).map((commit) => commitHookAttrs(ctx, data.project, commit)),

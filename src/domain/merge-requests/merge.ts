@@ -1,0 +1,138 @@
+// PUT .../merge_requests/:iid/merge (lib/api/merge_requests.rb with MergeRequests::MergeService):
+// a merge commit on the target branch through the one push path, the merge request marked merged,
+// its "merge" event, and the source branch removed when asked. GitLab's answers: 401 without the
+// right to merge into the target branch, 405 when a mergeability check fails (closed, merged,
+// draft, not approved, no source branch), 422 "Branch cannot be merged" when git cannot merge it
+// (here: the target branch is gone, or the merge lost a race), 409 on a `sha` that is not the head.
+// A merge into the default branch closes the issues the merge request says it closes.
+import { AppError, conflict, methodNotAllowed, unauthorized } from "../../errors.js";
+import { mergeRequestByIid } from "../../db/hot-reads.js";
+import { requireAuthenticated, type ProjectAccess } from "../access.js";
+import type { DomainContext } from "../context.js";
+import { BLANK_SHA, publish, type Tx } from "../events.js";
+import { canPushCode } from "../repository/access.js";
+import { mergeSourceOf, writeMergeCommit, writeSquashCommit, type Person } from "../repository/merges.js";
+import { protectedBranchesMatching } from "../repository/protection-rules.js";
+import { lockBranches, pushBranch } from "../repository/push.js";
+import { changeState } from "../issues/issue-writes.js";
+import type { IssueWithAssignees } from "../issues/issues.js";
+import { closingReferencesIn, referencedFullPath } from "../issues/references.js";
+import { projectFullPath } from "../projects.js";
+import { branchHead } from "./branches.js";
+import { defaultMergeMessage, STATE_CHECK_FAILURES } from "./fields.js";
+import { findMergeRequest, ROW_INCLUDE, type MergeRequestRow } from "./merge-requests.js";
+import { canMerge, detailedMergeStatusOf } from "./presenter.js";
+
+export interface MergeInput {
+  merge_commit_message?: string | null;
+  squash_commit_message?: string | null;
+  squash?: boolean | null;
+  should_remove_source_branch?: boolean | null;
+  merge_when_pipeline_succeeds?: boolean | null;
+  sha?: string | null;
+}
+
+const cannotBeMerged = () => new AppError(422, { message: "Branch cannot be merged" });
+
+export async function mergeMergeRequest(ctx: DomainContext, projectRef: string, iid: number, input: MergeInput): Promise<MergeRequestRow> {
+  requireAuthenticated(ctx);
+  const { mergeRequest, access } = await findMergeRequest(ctx, projectRef, iid);
+  const row = await rowOf(ctx, mergeRequest.id);
+  if (!(await canMerge(ctx, row))) throw unauthorized();
+  // with no pipelines, merge_when_pipeline_succeeds is neither an immediate nor an automatic merge
+  if (input.merge_when_pipeline_succeeds) throw methodNotAllowed();
+  const status = await detailedMergeStatusOf(ctx, row);
+  if (STATE_CHECK_FAILURES.has(status)) throw methodNotAllowed();
+  if (status !== "mergeable") throw cannotBeMerged();
+  if (input.sha && input.sha !== row.headSha) throw conflict(`SHA does not match HEAD of source branch: ${row.headSha}`);
+  const removeSource = input.should_remove_source_branch ?? row.forceRemoveSourceBranch ?? false;
+  const mayRemoveSource = removeSource && (await canRemoveSourceBranch(ctx, access, row));
+  await ctx.db.$transaction((tx) => mergeInTransaction(tx, ctx, row, input, mayRemoveSource));
+  return rowOf(ctx, mergeRequest.id);
+}
+
+const rowOf = async (ctx: DomainContext, id: number): Promise<MergeRequestRow> =>
+  (await ctx.db.mergeRequest.findUniqueOrThrow({ where: { id }, include: ROW_INCLUDE })) as MergeRequestRow;
+
+/**
+ * can_remove_source_branch?: not protected, not the default branch, the caller may push. A branch
+ * that may not be removed stays, and the merge still happens, as GitLab does.
+ */
+async function canRemoveSourceBranch(ctx: DomainContext, access: ProjectAccess, mr: MergeRequestRow): Promise<boolean> {
+  if (mr.sourceBranch === access.project.defaultBranch || !canPushCode(ctx, access)) return false;
+  return (await protectedBranchesMatching(ctx.db, mr.projectId, mr.sourceBranch)).length === 0;
+}
+
+async function mergeInTransaction(tx: Tx, ctx: DomainContext, mr: MergeRequestRow, input: MergeInput, removeSource: boolean): Promise<void> {
+  const { projectId } = mr;
+  await lockBranches(tx, ctx, projectId, [mr.targetBranch, mr.sourceBranch]);
+  // what the checks saw must still hold once the branches are locked
+  const current = await mergeRequestByIid(tx, projectId, mr.iid);
+  const [targetSha, sourceSha] = await Promise.all([branchHead(tx, projectId, mr.targetBranch), branchHead(tx, projectId, mr.sourceBranch)]);
+  if (current?.state !== "opened" || !targetSha || !sourceSha) throw cannotBeMerged();
+  if (sourceSha !== mr.headSha) throw conflict(`SHA does not match HEAD of source branch: ${sourceSha}`);
+
+  const user = ctx.actor!.user;
+  const committer: Person = { name: user.name, email: user.email };
+  const at = ctx.now();
+  const source = await mergeSourceOf(tx, projectId, targetSha, sourceSha);
+  const squash = input.squash ?? mr.squash;
+  const squashCommit = squash ? await writeSquashCommit(tx, source, input.squash_commit_message || mr.title, await authorOf(tx, mr), committer, at) : null;
+  const closing = await closingIssues(tx, ctx, mr);
+  const mergeCommit = await writeMergeCommit(tx, source, squashCommit?.sha ?? sourceSha, input.merge_commit_message || mergeMessage(mr, closing), committer, at);
+  const brought = squashCommit ? [squashCommit.sha] : source.commits.map((c) => c.sha).reverse();
+  await pushBranch(tx, ctx, { projectId, branch: mr.targetBranch, before: targetSha, after: mergeCommit.sha, commitShas: [...brought, mergeCommit.sha] });
+
+  const merged = await tx.mergeRequest.update({
+    where: { id: mr.id },
+    data: {
+      state: "merged",
+      mergedById: user.id,
+      mergedAt: at,
+      mergeCommitSha: mergeCommit.sha,
+      squashCommitSha: squashCommit?.sha ?? null,
+      squash,
+      shouldRemoveSourceBranch: input.should_remove_source_branch ?? mr.shouldRemoveSourceBranch,
+      updatedAt: at,
+    },
+  });
+  const changes = { state: { previous: mr.state, current: "merged" }, updated_at: { previous: mr.updatedAt, current: merged.updatedAt } };
+  await publish(tx, ctx, "merge_request", { action: "merge", projectId, mergeRequestId: mr.id, actorId: user.id, changes });
+  if (removeSource) await pushBranch(tx, ctx, { projectId, branch: mr.sourceBranch, before: sourceSha, after: BLANK_SHA, commitShas: [] });
+  // PostMergeService#close_issues: each open one closed as its own close, with its issue event
+  for (const issue of closing) if (issue.state === "opened") await changeState(tx, ctx, issue, "close");
+}
+
+/**
+ * MergeRequest#closes_issues: on a merge into the default branch, the issues of its project that
+ * the MR's title and description close ("Closes #1"). Issues of other projects are not closed.
+ */
+async function closingIssues(tx: Tx, ctx: DomainContext, mr: MergeRequestRow): Promise<IssueWithAssignees[]> {
+  if (mr.targetBranch !== mr.project.defaultBranch) return [];
+  const fullPath = projectFullPath(mr.project);
+  const from = { namespacePath: mr.project.namespace.fullPath, fullPath };
+  const iids = closingReferencesIn(`${mr.title}\n${mr.description ?? ""}`, ctx.config.publicUrl)
+    .filter((ref) => referencedFullPath(ref, from) === fullPath)
+    .map((ref) => ref.iid);
+  if (!iids.length) return [];
+  return tx.issue.findMany({ where: { projectId: mr.projectId, iid: { in: iids } }, include: { assignees: true }, orderBy: { iid: "asc" } });
+}
+
+/** "#1", "#1 and #2", "#1, #2, and #3" (Array#to_sentence). */
+function toSentence(items: string[]): string {
+  if (items.length <= 2) return items.join(" and ");
+  return `${items.slice(0, -1).join(", ")}, and ${items.at(-1)}`;
+}
+
+/** GitLab's default_merge_commit_message, with the "Closes" line when the merge closes issues. */
+function mergeMessage(mr: MergeRequestRow, closing: IssueWithAssignees[]): string {
+  const [first, title, seeAlso] = defaultMergeMessage(mr).split("\n\n");
+  const closes = closing.length ? [`Closes ${toSentence(closing.map((issue) => `#${issue.iid}`))}`] : [];
+  return [first, title, ...closes, seeAlso].join("\n\n");
+}
+
+/** The squash commit is authored by the merge request's author (MergeRequests::SquashService). */
+async function authorOf(tx: Tx, mr: MergeRequestRow): Promise<Person> {
+  const author = await tx.user.findUnique({ where: { id: mr.authorId }, select: { name: true, email: true } });
+  return author ?? { name: "Ghost User", email: "ghost@localhost" };
+}

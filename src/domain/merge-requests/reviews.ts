@@ -1,0 +1,90 @@
+// What reviewers read of a merge request besides the entity: its commits, its participants and
+// its changes. The repository keeps paths, not contents, so a change lists the path with an empty
+// diff marked too large and collapsed, as GitLab marks a diff whose contents it will not show.
+import type { Commit, User } from "../../generated/prisma/client.js";
+import { canReadInternalNotes } from "../notes/notes.js";
+import type { DomainContext } from "../context.js";
+import { usersById } from "../loaders.js";
+import { paginateList, type Page, type PageArgs } from "../pagination.js";
+import { mergeSourceOf, netChange } from "../repository/merges.js";
+import { mergeRequestCommits, targetHeadOf } from "./commits.js";
+import { findMergeRequestWithAccess, type MergeRequestRow } from "./merge-requests.js";
+
+/** GitLab's Diff entity, paths only. */
+export interface DiffView {
+  diff: string;
+  collapsed: boolean;
+  too_large: boolean;
+  new_path: string;
+  old_path: string;
+  a_mode: string;
+  b_mode: string;
+  new_file: boolean;
+  renamed_file: boolean;
+  deleted_file: boolean;
+  generated_file: boolean;
+}
+
+const FILE_MODE = "100644";
+
+function diffView(path: string, kind: "added" | "modified" | "removed"): DiffView {
+  return {
+    diff: "",
+    collapsed: true,
+    too_large: true,
+    new_path: path,
+    old_path: path,
+    a_mode: kind === "added" ? "0" : FILE_MODE,
+    b_mode: kind === "removed" ? "0" : FILE_MODE,
+    new_file: kind === "added",
+    renamed_file: false,
+    deleted_file: kind === "removed",
+    generated_file: false,
+  };
+}
+
+/** The MR's diff between the merge base and its head, by path, in path order. */
+export async function mergeRequestDiffs(ctx: DomainContext, mr: MergeRequestRow): Promise<DiffView[]> {
+  const targetSha = await targetHeadOf(ctx.db, mr);
+  if (!mr.headSha || !targetSha) return [];
+  const change = await netChange(ctx.db, await mergeSourceOf(ctx.db, mr.projectId, targetSha, mr.headSha));
+  const views = [
+    ...change.added.map((path) => diffView(path, "added")),
+    ...change.modified.map((path) => diffView(path, "modified")),
+    ...change.removed.map((path) => diffView(path, "removed")),
+  ];
+  return views.sort((a, b) => (a.new_path < b.new_path ? -1 : a.new_path > b.new_path ? 1 : 0));
+}
+
+/** GET .../changes: the merge request with its diffs (MergeRequestChanges). */
+export async function getMergeRequestChanges(ctx: DomainContext, projectRef: string, iid: number): Promise<MergeRequestRow> {
+  return (await findMergeRequestWithAccess(ctx, projectRef, iid)).mergeRequest;
+}
+
+/** GET .../diffs: a page of the diffs. */
+export async function listMergeRequestDiffs(ctx: DomainContext, projectRef: string, iid: number, args: PageArgs): Promise<Page<DiffView>> {
+  const { mergeRequest } = await findMergeRequestWithAccess(ctx, projectRef, iid);
+  return paginateList(await mergeRequestDiffs(ctx, mergeRequest), args);
+}
+
+/** GET .../commits: the MR's commits, newest first. */
+export async function listMergeRequestCommits(ctx: DomainContext, projectRef: string, iid: number, args: PageArgs): Promise<Page<Commit>> {
+  const { mergeRequest } = await findMergeRequestWithAccess(ctx, projectRef, iid);
+  return paginateList(await mergeRequestCommits(ctx.db, mergeRequest), args);
+}
+
+/**
+ * GET .../participants (Participable): the author, the authors of the notes the caller can read,
+ * the assignees, then the reviewers; each once.
+ */
+export async function listMergeRequestParticipants(ctx: DomainContext, projectRef: string, iid: number, args: PageArgs): Promise<Page<User>> {
+  const { mergeRequest: mr, access } = await findMergeRequestWithAccess(ctx, projectRef, iid);
+  const notes = await ctx.db.note.findMany({
+    where: { noteableType: "MergeRequest", noteableId: mr.id, ...(canReadInternalNotes(ctx, access) ? {} : { internal: false }) },
+    select: { authorId: true },
+    orderBy: { id: "asc" },
+  });
+  const ids = [mr.authorId, ...notes.map((n) => n.authorId), ...mr.assignees.map((a) => a.userId), ...mr.reviewers.map((r) => r.userId)];
+  const users = (await usersById(ctx.db, ctx.caches.users, [...new Set(ids)])).filter((u): u is User => u != null);
+  return paginateList(users, args);
+}

@@ -1,0 +1,116 @@
+// Repository tags (lib/api/tags.rb, Tags::CreateService / DestroyService): list, read, create and
+// delete, each write publishing a tag push. Lightweight tags point at a commit; annotated ones (a
+// message) are objects of their own, whose id is derived from the tag's stored facts. No
+// protected tags: `protected` is false and anyone who may push code manages tags (admin_tag).
+import { createHash } from "node:crypto";
+import type { Commit, Tag } from "../../generated/prisma/client.js";
+import { AppError, notFound, paramError } from "../../errors.js";
+import { requireAuthenticated } from "../access.js";
+import type { DomainContext } from "../context.js";
+import { BLANK_SHA, publish } from "../events.js";
+import { paginateList, type Page, type PageArgs } from "../pagination.js";
+import { findRepositoryProject, requirePushCode } from "./access.js";
+import { commitsBySha, resolveCommit } from "./commits.js";
+import { isValidBranchName } from "./refs.js";
+
+export interface TagView {
+  tag: Tag;
+  commit: Commit;
+  /** the tag object's id (annotated), or the commit's (lightweight) */
+  target: string;
+}
+
+export interface TagListArgs extends PageArgs {
+  order_by?: "name" | "updated" | "version" | null;
+  sort?: "asc" | "desc" | null;
+  search?: string | null;
+}
+
+const failed = (message: string) => new AppError(400, { message });
+
+/** An annotated tag's object id: stable, from what the tag row holds. */
+const tagObjectId = (tag: Tag) =>
+  createHash("sha1").update(JSON.stringify(["tag", tag.projectId, tag.name, tag.targetSha, tag.message, tag.createdAt.toISOString()])).digest("hex");
+
+const targetOf = (tag: Tag) => (tag.message == null ? tag.targetSha : tagObjectId(tag));
+
+async function views(ctx: DomainContext, projectId: number, tags: Tag[]): Promise<TagView[]> {
+  const commits = await commitsBySha(ctx.db, projectId, [...new Set(tags.map((t) => t.targetSha))]);
+  const bySha = new Map(commits.map((c) => [c.sha, c]));
+  return tags.map((tag) => ({ tag, commit: bySha.get(tag.targetSha)!, target: targetOf(tag) }));
+}
+
+/** Version order of tag names (`v1.10` after `v1.9`), as GitLab's `version` sort compares them. */
+const versionCompare = (a: string, b: string) => a.localeCompare(b, "en", { numeric: true });
+
+/** TagsFinder: search (`^prefix`, `suffix$`, else substring, any case), then order (updated: commit date). */
+export async function listTags(ctx: DomainContext, id: string, args: TagListArgs): Promise<Page<TagView>> {
+  const { project } = await findRepositoryProject(ctx, id);
+  const tags = await views(ctx, project.id, await ctx.db.tag.findMany({ where: { projectId: project.id } }));
+  const term = args.search?.toLowerCase();
+  const matches = (name: string) =>
+    !term ? true : term.startsWith("^") ? name.startsWith(term.slice(1)) : term.endsWith("$") ? name.endsWith(term.slice(0, -1)) : name.includes(term);
+  const orderBy = args.order_by ?? "updated";
+  const compare = (a: TagView, b: TagView) =>
+    orderBy === "name" ? (a.tag.name < b.tag.name ? -1 : a.tag.name > b.tag.name ? 1 : 0)
+      : orderBy === "version" ? versionCompare(a.tag.name, b.tag.name)
+        : a.commit.authoredAt.getTime() - b.commit.authoredAt.getTime() || a.tag.id - b.tag.id;
+  const direction = (args.sort ?? "desc") === "desc" ? -1 : 1;
+  const listed = tags.filter((v) => matches(v.tag.name.toLowerCase())).sort((a, b) => direction * compare(a, b));
+  return paginateList(listed, args);
+}
+
+async function findTag(ctx: DomainContext, projectId: number, name: string): Promise<Tag> {
+  const tag = await ctx.db.tag.findUnique({ where: { projectId_name: { projectId, name } } });
+  if (!tag) throw notFound("Tag");
+  return tag;
+}
+
+export async function getTag(ctx: DomainContext, id: string, name: string): Promise<TagView> {
+  const { project } = await findRepositoryProject(ctx, id);
+  return (await views(ctx, project.id, [await findTag(ctx, project.id, name)]))[0]!;
+}
+
+export interface CreateTagInput {
+  tag_name: string;
+  ref: string;
+  message?: string | null;
+}
+
+export async function createTag(ctx: DomainContext, id: string, input: CreateTagInput): Promise<TagView> {
+  const user = requireAuthenticated(ctx).user;
+  if (!input.tag_name.trim()) throw paramError("tag_name is empty");
+  if (!input.ref.trim()) throw paramError("ref is empty");
+  const access = await findRepositoryProject(ctx, id);
+  requirePushCode(ctx, access);
+  const projectId = access.project.id;
+  if (!isValidBranchName(input.tag_name)) throw failed("Tag name invalid");
+  const commit = await resolveCommit(ctx.db, projectId, input.ref);
+  if (!commit) throw failed(`Target ${input.ref} is invalid`);
+  const annotated = input.message ? { message: input.message, taggerName: user.name, taggerEmail: user.email } : {};
+  const tag = await ctx.db.$transaction(async (tx) => {
+    const taken = await tx.tag.findUnique({ where: { projectId_name: { projectId, name: input.tag_name } }, select: { id: true } });
+    if (taken) throw failed(`Tag ${input.tag_name} already exists`);
+    const created = await tx.tag.create({ data: { projectId, name: input.tag_name, targetSha: commit.sha, createdAt: ctx.now(), ...annotated } });
+    await publish(tx, ctx, "tag_push", {
+      projectId, tag: created.name, before: BLANK_SHA, after: targetOf(created), commitSha: commit.sha, message: created.message, actorId: user.id,
+    });
+    return created;
+  });
+  return { tag, commit, target: targetOf(tag) };
+}
+
+export async function deleteTag(ctx: DomainContext, id: string, name: string): Promise<boolean> {
+  const user = requireAuthenticated(ctx).user;
+  const access = await findRepositoryProject(ctx, id);
+  requirePushCode(ctx, access);
+  const tag = await findTag(ctx, access.project.id, name);
+  await ctx.db.$transaction(async (tx) => {
+    const removed = await tx.tag.deleteMany({ where: { id: tag.id } });
+    if (removed.count !== 1) throw notFound("Tag");
+    await publish(tx, ctx, "tag_push", {
+      projectId: tag.projectId, tag: tag.name, before: targetOf(tag), after: BLANK_SHA, commitSha: null, message: null, actorId: user.id,
+    });
+  });
+  return true;
+}

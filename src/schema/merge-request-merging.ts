@@ -1,0 +1,103 @@
+// Merging and reviewing a merge request: merge, rebase, the merge ref, and what reviewers read
+// besides the entity (commits, participants, changes, diffs), each through one domain function.
+import type { Context } from "../context.js";
+import { mergeMergeRequest } from "../domain/merge-requests/merge.js";
+import { mergeRequestMergeRef, rebaseMergeRequest } from "../domain/merge-requests/rebase.js";
+import {
+  getMergeRequestChanges, listMergeRequestCommits, listMergeRequestDiffs, listMergeRequestParticipants, mergeRequestDiffs, type DiffView,
+} from "../domain/merge-requests/reviews.js";
+import type { MergeRequestRow } from "../domain/merge-requests/merge-requests.js";
+import { builder } from "./builder.js";
+import { detailFields, MergeRequestDetail, type Fields } from "./merge-requests.js";
+import { pageArgs, rowsOf } from "./pagination.js";
+import { CommitEntity } from "./repository.js";
+import { UserBasic } from "./users.js";
+
+/** Entities::Diff, paths only: the contents are not kept (too_large and collapsed say so). */
+export const DiffEntity = builder.objectRef<DiffView>("MergeRequestDiff").implement({
+  fields: (t) => ({
+    diff: t.exposeString("diff"),
+    collapsed: t.exposeBoolean("collapsed"),
+    too_large: t.exposeBoolean("too_large"),
+    new_path: t.exposeString("new_path"),
+    old_path: t.exposeString("old_path"),
+    a_mode: t.exposeString("a_mode"),
+    b_mode: t.exposeString("b_mode"),
+    new_file: t.exposeBoolean("new_file"),
+    renamed_file: t.exposeBoolean("renamed_file"),
+    deleted_file: t.exposeBoolean("deleted_file"),
+    generated_file: t.exposeBoolean("generated_file"),
+  }),
+});
+
+/** Entities::MergeRequestChanges: the merge request with its changes. */
+const MergeRequestChanges = builder.prismaObject("MergeRequest", {
+  variant: "MergeRequestChanges",
+  fields: (t) => ({
+    ...detailFields(t as Fields, true),
+    changes: t.field({ type: [DiffEntity], resolve: (mr, _a, ctx: Context) => mergeRequestDiffs(ctx, mr as MergeRequestRow) }),
+    overflow: t.boolean({ resolve: () => false }),
+  }),
+});
+
+const RebaseResult = builder.objectRef<{ rebase_in_progress: boolean }>("MergeRequestRebase").implement({
+  fields: (t) => ({ rebase_in_progress: t.exposeBoolean("rebase_in_progress") }),
+});
+
+const MergeRef = builder.objectRef<{ commit_id: string }>("MergeRequestMergeRef").implement({
+  fields: (t) => ({ commit_id: t.exposeString("commit_id") }),
+});
+
+const mrArgs = builder.args((t) => ({ id: t.id({ required: true }), merge_request_iid: t.int({ required: true }) }));
+
+builder.queryFields((t) => ({
+  mergeRequestCommits: t.field({
+    type: [CommitEntity],
+    args: { ...mrArgs, ...pageArgs },
+    resolve: async (_r, { id, merge_request_iid, ...page }, ctx) => rowsOf(ctx, await listMergeRequestCommits(ctx, String(id), merge_request_iid, page)),
+  }),
+  mergeRequestParticipants: t.field({
+    type: [UserBasic],
+    args: { ...mrArgs, ...pageArgs },
+    resolve: async (_r, { id, merge_request_iid, ...page }, ctx) => rowsOf(ctx, await listMergeRequestParticipants(ctx, String(id), merge_request_iid, page)),
+  }),
+  mergeRequestChanges: t.prismaField({
+    type: MergeRequestChanges,
+    args: { ...mrArgs, access_raw_diffs: t.arg.boolean({ required: false }), unidiff: t.arg.boolean({ required: false }) },
+    resolve: (_q, _r, args, ctx) => getMergeRequestChanges(ctx, String(args.id), args.merge_request_iid),
+  }),
+  mergeRequestDiffs: t.field({
+    type: [DiffEntity],
+    args: { ...mrArgs, ...pageArgs, unidiff: t.arg.boolean({ required: false }) },
+    resolve: async (_r, { id, merge_request_iid, unidiff: _unidiff, ...page }, ctx) =>
+      rowsOf(ctx, await listMergeRequestDiffs(ctx, String(id), merge_request_iid, page)),
+  }),
+  mergeRequestMergeRef: t.field({
+    type: MergeRef,
+    args: mrArgs,
+    resolve: (_r, args, ctx) => mergeRequestMergeRef(ctx, String(args.id), args.merge_request_iid),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  mergeMergeRequest: t.prismaField({
+    type: MergeRequestDetail,
+    extensions: { access: "authenticated" },
+    args: {
+      ...mrArgs,
+      merge_commit_message: t.arg.string({ required: false }),
+      squash_commit_message: t.arg.string({ required: false }),
+      should_remove_source_branch: t.arg.boolean({ required: false }),
+      merge_when_pipeline_succeeds: t.arg.boolean({ required: false }),
+      sha: t.arg.string({ required: false }),
+      squash: t.arg.boolean({ required: false }),
+    },
+    resolve: (_q, _r, { id, merge_request_iid, ...input }, ctx) => mergeMergeRequest(ctx, String(id), merge_request_iid, input),
+  }),
+  rebaseMergeRequest: t.field({
+    type: RebaseResult,
+    extensions: { access: "authenticated" },
+    args: { ...mrArgs, skip_ci: t.arg.boolean({ required: false }) },
+    resolve: (_r, args, ctx) => rebaseMergeRequest(ctx, String(args.id), args.merge_request_iid),
+  }),
+}));

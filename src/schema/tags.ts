@@ -1,0 +1,58 @@
+// Repository tags: GitLab's Tag entity and the tags root fields (src/domain/repository/tags.ts).
+import { createTag, deleteTag, getTag, listTags, type TagView } from "../domain/repository/tags.js";
+import { builder } from "./builder.js";
+import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
+import { CommitEntity } from "./repository.js";
+
+/** Entities::Tag: a lightweight tag has an empty message and no creation time; no releases here. */
+const TagEntity = builder.objectRef<TagView>("Tag").implement({
+  fields: (t) => ({
+    name: t.string({ resolve: (view) => view.tag.name }),
+    message: t.string({ resolve: (view) => view.tag.message ?? "" }),
+    target: t.exposeString("target"),
+    commit: t.field({ type: CommitEntity, resolve: (view) => view.commit }),
+    release: t.field({ type: "JSON", nullable: true, resolve: () => null }),
+    protected: t.boolean({ resolve: () => false }),
+    created_at: t.field({ type: "DateTime", nullable: true, resolve: (view) => (view.tag.message == null ? null : view.tag.createdAt) }),
+  }),
+});
+
+const TagOrder = builder.enumType("TagOrderBy", { values: ["name", "updated", "version"] as const });
+
+builder.queryFields((t) => ({
+  projectTags: t.field({
+    type: [TagEntity],
+    args: {
+      id: t.arg.id({ required: true }),
+      order_by: t.arg({ type: TagOrder, required: false }),
+      sort: t.arg({ type: SortDirectionEnum, required: false }),
+      search: t.arg.string({ required: false }),
+      ...pageArgs,
+    },
+    resolve: async (_r, { id, ...args }, ctx) => rowsOf(ctx, await listTags(ctx, String(id), args)),
+  }),
+  projectTag: t.field({
+    type: TagEntity,
+    args: { id: t.arg.id({ required: true }), tag_name: t.arg.string({ required: true }) },
+    resolve: (_r, args, ctx) => getTag(ctx, String(args.id), args.tag_name),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createTag: t.field({
+    type: TagEntity,
+    extensions: { access: "authenticated" },
+    args: {
+      id: t.arg.id({ required: true }),
+      tag_name: t.arg.string({ required: true }),
+      ref: t.arg.string({ required: true }),
+      message: t.arg.string({ required: false }),
+    },
+    resolve: (_r, { id, ...input }, ctx) => createTag(ctx, String(id), input),
+  }),
+  deleteTag: t.boolean({
+    extensions: { access: "authenticated" },
+    args: { id: t.arg.id({ required: true }), tag_name: t.arg.string({ required: true }) },
+    resolve: (_r, args, ctx) => deleteTag(ctx, String(args.id), args.tag_name),
+  }),
+}));
