@@ -7,7 +7,7 @@
 // a changed visibility takes effect on the next request, not after a TTL.
 import { LRUCache } from "lru-cache";
 import { EVERY_TABLE, type TableVersions } from "../db/table-versions.js";
-import type { GroupHook, Namespace, Project, User } from "../generated/prisma/client.js";
+import type { Namespace, Project, User, WebHook } from "../generated/prisma/client.js";
 import type { LoadedRules } from "./approvals/rules.js";
 import type { ApprovalSettings } from "./approvals/settings.js";
 import type { ProtectedBranchWithLevels } from "./repository/protection-rules.js";
@@ -172,11 +172,20 @@ export interface Caches {
   protectedBranches: TableCache<number, readonly ProtectedBranchWithLevels[]>;
   /** an issue list's filter (JSON) -> how many issues match, counted up to the pagination cap */
   issueCounts: TableCache<string, number>;
-  /** "<event column>:<group ids>" -> the hooks of those groups that subscribe to the event */
-  groupHooks: TableCache<string, readonly GroupHook[]>;
+  /** project id -> whether its repository is empty and where its README is */
+  repositories: TableCache<number, RepositoryFacts>;
+  /** "<event column>:<project id>:<group ids>" -> the hooks of that project and those groups that subscribe to the event */
+  webHooks: TableCache<string, readonly WebHook[]>;
 }
 
 export type ProjectWithNamespace = Project & { namespace: Namespace };
+
+/** What a project's entity tells of its repository (empty_repo, readme_url). */
+export interface RepositoryFacts {
+  empty: boolean;
+  /** the README at the root of the default branch, if any */
+  readmePath: string | null;
+}
 
 /** A user's membership levels, until the first counted membership expires. */
 export interface MembershipLevels extends Expiring {
@@ -206,6 +215,8 @@ export function createCaches(versions: TableVersions): Caches {
     protectedBranches: registry.create({ tables: PROTECTION_TABLES, max: 5_000 }),
     // the filters of GET /issues also name projects and memberships
     issueCounts: registry.create({ tables: ["Issue", "IssueAssignee", "Project", "Namespace", "ProjectMember", "GroupMember"], max: 10_000 }),
-    groupHooks: registry.create({ tables: ["GroupHook"], max: 5_000 }),
+    // a branch moving changes them; so does the default branch (a Project column)
+    repositories: registry.create({ tables: ["Branch", "Project"], max: 5_000 }),
+    webHooks: registry.create({ tables: ["WebHook"], max: 5_000 }),
   };
 }

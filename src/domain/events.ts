@@ -1,7 +1,7 @@
 // Domain events: what happened, published inside the transaction that made it happen, so that
 // what reacts to it (merge request head sha, approval resets, the webhook outbox) commits or
 // rolls back together with the change. Subscribers register once at start (src/domain/subscribers.ts).
-import type { Issue, IssueAssignee, Namespace, Prisma } from "../generated/prisma/client.js";
+import type { Issue, IssueAssignee, Namespace, Prisma, Project } from "../generated/prisma/client.js";
 import type { DomainContext } from "./context.js";
 
 export type Tx = Prisma.TransactionClient;
@@ -18,6 +18,21 @@ export interface PushEvent {
   after: string;
   /** shas of the new commits, oldest first */
   commitShas: string[];
+  actorId: number | null;
+}
+
+/** A tag was created (before: BLANK_SHA) or deleted (after: BLANK_SHA): GitLab's tag push. */
+export interface TagPushEvent {
+  projectId: number;
+  /** tag name, without refs/tags/ */
+  tag: string;
+  before: string;
+  /** the tag's target (an annotated tag's object id) */
+  after: string;
+  /** the commit the tag points at (null: deleted) */
+  commitSha: string | null;
+  /** an annotated tag's message */
+  message: string | null;
   actorId: number | null;
 }
 
@@ -104,9 +119,17 @@ export interface ApprovalEvent {
   cause: "api" | "push";
 }
 
+/** A project was created, or removed (published before its rows go, so that hook payloads can read them). */
+export interface ProjectEvent {
+  action: "create" | "destroy";
+  project: Project & { namespace: Namespace };
+  actorId: number | null;
+}
+
 /** Every event kind and its payload; later areas add theirs here. */
 export interface DomainEvents {
   push: PushEvent;
+  tag_push: TagPushEvent;
   issue: IssueEvent;
   merge_request: MergeRequestEvent;
   note: NoteEvent;
@@ -114,6 +137,7 @@ export interface DomainEvents {
   member: MemberEvent;
   subgroup: SubgroupEvent;
   approval: ApprovalEvent;
+  project: ProjectEvent;
 }
 
 export type DomainEventKind = keyof DomainEvents;

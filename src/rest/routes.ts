@@ -2,22 +2,22 @@
 // GraphQL schema (row helpers and defaults: route-helpers.ts). Work item areas keep their rows in routes/.
 import { del, get, post, put, type Route } from "./route-helpers.js";
 import { repositoryRoutes } from "./routes/repository.js";
+import { userRoutes } from "./routes/users.js";
 import { issueRoutes } from "./routes/issues.js";
 import { mergeRequestRoutes } from "./routes/merge-requests.js";
 import { noteRoutes } from "./routes/notes.js";
+import { discussionRoutes } from "./routes/discussions.js";
 import { snippetRoutes } from "./routes/snippets.js";
 import { awardEmojiRoutes } from "./routes/award-emoji.js";
 import { approvalRoutes } from "./routes/approvals.js";
 import { groupHookEventRoutes } from "./routes/group-hook-events.js";
+import { projectHookRoutes } from "./routes/project-hooks.js";
+import { lifecycleRoutes } from "./routes/lifecycle.js";
 
 export type { Method, Route } from "./route-helpers.js";
 
 export const routes: Route[] = [
-  // users
-  get("/user", "currentUser"),
-  get("/users", "users"),
-  get("/users/:id", "user"),
-  post("/users", "createUser"),
+  ...userRoutes,
   // personal access tokens
   post("/users/:user_id/personal_access_tokens", "createPersonalAccessToken"),
   get("/personal_access_tokens", "personalAccessTokens"),
@@ -96,10 +96,13 @@ export const routes: Route[] = [
   ...issueRoutes,
   ...mergeRequestRoutes,
   ...noteRoutes,
+  ...discussionRoutes,
   ...snippetRoutes,
   ...awardEmojiRoutes,
   ...approvalRoutes,
   ...groupHookEventRoutes,
+  ...projectHookRoutes,
+  ...lifecycleRoutes,
 ];
 
 export function successStatus(route: Route): number {

@@ -2,6 +2,7 @@
 import { builder } from "./builder.js";
 import "./scalars.js";
 import "./users.js";
+import "./user-lifecycle.js";
 import "./personal-access-tokens.js";
 import "./groups.js";
 import "./members.js";
@@ -10,16 +11,21 @@ import "./features.js";
 import "./metadata.js";
 import "./resource-access-tokens.js";
 import "./group-hooks.js";
-import "./group-hook-events.js";
+import "./project-hooks.js";
 import "./applications.js";
 import "./topics.js";
 import "./repository.js";
+import "./tags.js";
 import "./issues.js";
 import "./merge-requests.js";
+import "./merge-request-merging.js";
+import "./issue-relations.js";
 import "./notes.js";
+import "./discussions.js";
 import "./snippets.js";
 import "./award-emoji.js";
 import "./approvals/index.js";
+import "./lifecycle.js";
 
 // Not sorted: REST reports bad params in declaration order (schema.graphql is printed sorted).
 export const schema = builder.toSchema({ sortSchema: false });
