@@ -4,7 +4,7 @@
 // assignees / reviewers as user hook attributes. Domain events carry labels by name and people by id.
 import type { Changes, Tx } from "../../domain/events.js";
 import { isDraftTitle } from "../../domain/merge-requests/fields.js";
-import { STATE_IDS, labelHookAttrs, rubyTime, userHookAttrs, usersById } from "./common.js";
+import { STATE_IDS, labelHookAttrs, rubyTime, userHookAttrs, usersById, type Ctx } from "./common.js";
 
 /** Gitlab::HookData::IssueBuilder.safe_hook_attributes + safe_hook_relations (EE's included). */
 const ISSUE_KEYS = new Set([
@@ -31,36 +31,36 @@ export function creationChanges(row: { id: number; iid: number; authorId: number
   return Object.fromEntries(Object.entries(created).map(([key, current]) => [key, { previous: null, current }]));
 }
 
-export async function issueHookChanges(db: Tx, projectId: number, changes: Changes): Promise<Record<string, Change>> {
-  return hookChanges(db, projectId, changes, ISSUE_KEYS);
+export async function issueHookChanges(ctx: Ctx, db: Tx, projectId: number, changes: Changes): Promise<Record<string, Change>> {
+  return hookChanges(ctx, db, projectId, changes, ISSUE_KEYS);
 }
 
 /** A title that gains or loses the draft prefix also reports `draft`, a column in GitLab. */
-export async function mergeRequestHookChanges(db: Tx, projectId: number, changes: Changes): Promise<Record<string, Change>> {
+export async function mergeRequestHookChanges(ctx: Ctx, db: Tx, projectId: number, changes: Changes): Promise<Record<string, Change>> {
   const title = changes.title;
   const withDraft = { ...changes };
   if (title && !changes.draft) {
     const [previous, current] = [isDraftTitle(String(title.previous ?? "")), isDraftTitle(String(title.current ?? ""))];
     if (previous !== current) withDraft.draft = { previous, current };
   }
-  return hookChanges(db, projectId, withDraft, MERGE_REQUEST_KEYS);
+  return hookChanges(ctx, db, projectId, withDraft, MERGE_REQUEST_KEYS);
 }
 
-async function hookChanges(db: Tx, projectId: number, changes: Changes, safe: Set<string>): Promise<Record<string, Change>> {
+async function hookChanges(ctx: Ctx, db: Tx, projectId: number, changes: Changes, safe: Set<string>): Promise<Record<string, Change>> {
   const entries = await Promise.all(Object.entries(changes).map(async ([key, change]) => {
     const hookKey = key === "state" ? "state_id" : key;
     if (!safe.has(hookKey)) return null;
-    const convert = (value: unknown) => hookValue(db, projectId, key, value);
+    const convert = (value: unknown) => hookValue(ctx, db, projectId, key, value);
     return [hookKey, { previous: await convert(change.previous), current: await convert(change.current) }] as const;
   }));
   return Object.fromEntries(entries.filter((entry) => entry !== null));
 }
 
-async function hookValue(db: Tx, projectId: number, key: string, value: unknown): Promise<unknown> {
+async function hookValue(ctx: Ctx, db: Tx, projectId: number, key: string, value: unknown): Promise<unknown> {
   if (key === "state") return typeof value === "string" ? (STATE_IDS[value] ?? null) : value;
   if (key === "labels") return labelHookAttrs(Array.isArray(value) ? value : [], projectId);
   if (key === "assignees" || key === "reviewers") {
-    return (await usersById(db, Array.isArray(value) ? value.map(Number) : [])).map(userHookAttrs);
+    return (await usersById(db, Array.isArray(value) ? value.map(Number) : [])).map((user) => userHookAttrs(ctx, user));
   }
   if (key.endsWith("_at")) return timeOf(value);
   return value;

@@ -7,7 +7,7 @@ import type { Tx } from "../../domain/events.js";
 import { VISIBILITY_LEVELS } from "../../domain/access.js";
 import { projectFullPath, projectWebUrl } from "../../domain/projects.js";
 import { sshUrlToRepo } from "../../domain/repository/urls.js";
-import { gravatarUrlOfUser } from "../../domain/users.js";
+import { avatarUrlOfUser } from "../../domain/users.js";
 import { REDACTED } from "../request.js";
 
 export type Ctx = Pick<Services, "config" | "now">;
@@ -64,9 +64,9 @@ export function groupHookAttrs(group: Namespace) {
 /** User#webhook_email: the public e-mail, which users here do not have. */
 export const webhookEmail = (_user: User) => REDACTED;
 
-/** User#hook_attrs (an uploaded avatar is not named here yet: these builders have no PUBLIC_URL). */
-export function userHookAttrs(user: User) {
-  return { id: user.id, name: user.name, username: user.username, avatar_url: gravatarUrlOfUser(user), email: webhookEmail(user) };
+/** User#hook_attrs: an uploaded avatar under PUBLIC_URL, else Gravatar's. */
+export function userHookAttrs(ctx: Ctx, user: User) {
+  return { id: user.id, name: user.name, username: user.username, avatar_url: avatarUrlOfUser(ctx, user), email: webhookEmail(user) };
 }
 
 /** Issuable::STATE_ID_MAP. */

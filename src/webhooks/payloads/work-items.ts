@@ -71,7 +71,7 @@ const repository = (ctx: Ctx, project: ProjectWithNamespace) => {
 };
 
 /** The user hook attributes of these ids, in order. */
-const hookUsers = async (db: Tx, ids: number[]) => (await usersById(db, ids)).map(userHookAttrs);
+const hookUsers = async (ctx: Ctx, db: Tx, ids: number[]) => (await usersById(db, ids)).map((user) => userHookAttrs(ctx, user));
 
 /** Gitlab::DataBuilder::Issuable#build: the shape issue and merge request payloads share. */
 async function issuablePayload(
@@ -82,11 +82,11 @@ async function issuablePayload(
   people: { assignees: { userId: number }[]; reviewers?: { userId: number }[] },
 ) {
   const [assignees, reviewers] = await Promise.all([
-    hookUsers(db, people.assignees.map((a) => a.userId)), hookUsers(db, (people.reviewers ?? []).map((r) => r.userId)),
+    hookUsers(ctx, db, people.assignees.map((a) => a.userId)), hookUsers(ctx, db, (people.reviewers ?? []).map((r) => r.userId)),
   ]);
   return {
     ...kind,
-    user: userHookAttrs(user),
+    user: userHookAttrs(ctx, user),
     project: projectHookAttrs(ctx, project),
     object_attributes: objectAttributes,
     labels: objectAttributes.labels,
@@ -100,7 +100,7 @@ async function issuablePayload(
 export async function buildIssuePayload(ctx: Ctx, db: Tx, project: ProjectWithNamespace, issue: IssueRow, user: User, action: string, changes: Changes = {}) {
   const kind = { object_kind: "issue", event_type: issue.confidential ? "confidential_issue" : "issue" };
   const objectAttributes = { ...issueHookAttrs(ctx, project, issue), action };
-  return issuablePayload(ctx, db, project, user, kind, objectAttributes, await issueHookChanges(db, project.id, changes), issue);
+  return issuablePayload(ctx, db, project, user, kind, objectAttributes, await issueHookChanges(ctx, db, project.id, changes), issue);
 }
 
 /** `oldrev`: the source branch's previous head, when a push brought the update (never a blank sha). */
@@ -109,7 +109,7 @@ export async function buildMergeRequestPayload(
 ) {
   const kind = { object_kind: "merge_request", event_type: "merge_request" };
   const objectAttributes = { ...(await mergeRequestHookAttrs(ctx, db, project, mr)), action, ...(oldrev ? { oldrev } : {}) };
-  return issuablePayload(ctx, db, project, user, kind, objectAttributes, await mergeRequestHookChanges(db, project.id, changes), mr);
+  return issuablePayload(ctx, db, project, user, kind, objectAttributes, await mergeRequestHookChanges(ctx, db, project.id, changes), mr);
 }
 
 const NOTEABLE_PATHS: Record<string, string> = { Issue: "issues", MergeRequest: "merge_requests", Snippet: "snippets" };
@@ -155,7 +155,7 @@ async function noteWithNoteable(ctx: Ctx, db: Tx, project: ProjectWithNamespace,
 
 /** What note and emoji payloads open with: who acted, in which project. */
 const projectEvent = (ctx: Ctx, project: ProjectWithNamespace, user: User) =>
-  ({ user: userHookAttrs(user), project_id: project.id, project: projectHookAttrs(ctx, project) });
+  ({ user: userHookAttrs(ctx, user), project_id: project.id, project: projectHookAttrs(ctx, project) });
 
 export async function buildNotePayload(ctx: Ctx, db: Tx, project: ProjectWithNamespace, note: Note, user: User, action: string) {
   const { attrs, noteable, noteableEntry } = await noteWithNoteable(ctx, db, project, note);
