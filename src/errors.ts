@@ -32,6 +32,13 @@ export const forbidden = (reason?: string) =>
 export const badRequest = (reason?: string) =>
   new AppError(400, { message: reason ? `400 Bad request - ${reason}` : "400 Bad request" });
 
+/**
+ * A request whose params cannot be read (broken multipart, bad %-escapes, null bytes): GitLab's
+ * HandleMalformedStrings middleware answers 400 "Bad Request" before any route; here in the
+ * `{"error": ...}` form of GitLab's other body checks (JsonValidation middleware).
+ */
+export const malformedRequest = () => new AppError(400, { error: "Bad Request" });
+
 /** Grape parameter errors: 400 {"error":"name is missing"}. */
 export const paramError = (text: string) => new AppError(400, { error: text });
 

@@ -3,6 +3,7 @@
 // the delivery worker once, and forks the web processes that share the port (src/web-processes.ts).
 import cluster from "node:cluster";
 import { createServer } from "node:http";
+import type { Duplex } from "node:stream";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { loadConfigOrExit, type Config } from "./config.js";
@@ -11,6 +12,8 @@ import type { Services } from "./domain/context.js";
 import { superviseWebProcesses } from "./web-processes.js";
 
 const HARD_EXIT_AFTER_MS = 15_000;
+/** Bytes for the request line (besides the query string) and the headers: Node's default limit. */
+const HEADER_ALLOWANCE = 16_384;
 
 interface Listener {
   readonly listening: Promise<number>;
@@ -21,7 +24,11 @@ interface Listener {
 async function serveHttp(services: Services): Promise<Listener> {
   const [{ createServerAdapter }, { createApp }] = await Promise.all([import("@whatwg-node/server"), import("./app.js")]);
   const app = createApp(services);
-  const server = createServer(createServerAdapter((request: Request) => app.fetch(request)));
+  // Node refuses a request line and headers over 16 KiB with a bare 431 before the app sees it: leave
+  // room for the longest query string the app accepts, so that a longer one gets its 414 answer.
+  const maxHeaderSize = services.config.maxQueryStringLength + HEADER_ALLOWANCE;
+  const server = createServer({ maxHeaderSize }, createServerAdapter((request: Request) => app.fetch(request)));
+  server.on("clientError", answerClientError);
   const listening = new Promise<number>((resolve) => {
     server.listen(services.config.port, services.config.host, () => {
       const address = server.address();
@@ -39,6 +46,22 @@ async function serveHttp(services: Services): Promise<Listener> {
       server.closeIdleConnections();
     });
   return { listening, stop };
+}
+
+/**
+ * A request Node's parser refuses. Past even that limit the request line is what overflows (the
+ * headers of GitLab's clients are small): 414 as GitLab's nginx answers, in the app's JSON; other
+ * unparseable requests 400, as Node would.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, body] = error.code === "HPE_HEADER_OVERFLOW"
+    ? ["414 URI Too Long", JSON.stringify({ message: "414 Request-URI Too Large" })]
+    : ["400 Bad Request", JSON.stringify({ error: "Bad Request" })];
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 function onStopSignal(stop: () => Promise<unknown>) {

@@ -4,6 +4,7 @@ import type { Namespace, Prisma, Project } from "../generated/prisma/client.js";
 import { AppError, forbidden, notFound } from "../errors.js";
 import { loadUnexpired, type MembershipLevels, type ProjectWithNamespace } from "./caches.js";
 import { isAdmin, type Actor, type DomainContext } from "./context.js";
+import { fitsIdColumn, recordId } from "./record-ids.js";
 
 export const AccessLevel = { none: 0, minimal: 5, guest: 10, planner: 15, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
 export const VALID_MEMBER_LEVELS = [5, 10, 15, 20, 30, 40, 50];
@@ -126,13 +127,13 @@ export async function findProject(ctx: DomainContext, id: string | number): Prom
 
 /** A project with its namespace by id (kept between requests: domain/caches.ts). */
 export function projectById(ctx: Pick<DomainContext, "caches" | "db">, id: number): Promise<ProjectWithNamespace | null> {
-  if (!Number.isSafeInteger(id)) return Promise.resolve(null);
+  if (!fitsIdColumn(id)) return Promise.resolve(null);
   return ctx.caches.projects.load(id, () => readProjectRow(ctx.db, id));
 }
 
 /** projectById inside a transaction: a cache miss reads through it (TableCache.loadInTransaction). */
 export function projectByIdInTransaction(caches: DomainContext["caches"], tx: Pick<DomainContext["db"], "project">, id: number): Promise<ProjectWithNamespace | null> {
-  if (!Number.isSafeInteger(id)) return Promise.resolve(null);
+  if (!fitsIdColumn(id)) return Promise.resolve(null);
   return caches.projects.loadInTransaction(id, () => readProjectRow(tx, id));
 }
 
@@ -155,7 +156,7 @@ async function projectByPath(ctx: DomainContext, lower: string): Promise<Project
 }
 
 async function loadProject(ctx: DomainContext, id: string) {
-  if (/^\d+$/.test(id)) return projectById(ctx, Number(id));
+  if (/^\d+$/.test(id)) return projectById(ctx, recordId(id));
   const lower = id.toLowerCase();
   const project = await projectByPath(ctx, lower);
   if (project) return project;
@@ -186,7 +187,7 @@ export interface GroupAccess {
 export async function findGroup(ctx: DomainContext, id: string | number): Promise<GroupAccess> {
   const key = String(id);
   const group = await ctx.db.namespace.findFirst({
-    where: /^\d+$/.test(key) ? { id: Number(key), kind: "group" } : { fullPathLower: key.toLowerCase(), kind: "group" },
+    where: /^\d+$/.test(key) ? { id: recordId(key), kind: "group" } : { fullPathLower: key.toLowerCase(), kind: "group" },
   });
   if (!group) throw notFound("Group");
   const level = await groupAccessLevel(ctx, group);
@@ -210,7 +211,7 @@ async function canSeeGroup(ctx: DomainContext, group: Namespace, level: number):
 /** `find_namespace!` (id or full path): a group the caller can see, or their own personal namespace. */
 export async function findNamespace(ctx: DomainContext, key: string): Promise<{ namespace: Namespace; level: number }> {
   const namespace = await ctx.db.namespace.findFirst({
-    where: /^\d+$/.test(key) ? { id: Number(key) } : { fullPathLower: key.toLowerCase() },
+    where: /^\d+$/.test(key) ? { id: recordId(key) } : { fullPathLower: key.toLowerCase() },
   });
   if (!namespace) throw notFound("Namespace");
   const level = await groupAccessLevel(ctx, namespace);

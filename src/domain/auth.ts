@@ -6,6 +6,7 @@ import type { Actor, Services } from "./context.js";
 import { digest } from "./secrets.js";
 import { apiAccessDeniedReason } from "./users/states.js";
 import { findTokenByDigest, lastUsedAt, markTokenUsed, type TokenWithUser } from "./token-store.js";
+import { recordId } from "./record-ids.js";
 
 export interface Credentials {
   token?: string;
@@ -88,7 +89,7 @@ async function recordUse(services: Services, token: TokenWithUser): Promise<void
 async function sudo(services: Services, actor: Actor, identifier: string): Promise<Actor> {
   if (!actor.user.isAdmin) throw forbidden("Must be admin to use sudo");
   assertAdmitted(actor.scopes, ["sudo"]);
-  const where = /^\d+$/.test(identifier) ? { id: Number(identifier) } : { usernameLower: identifier.toLowerCase() };
+  const where = /^\d+$/.test(identifier) ? { id: recordId(identifier) } : { usernameLower: identifier.toLowerCase() };
   const user = await services.db.user.findFirst({ where });
   if (!user) throw notFound(`User with ID or username '${identifier}'`);
   return { ...actor, user };

@@ -15,6 +15,7 @@ import { nameProblems, pathFromName, pathProblems, rubyErrorHash, type Visibilit
 import { assignTopics, recountTopics, topicIdsOf } from "./project-topics.js";
 import { featureSettingsData, type FeatureSettingsInput } from "./project-features.js";
 import { initializeRepository } from "./repository/initialize.js";
+import { recordId } from "./record-ids.js";
 
 export * from "./project-lists.js";
 
@@ -54,7 +55,7 @@ type Errors = Record<string, string[]>;
 async function namespaceForNewProject(ctx: DomainContext, key: string | null | undefined): Promise<Namespace> {
   const actor = requireAuthenticated(ctx);
   const ns = await ctx.db.namespace.findFirst({
-    where: key == null ? { ownerId: actor.user.id } : /^\d+$/.test(key) ? { id: Number(key) } : { fullPathLower: key.toLowerCase() },
+    where: key == null ? { ownerId: actor.user.id } : /^\d+$/.test(key) ? { id: recordId(key) } : { fullPathLower: key.toLowerCase() },
   });
   const level = ns ? await groupAccessLevel(ctx, ns) : 0;
   const allowed = ns && (actor.user.isAdmin || level >= (ns.kind === "user" ? AccessLevel.owner : AccessLevel.developer));

@@ -13,6 +13,7 @@ import { paginate, type Page, type PageArgs } from "./pagination.js";
 import { issueToken } from "./personal-access-tokens.js";
 import { insertUser } from "./users.js";
 import { containsText } from "./paths.js";
+import { recordId } from "./record-ids.js";
 
 export type ResourceType = "project" | "group";
 
@@ -129,7 +130,7 @@ export async function getResourceAccessToken(
 /** GitLab answers 404 `"<type> Access Token"` for ids of other resources too. */
 async function findToken(ctx: DomainContext, r: Resource, tokenId: string): Promise<AccessToken & { user: User }> {
   const token = /^\d+$/.test(tokenId)
-    ? await ctx.db.accessToken.findFirst({ where: { id: Number(tokenId), kind: r.type, resourceId: r.id }, include: { user: true } })
+    ? await ctx.db.accessToken.findFirst({ where: { id: recordId(tokenId), kind: r.type, resourceId: r.id }, include: { user: true } })
     : null;
   if (!token) throw notFound(`${r.type} Access Token`);
   return token;

@@ -11,7 +11,7 @@ import { AppError, appErrorOf, internalError, paramError, routeNotFound } from "
 import { collapseSlashes, createMatcher, type RouteMatch } from "./match.js";
 import { applyExposure } from "./exposure.js";
 import { buildRouteOperations } from "./operations.js";
-import { coerceArgs, isUpload, parseBody, parseQuery, withFileAlias } from "./params.js";
+import { assertWellFormedParams, coerceArgs, isUpload, parseBody, parseQuery, withFileAlias } from "./params.js";
 import { blobResponse, errorResponse, jsonResponse, noContent, paginationHeaders, textResponse } from "./render.js";
 import { routes, successStatus, type Route } from "./routes.js";
 
@@ -49,10 +49,11 @@ export function createRestHandler(schema: GraphQLSchema, services: Services, log
     const query = parseQuery(url.search);
     const body = withFileAlias(await parseBody(request, services.config.maxBodyBytes), route.files);
     const raw = { ...query, ...body, ...params }; // path params win over body and query
+    assertWellFormedParams(raw);
     const field = rootField(schema, route);
     const ctx = await createContext(services, request, raw, routeScopes(route, field));
     requireCoarseAccess(ctx, field.extensions?.access as CoarseAccess | undefined); // before params, as Grape's before-filters
-    const variables = coerceArgs(field.args, raw);
+    const variables = coerceArgs(field.args, raw, Object.keys(params));
     const operation = operations.get(route.field)!;
     const contextValue: RestContext = { ...ctx, restRoute: route };
     const { execute, schema: executable } = getEnveloped(contextValue);

@@ -10,7 +10,8 @@ import {
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { Upload } from "graphql-upload-minimal";
-import { AppError, paramError } from "../errors.js";
+import { AppError, malformedRequest, paramError } from "../errors.js";
+import { NO_RECORD_ID, recordId } from "../domain/record-ids.js";
 
 /** A repeated plain key keeps its last value, as Rack does; `a[]=` keys build arrays. */
 const QS_OPTIONS = { arrayLimit: 1000, parameterLimit: 10_000, depth: 5, allowDots: false, duplicates: "last" } as const;
@@ -42,12 +43,10 @@ export async function parseBody(request: Request, maxBytes: number): Promise<Rec
   const contentType = request.headers.get("content-type") ?? "";
   const bytes = await readBody(request, maxBytes);
   const type = contentType.split(";")[0]!.trim().toLowerCase();
-  if (type === "multipart/form-data") {
-    return formFields(await new Response(new Uint8Array(bytes), { headers: { "content-type": contentType } }).formData());
-  }
+  if (type === "multipart/form-data") return multipartFields(bytes, contentType);
   const text = new TextDecoder().decode(bytes);
   if (!text.trim()) return {};
-  if (type === "application/x-www-form-urlencoded") return parseQuery(text);
+  if (type === "application/x-www-form-urlencoded") return formEncodedFields(text);
   try {
     const parsed = JSON.parse(text);
     return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : {};
@@ -68,6 +67,48 @@ async function readBody(request: Request, maxBytes: number): Promise<Buffer> {
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * A multipart body as Rack reads it: without a boundary or without bytes it carries no params; one
+ * that does not parse (truncated, another boundary) is refused with 400, as GitLab's
+ * HandleMalformedStrings middleware answers the ActionController::BadRequest Rails raises for it.
+ */
+async function multipartFields(bytes: Buffer, contentType: string): Promise<Record<string, unknown>> {
+  if (bytes.length === 0 || !/;\s*boundary=/i.test(contentType)) return {};
+  let form: FormData;
+  try {
+    form = await new Response(new Uint8Array(bytes), { headers: { "content-type": contentType } }).formData();
+  } catch {
+    throw malformedRequest();
+  }
+  return formFields(form);
+}
+
+/** A form-encoded body; a malformed %-escape (or one that is not UTF-8) is Rack's invalid %-encoding: 400. */
+function formEncodedFields(text: string): Record<string, unknown> {
+  try {
+    decodeURIComponent(text.replaceAll("+", " "));
+  } catch {
+    throw malformedRequest();
+  }
+  return parseQuery(text);
+}
+
+/** A null byte, or a lone UTF-16 surrogate (`"\\ud83d"` in JSON: no UTF-8 text can hold it). */
+const MALFORMED_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * A param (name or value) holding a null byte or text that is not UTF-8: GitLab's
+ * HandleMalformedStrings middleware refuses the request with 400 before any route.
+ */
+export function assertWellFormedParams(params: Record<string, unknown>): void {
+  const malformed = (value: unknown, depth: number): boolean => {
+    if (typeof value === "string") return MALFORMED_TEXT.test(value);
+    if (depth > 3 || !value || typeof value !== "object" || value instanceof Blob) return false;
+    return Object.entries(value).some(([key, item]) => MALFORMED_TEXT.test(key) || malformed(item, depth + 1));
+  };
+  if (malformed(params, 0)) throw malformedRequest();
 }
 
 /** Multipart fields (files kept as File objects) expanded with the same bracket rules as a query. */
@@ -98,14 +139,25 @@ const isNonEmptyFile = (value: unknown): value is File => value instanceof File 
 type Coerced = { value: unknown } | { error: "invalid" | "values" };
 
 /**
- * Checks and converts raw REST params into GraphQL variable values for the field's arguments.
- * Unknown params are ignored, as Grape ignores undeclared params.
+ * Items a list param may hold: GitLab refuses larger arrays with 400 "Array parameter too large"
+ * (JsonValidation middleware, 50,000 there); here the lists become one `IN (...)` of a query, and
+ * the databases bound a query's parameters (SQLite 999 through Prisma's adapter).
  */
-export function coerceArgs(args: readonly GraphQLArgument[], raw: Record<string, unknown>): Record<string, unknown> {
+const MAX_LIST_ITEMS = 500;
+
+const INT_MAX = 2_147_483_647;
+const INT_MIN = -2_147_483_648;
+
+/**
+ * Checks and converts raw REST params into GraphQL variable values for the field's arguments.
+ * Unknown params are ignored, as Grape ignores undeclared params. `pathParams` name the route's
+ * `:params`: record lookups, where an integer past the id columns' range is a record that cannot exist.
+ */
+export function coerceArgs(args: readonly GraphQLArgument[], raw: Record<string, unknown>, pathParams: readonly string[] = []): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const arg of args) {
-    const input = raw[arg.name];
+    const input = pathParams.includes(arg.name) ? pathValue(arg.type, raw[arg.name]) : raw[arg.name];
     if (input === null && isUpload(arg.type)) {
       values[arg.name] = null; // `"avatar": null` removes the file
       continue;
@@ -120,6 +172,16 @@ export function coerceArgs(args: readonly GraphQLArgument[], raw: Record<string,
   }
   if (problems.length) throw paramError(problems.join(", "));
   return values;
+}
+
+/**
+ * An Int path param past 32 bits names no record: GitLab finds nothing and answers the route's own
+ * 404, so it is looked up as an id no record has rather than refused as an invalid Int.
+ */
+function pathValue(type: GraphQLInputType, input: unknown): unknown {
+  const inner = getNullableType(type);
+  if (!isScalarType(inner) || inner.name !== "Int" || typeof input !== "string" || !/^\d+$/.test(input)) return input;
+  return recordId(input) === NO_RECORD_ID ? String(NO_RECORD_ID) : input;
 }
 
 export const isUpload = (type: GraphQLInputType) => {
@@ -144,6 +206,7 @@ function coerceList(itemType: GraphQLInputType, input: unknown): Coerced {
   else if (input && typeof input === "object" && !(input instanceof Blob)) items = Object.values(input); // h[0][k]=v
   else if (typeof input === "string" && isLeafType(getNullableType(itemType))) items = input.split(",").map((s) => s.trim()).filter(Boolean); // CommaSeparatedToArray
   else items = [input];
+  if (items.length > MAX_LIST_ITEMS) throw paramError("Array parameter too large");
   const out: unknown[] = [];
   for (const item of items) {
     const result = coerceValue(itemType, item);
@@ -187,10 +250,10 @@ function uploadOf(input: unknown): Coerced {
 function coerceScalar(name: string, scalar: { parseValue: (v: unknown) => unknown }, input: unknown): Coerced {
   switch (name) {
     case "Int": {
+      // GraphQL's Int is 32-bit: a larger integer is Grape's "is invalid" (never a database error)
       const text = typeof input === "number" ? String(input) : input;
-      return typeof text === "string" && /^-?\d{1,15}$/.test(text.trim()) && Number.isSafeInteger(Number(text))
-        ? { value: Number(text) }
-        : { error: "invalid" };
+      const value = typeof text === "string" && /^-?\d+$/.test(text.trim()) ? Number(text) : NaN;
+      return Number.isInteger(value) && value >= INT_MIN && value <= INT_MAX ? { value } : { error: "invalid" };
     }
     case "Float":
       return (typeof input === "number" || (typeof input === "string" && input.trim() !== "")) && Number.isFinite(Number(input))

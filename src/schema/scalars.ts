@@ -5,18 +5,19 @@ import { builder } from "./builder.js";
 /** ISO 8601 with milliseconds and Z, as GitLab renders timestamps. */
 builder.scalarType("DateTime", {
   serialize: (value) => (value instanceof Date ? value.toISOString() : new Date(value).toISOString()),
-  parseValue: (value) => {
-    const date = new Date(String(value));
-    if (typeof value !== "string" || Number.isNaN(date.getTime())) throw new GraphQLError("DateTime is invalid");
-    return date;
-  },
-  parseLiteral: (ast) => {
-    if (ast.kind !== Kind.STRING || Number.isNaN(new Date(ast.value).getTime())) {
-      throw new GraphQLError("DateTime is invalid");
-    }
-    return new Date(ast.value);
-  },
+  parseValue: (value) => parseDateTime(value),
+  parseLiteral: (ast) => parseDateTime(ast.kind === Kind.STRING ? ast.value : undefined),
 });
+
+/**
+ * A time starting with a date (`2024-05-01`, `2024-05-01T10:00:00Z`). V8 alone also reads "12345"
+ * as the year 12345, which PostgreSQL cannot store: such values are invalid here.
+ */
+function parseDateTime(value: unknown): Date {
+  const date = typeof value === "string" && /^\s*\d{4}-\d{1,2}-\d{1,2}/.test(value) ? new Date(value) : new Date(NaN);
+  if (Number.isNaN(date.getTime())) throw new GraphQLError("DateTime is invalid");
+  return date;
+}
 
 /** Free-form JSON (feature flag gates, settings maps). */
 builder.scalarType("JSON", {

@@ -13,6 +13,7 @@ import { userIdByUsername } from "../users.js";
 import { labelFilter, labelsCondition } from "./issue-values.js";
 import { canReadAllConfidential } from "./issues.js";
 import { containsText, type Dialect } from "../paths.js";
+import { fitsIdColumn } from "../record-ids.js";
 
 export const ISSUE_ORDER_COLUMNS = ["created_at", "updated_at", "title", "due_date"] as const;
 export const ISSUE_STATES = ["opened", "closed", "all"] as const;
@@ -68,7 +69,10 @@ export function integerNoneAny(name: string, value: string | null | undefined): 
   if (value == null) return undefined;
   const word = value.trim().toLowerCase();
   if (word === "none" || word === "any") return word;
-  if (/^\d+$/.test(word)) return Number(word);
+  if (/^\d+$/.test(word)) {
+    if (!fitsIdColumn(Number(word))) throw paramError(`${name} is invalid`); // as an Int param past 32 bits (params.ts)
+    return Number(word);
+  }
   throw paramError(`${name} should be an integer, none, or any, however got ${value}`);
 }
 

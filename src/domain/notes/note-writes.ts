@@ -65,7 +65,8 @@ function canChangeNote(ctx: DomainContext, noteable: Noteable, note: NoteView): 
 /** `set_note_created_at`: Owners and administrators may backdate a note. */
 function backdate(ctx: DomainContext, noteable: Noteable, createdAt: string | null | undefined): Date | undefined {
   if (!createdAt || !(isAdmin(ctx.actor) || noteable.access.level >= AccessLevel.owner)) return undefined;
-  const date = new Date(createdAt);
+  // a time as Rails casts one (date first); V8 alone would read "x-201448" as the year 201448
+  const date = /^\s*\d{4}-\d{1,2}-\d{1,2}/.test(createdAt) ? new Date(createdAt) : new Date(NaN);
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 

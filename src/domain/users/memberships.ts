@@ -8,6 +8,7 @@ import type { DomainContext } from "../context.js";
 import { paginate, type Page, type PageArgs } from "../pagination.js";
 import { listProjects, type ProjectFilters } from "../project-lists.js";
 import type { RelationQuery } from "../prisma-query.js";
+import { recordId } from "../record-ids.js";
 
 export interface Membership {
   source_id: number;
@@ -54,7 +55,7 @@ const membership = (source_id: number, source_name: string, source_type: Members
 
 /** `find_user`: a numeric id or a username (any case); 404 "User Not Found" otherwise. */
 export async function findUserByIdOrUsername(ctx: DomainContext, key: string): Promise<User> {
-  const user = await ctx.db.user.findFirst({ where: /^\d+$/.test(key) ? { id: Number(key) } : { usernameLower: key.toLowerCase() } });
+  const user = await ctx.db.user.findFirst({ where: /^\d+$/.test(key) ? { id: recordId(key) } : { usernameLower: key.toLowerCase() } });
   if (!user) throw notFound("User");
   return user;
 }
