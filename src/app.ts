@@ -8,6 +8,7 @@ import type { Services } from "./domain/context.js";
 import { appErrorOf, graphqlErrorExtensions } from "./errors.js";
 import { API_PREFIX, createRestHandler, type RestContext } from "./rest/adapter.js";
 import { collapseSlashes } from "./rest/match.js";
+import { createApiDocsHandler } from "./rest/openapi/index.js";
 import { errorResponse, jsonResponse, textResponse } from "./rest/render.js";
 import { AppError } from "./errors.js";
 import { schema } from "./schema/index.js";
@@ -21,10 +22,11 @@ export interface App {
 export function createApp(services: Services, log: (error: unknown) => void = (e) => console.error(e)): App {
   const yoga = createGraphqlServer(services, log);
   const rest = createRestHandler(schema, services, log, yoga.getEnveloped);
+  const apiDocs = createApiDocsHandler(schema, API_PREFIX); // public, before the route table
   return {
     async fetch(request) {
       const pathname = collapseSlashes(new URL(request.url).pathname);
-      if (pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`)) return rest(request);
+      if (pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`)) return apiDocs(request.method, pathname) ?? rest(request);
       if (pathname === "/api/v3" || pathname.startsWith("/api/v3/")) {
         return errorResponse(new AppError(410, { error: "API V3 is no longer supported. Use API V4 instead." }));
       }
