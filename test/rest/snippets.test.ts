@@ -485,10 +485,21 @@ describe("DELETE /projects/:id/snippets/:snippet_id", () => {
     expect(fresh.status).toBe(204);
   });
 
-  it("removes the snippet's notes with it", async () => {
-    const snippet = await createSnippet(reporter.api, publicProject.id);
-    const note = await createNote(guest.api, publicProject.id, "snippets", snippet.id);
-    expect((await reporter.api.delete(snippetPath(publicProject, snippet))).status).toBe(204);
-    expect(await t.services.db.note.findUnique({ where: { id: note.id } })).toBeNull();
+  it("removes the snippet's notes, their reactions and the snippet's reactions with it, and nothing of another snippet", async () => {
+    const [doomed, kept] = [await createSnippet(reporter.api, publicProject.id), await createSnippet(reporter.api, publicProject.id)];
+    const notes = [];
+    for (const snippet of [doomed, kept]) {
+      const note = await createNote(guest.api, publicProject.id, "snippets", snippet.id);
+      notes.push(note);
+      const path = snippetPath(publicProject, snippet);
+      expect((await developer.api.post(`${path}/award_emoji`, { name: "rocket" })).status).toBe(201);
+      expect((await developer.api.post(`${path}/notes/${note.id}/award_emoji`, { name: "thumbsup" })).status).toBe(201);
+    }
+    expect((await reporter.api.delete(snippetPath(publicProject, doomed))).status).toBe(204);
+    const db = t.services.db;
+    expect(await db.note.findUnique({ where: { id: notes[0].id } })).toBeNull();
+    const reactionsOn = (type: string, id: number) => db.awardEmoji.count({ where: { awardableType: type, awardableId: id } });
+    expect([await reactionsOn("Snippet", doomed.id), await reactionsOn("Note", notes[0].id)]).toEqual([0, 0]);
+    expect([await reactionsOn("Snippet", kept.id), await reactionsOn("Note", notes[1].id)]).toEqual([1, 1]);
   });
 });

@@ -5,10 +5,10 @@
 // one transaction.
 import { forbidden, notFound } from "../../errors.js";
 import { AccessLevel, findProject, requireAuthenticated, type ProjectAccess } from "../access.js";
-import { deleteReactionsOf } from "../award-emoji/cleanup.js";
 import { isAdmin, type DomainContext } from "../context.js";
 import type { Tx } from "../events.js";
 import { assertUnmodifiedSince } from "../preconditions.js";
+import { deleteNoteablesChildren } from "../notes/noteable-cleanup.js";
 import { featureAvailable } from "../project-features.js";
 import { canReadIssue, type IssueWithAssignees } from "./issues.js";
 
@@ -45,9 +45,6 @@ export function canDestroyIssue(ctx: DomainContext, access: ProjectAccess, issue
  */
 export async function destroyIssues(tx: Tx, issueIds: number[]): Promise<void> {
   if (!issueIds.length) return;
-  const notes = await tx.note.findMany({ where: { noteableType: "Issue", noteableId: { in: issueIds } }, select: { id: true } });
-  await deleteReactionsOf(tx, "Note", notes.map((note) => note.id));
-  await tx.note.deleteMany({ where: { noteableType: "Issue", noteableId: { in: issueIds } } });
-  await deleteReactionsOf(tx, "Issue", issueIds);
+  await deleteNoteablesChildren(tx, "Issue", issueIds);
   await tx.issue.deleteMany({ where: { id: { in: issueIds } } });
 }

@@ -2,7 +2,7 @@
 // Snippets::CreateService / UpdateService / DestroyService and ProjectSnippetPolicy). The order
 // of checks is GitLab's: project (404), snippets feature (403), parameters (400), sign-in (401),
 // snippet (404), permission (403), then the services' own errors.
-import { deleteReactionsOf } from "../award-emoji/cleanup.js";
+import { deleteNoteablesChildren } from "../notes/noteable-cleanup.js";
 import type { Prisma } from "../../generated/prisma/client.js";
 import { AppError, forbidden } from "../../errors.js";
 import { AccessLevel, requireAuthenticated, type ProjectAccess } from "../access.js";
@@ -139,10 +139,7 @@ export async function deleteProjectSnippet(ctx: DomainContext, projectRef: strin
   if (!canDeleteSnippet(ctx, access, snippet)) throw forbidden();
   assertUnmodifiedSince(snippet.updatedAt, unmodifiedSince);
   await ctx.db.$transaction(async (tx) => {
-    const notes = await tx.note.findMany({ where: { noteableType: "Snippet", noteableId: snippet.id }, select: { id: true } });
-    await deleteReactionsOf(tx, "Note", notes.map((n) => n.id));
-    await deleteReactionsOf(tx, "Snippet", [snippet.id]);
-    await tx.note.deleteMany({ where: { noteableType: "Snippet", noteableId: snippet.id } });
+    await deleteNoteablesChildren(tx, "Snippet", [snippet.id]);
     await tx.snippet.delete({ where: { id: snippet.id } });
   });
   return true;

@@ -3,6 +3,7 @@
 // delete; references that only name the user (assignments, approvals, "closed by") go either way.
 import { Prisma } from "../../generated/prisma/client.js";
 import type { Tx } from "../events.js";
+import { deleteNoteablesChildren, deleteNotes } from "../notes/noteable-cleanup.js";
 
 /** Without hard_delete: authored issues, merge requests, notes, reactions and project snippets move to the ghost. */
 export async function moveContributionsToGhost(tx: Tx, userId: number, ghostId: number): Promise<void> {
@@ -63,15 +64,4 @@ async function deleteSnippets(tx: Tx, where: { authorId: number }): Promise<void
   const ids = Prisma.sql`SELECT "id" FROM "Snippet" WHERE "authorId" = ${where.authorId}`;
   await deleteNoteablesChildren(tx, "Snippet", ids);
   await tx.snippet.deleteMany({ where });
-}
-
-/** The notes and reactions of issues, merge requests or snippets (by type and id: no foreign key). */
-async function deleteNoteablesChildren(tx: Tx, type: string, ids: Prisma.Sql): Promise<void> {
-  await deleteNotes(tx, Prisma.sql`SELECT "id" FROM "Note" WHERE "noteableType" = ${type} AND "noteableId" IN (${ids})`);
-  await tx.$executeRaw`DELETE FROM "AwardEmoji" WHERE "awardableType" = ${type} AND "awardableId" IN (${ids})`;
-}
-
-async function deleteNotes(tx: Tx, ids: Prisma.Sql): Promise<void> {
-  await tx.$executeRaw`DELETE FROM "AwardEmoji" WHERE "awardableType" = 'Note' AND "awardableId" IN (${ids})`;
-  await tx.$executeRaw`DELETE FROM "Note" WHERE "id" IN (${ids})`;
 }
