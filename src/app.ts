@@ -8,6 +8,7 @@ import type { Services } from "./domain/context.js";
 import { appErrorOf, graphqlErrorExtensions } from "./errors.js";
 import { API_PREFIX, createRestHandler, type RestContext } from "./rest/adapter.js";
 import { collapseSlashes } from "./rest/match.js";
+import { assertWellFormedParams } from "./rest/params.js";
 import { createApiDocsHandler } from "./rest/openapi/index.js";
 import { errorResponse, jsonResponse, textResponse } from "./rest/render.js";
 import { AppError } from "./errors.js";
@@ -126,6 +127,18 @@ function createGraphqlServer(services: Services, log: (error: unknown) => void) 
         // Multipart requests are parsed by graphql-upload-minimal (the same Upload values as REST).
         onRequestParse({ request, setRequestParser }: { request: Request; setRequestParser: (parser: (r: Request) => Promise<any>) => void }) {
           if (isMultipart(request)) setRequestParser(parseMultipartOperation);
+        },
+      },
+      {
+        // GitLab's HandleMalformedStrings middleware covers /api/graphql too: a null byte or a lone
+        // surrogate in a variable is refused before execution (the databases cannot store either).
+        onParams({ params }: { params: { variables?: Record<string, unknown> } }) {
+          if (!params.variables) return;
+          try {
+            assertWellFormedParams(params.variables);
+          } catch (error) {
+            throw asGraphqlError(error);
+          }
         },
       },
       { onResultProcess: ({ result }: { result: unknown }) => keepHttpStatus(result) },

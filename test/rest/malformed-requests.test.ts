@@ -135,6 +135,20 @@ describe("other bodies that do not parse", () => {
     expect(pair.body.title).toBe("🚀");
   });
 
+  it("answers 400 Bad Request to a lone surrogate or a null byte in a /graphql variable, and stores nothing", async () => {
+    const before = (await t.root.get(`/projects/${projectId}/issues`, { query: { per_page: 100 } })).body.length;
+    const mutation = `mutation($title: String!, $labels: [String!]) { createIssue(id: "${projectId}", title: $title, labels: $labels) { id } }`;
+    for (const variables of ['{"title": "\\ud83d"}', '{"title": "a\\u0000b"}', '{"title": "ok", "labels": ["x\\udc00"]}']) {
+      const body = `{"query": ${JSON.stringify(mutation)}, "variables": ${variables}}`;
+      const res = await rawRequest(t.app, "POST", "/graphql", { headers: asRoot({ "Content-Type": "application/json" }), body });
+      expect(res.status, variables).toBe(400);
+      expect(res.body.errors[0].extensions.gitlab, variables).toEqual(BAD_REQUEST);
+    }
+    expect((await t.root.get(`/projects/${projectId}/issues`, { query: { per_page: 100 } })).body.length).toBe(before);
+    const pair = await t.root.graphql(mutation, { title: "🚀" });
+    expect(pair.body.errors).toBeUndefined();
+  });
+
   it("answers 400 Bad Request to a null byte in any param (HandleMalformedStrings), as JSON, form, query or path", async () => {
     const json = await rawRequest(t.app, "POST", `/api/v4/projects/${projectId}/issues`, {
       headers: asRoot({ "Content-Type": "application/json" }),
