@@ -10,10 +10,10 @@ import type { ApiClient } from "../helpers/api.js";
 import { approve, createProjectRule, mrPath } from "../helpers/approvals.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { NOT_FOUND, PROJECT_NOT_FOUND, UNAUTHORIZED } from "../helpers/errors.js";
-import { uniq } from "../helpers/factories.js";
+import { addMember, createGroup, createProject, uniq } from "../helpers/factories.js";
 import { commitTo, createMergeRequest } from "../helpers/merge-requests.js";
 import { protectBranch } from "../helpers/repository.js";
-import { createTeam, createTeamProject, type Team } from "../helpers/team.js";
+import { ACCESS_LEVEL, createTeam, createTeamProject, type Team } from "../helpers/team.js";
 
 let t: TestApp;
 let team: Team;
@@ -188,6 +188,27 @@ describe("PUT .../merge", () => {
     expect((await t.root.get(`/projects/${project.id}/issues/${mentioned.iid}`)).body.state).toBe("opened");
     const message = (await t.root.get(`/projects/${project.id}/repository/commits/${res.body.merge_commit_sha}`)).body.message;
     expect(message).toBe(`Merge branch '${source}' into 'main'\n\n${mr.title}\n\nCloses #${open.iid} and #${other.iid}\n\nSee merge request ${project.path_with_namespace}!${mr.iid}`);
+  });
+
+  it("closes issues of other projects the merging user may update, named relative to the MR's project; others stay open", async () => {
+    const sibling = await createTeamProject(team, { visibility: "private" }); // same namespace, developer is a Developer
+    const group = await createGroup(t.root);
+    const elsewhere = await createProject(t.root, { namespace_id: group.id }); // developer is a Reporter: update_issue
+    await addMember(t.root, "projects", elsewhere.id, team.developer.id, ACCESS_LEVEL.reporter);
+    const readOnly = await createProject(t.root, { visibility: "public" }); // readable, not updatable
+    const hidden = await createProject(t.root); // private, not a member: invisible
+    const issueIn = async (p: any) => (await t.root.post(`/projects/${p.id}/issues`, { title: uniq("bug") })).body;
+    const [own, ofSibling, ofElsewhere, ofReadOnly, ofHidden] = await Promise.all([project, sibling, elsewhere, readOnly, hidden].map(issueIn));
+    const refs = [`#${own.iid}`, `${sibling.path}#${ofSibling.iid}`, `${elsewhere.path_with_namespace}#${ofElsewhere.iid}`,
+      `${readOnly.path_with_namespace}#${ofReadOnly.iid}`, `${hidden.path_with_namespace}#${ofHidden.iid}`];
+    const { mr, source } = await openWithCommit(project, { description: `Closes ${refs.join(", ")}` });
+    const res = await merge(team.developer.api, project, mr.iid);
+    expect(res.status, res.text).toBe(200);
+    const stateOf = async (p: any, issue: any) => (await t.root.get(`/projects/${p.id}/issues/${issue.iid}`)).body.state;
+    expect([await stateOf(project, own), await stateOf(sibling, ofSibling), await stateOf(elsewhere, ofElsewhere)]).toEqual(["closed", "closed", "closed"]);
+    expect([await stateOf(readOnly, ofReadOnly), await stateOf(hidden, ofHidden)]).toEqual(["opened", "opened"]);
+    const message = (await t.root.get(`/projects/${project.id}/repository/commits/${res.body.merge_commit_sha}`)).body.message;
+    expect(message).toBe(`Merge branch '${source}' into 'main'\n\n${mr.title}\n\nCloses ${refs[0]}, ${refs[1]}, and ${refs[2]}\n\nSee merge request ${project.path_with_namespace}!${mr.iid}`);
   });
 
   it("leaves issues open when merged into another branch", async () => {

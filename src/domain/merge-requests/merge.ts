@@ -7,7 +7,7 @@
 // A merge into the default branch closes the issues the merge request says it closes.
 import { AppError, conflict, methodNotAllowed, unauthorized } from "../../errors.js";
 import { mergeRequestByIid } from "../../db/hot-reads.js";
-import { requireAuthenticated, type ProjectAccess } from "../access.js";
+import { findProject, requireAuthenticated, type ProjectAccess } from "../access.js";
 import type { DomainContext } from "../context.js";
 import { BLANK_SHA, publish, type Tx } from "../events.js";
 import { canPushCode } from "../repository/access.js";
@@ -15,7 +15,7 @@ import { mergeSourceOf, writeMergeCommit, writeSquashCommit, type Person } from 
 import { protectedBranchesMatching } from "../repository/protection-rules.js";
 import { lockBranches, pushBranch } from "../repository/push.js";
 import { changeState } from "../issues/issue-writes.js";
-import type { IssueWithAssignees } from "../issues/issues.js";
+import { canUpdateIssue } from "../issues/issues.js";
 import { closingReferencesIn, referencedFullPath } from "../issues/references.js";
 import { projectFullPath } from "../projects.js";
 import { branchHead } from "./branches.js";
@@ -47,7 +47,8 @@ export async function mergeMergeRequest(ctx: DomainContext, projectRef: string, 
   if (input.sha && input.sha !== row.headSha) throw conflict(`SHA does not match HEAD of source branch: ${row.headSha}`);
   const removeSource = input.should_remove_source_branch ?? row.forceRemoveSourceBranch ?? false;
   const mayRemoveSource = removeSource && (await canRemoveSourceBranch(ctx, access, row));
-  await ctx.db.$transaction((tx) => mergeInTransaction(tx, ctx, row, input, mayRemoveSource));
+  const closing = await closableIssues(ctx, row);
+  await ctx.db.$transaction((tx) => mergeInTransaction(tx, ctx, row, input, mayRemoveSource, closing));
   return rowOf(ctx, mergeRequest.id);
 }
 
@@ -63,7 +64,7 @@ async function canRemoveSourceBranch(ctx: DomainContext, access: ProjectAccess, 
   return (await protectedBranchesMatching(ctx.db, mr.projectId, mr.sourceBranch)).length === 0;
 }
 
-async function mergeInTransaction(tx: Tx, ctx: DomainContext, mr: MergeRequestRow, input: MergeInput, removeSource: boolean): Promise<void> {
+async function mergeInTransaction(tx: Tx, ctx: DomainContext, mr: MergeRequestRow, input: MergeInput, removeSource: boolean, closing: ClosingIssue[]): Promise<void> {
   const { projectId } = mr;
   await lockBranches(tx, ctx, projectId, [mr.targetBranch, mr.sourceBranch]);
   // what the checks saw must still hold once the branches are locked
@@ -78,7 +79,6 @@ async function mergeInTransaction(tx: Tx, ctx: DomainContext, mr: MergeRequestRo
   const source = await mergeSourceOf(tx, projectId, targetSha, sourceSha);
   const squash = input.squash ?? mr.squash;
   const squashCommit = squash ? await writeSquashCommit(tx, source, input.squash_commit_message || mr.title, await authorOf(tx, mr), committer, at) : null;
-  const closing = await closingIssues(tx, ctx, mr);
   const mergeCommit = await writeMergeCommit(tx, source, squashCommit?.sha ?? sourceSha, input.merge_commit_message || mergeMessage(mr, closing), committer, at);
   const brought = squashCommit ? [squashCommit.sha] : source.commits.map((c) => c.sha).reverse();
   await pushBranch(tx, ctx, { projectId, branch: mr.targetBranch, before: targetSha, after: mergeCommit.sha, commitShas: [...brought, mergeCommit.sha] });
@@ -100,22 +100,51 @@ async function mergeInTransaction(tx: Tx, ctx: DomainContext, mr: MergeRequestRo
   await publish(tx, ctx, "merge_request", { action: "merge", projectId, mergeRequestId: mr.id, actorId: user.id, changes });
   if (removeSource) await pushBranch(tx, ctx, { projectId, branch: mr.sourceBranch, before: sourceSha, after: BLANK_SHA, commitShas: [] });
   // PostMergeService#close_issues: each open one closed as its own close, with its issue event
-  for (const issue of closing) if (issue.state === "opened") await changeState(tx, ctx, issue, "close");
+  const issues = await tx.issue.findMany({ where: { id: { in: closing.map((issue) => issue.id) } }, include: { assignees: true }, orderBy: { id: "asc" } });
+  for (const issue of issues) if (issue.state === "opened") await changeState(tx, ctx, issue, "close");
+}
+
+/** An issue the merge closes, with its reference as the merge commit message names it. */
+interface ClosingIssue {
+  id: number;
+  reference: string;
 }
 
 /**
- * MergeRequest#closes_issues: on a merge into the default branch, the issues of its project that
- * the MR's title and description close ("Closes #1"). Issues of other projects are not closed.
+ * MergeRequest#visible_closing_issues_for with Issues::CloseService#can_close?: on a merge into the
+ * default branch, the issues the MR's title and description close ("Closes #1", "Fixes
+ * group/other#2"), in its project or another, that the merging user may update. Read before the
+ * merge's transaction, through the caller's access checks.
  */
-async function closingIssues(tx: Tx, ctx: DomainContext, mr: MergeRequestRow): Promise<IssueWithAssignees[]> {
+async function closableIssues(ctx: DomainContext, mr: MergeRequestRow): Promise<ClosingIssue[]> {
   if (mr.targetBranch !== mr.project.defaultBranch) return [];
-  const fullPath = projectFullPath(mr.project);
-  const from = { namespacePath: mr.project.namespace.fullPath, fullPath };
-  const iids = closingReferencesIn(`${mr.title}\n${mr.description ?? ""}`, ctx.config.publicUrl)
-    .filter((ref) => referencedFullPath(ref, from) === fullPath)
-    .map((ref) => ref.iid);
-  if (!iids.length) return [];
-  return tx.issue.findMany({ where: { projectId: mr.projectId, iid: { in: iids } }, include: { assignees: true }, orderBy: { iid: "asc" } });
+  const from = { namespacePath: mr.project.namespace.fullPath, fullPath: projectFullPath(mr.project) };
+  const iidsByPath = new Map<string, number[]>();
+  for (const ref of closingReferencesIn(`${mr.title}\n${mr.description ?? ""}`, ctx.config.publicUrl)) {
+    const path = referencedFullPath(ref, from).toLowerCase();
+    iidsByPath.set(path, [...(iidsByPath.get(path) ?? []), ref.iid]);
+  }
+  const closing: ClosingIssue[] = [];
+  for (const [path, iids] of iidsByPath) {
+    const access = path === from.fullPath.toLowerCase() ? await findProject(ctx, mr.projectId) : await findProject(ctx, path).catch(skipUnreachable);
+    if (!access) continue;
+    const issues = await ctx.db.issue.findMany({ where: { projectId: access.project.id, iid: { in: iids } }, include: { assignees: true }, orderBy: { iid: "asc" } });
+    const prefix = referencePrefix(access.project, mr.project);
+    for (const issue of issues) if (canUpdateIssue(ctx, access, issue)) closing.push({ id: issue.id, reference: `${prefix}#${issue.iid}` });
+  }
+  return closing;
+}
+
+/** A referenced project the user cannot see, or an old path, closes nothing. */
+function skipUnreachable(error: unknown): null {
+  if (error instanceof AppError) return null;
+  throw error;
+}
+
+/** Issue#to_reference(from): `#1` in the same project, `project#1` in the same namespace, else the full path. */
+function referencePrefix(project: ProjectAccess["project"], from: MergeRequestRow["project"]): string {
+  if (project.id === from.id) return "";
+  return project.namespaceId === from.namespaceId ? project.path : projectFullPath(project);
 }
 
 /** "#1", "#1 and #2", "#1, #2, and #3" (Array#to_sentence). */
@@ -125,9 +154,9 @@ function toSentence(items: string[]): string {
 }
 
 /** GitLab's default_merge_commit_message, with the "Closes" line when the merge closes issues. */
-function mergeMessage(mr: MergeRequestRow, closing: IssueWithAssignees[]): string {
+function mergeMessage(mr: MergeRequestRow, closing: ClosingIssue[]): string {
   const [first, title, seeAlso] = defaultMergeMessage(mr).split("\n\n");
-  const closes = closing.length ? [`Closes ${toSentence(closing.map((issue) => `#${issue.iid}`))}`] : [];
+  const closes = closing.length ? [`Closes ${toSentence(closing.map((issue) => issue.reference))}`] : [];
   return [first, title, ...closes, seeAlso].join("\n\n");
 }
 
