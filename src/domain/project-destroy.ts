@@ -14,6 +14,7 @@ import { assertUnmodifiedSince } from "./preconditions.js";
 import { recountTopics } from "./project-topics.js";
 import { deleteContributions, detachUser, moveContributionsToGhost } from "./users/contributions.js";
 import { ghostUser } from "./users/ghost.js";
+import { lockForDeletion } from "./row-locks.js";
 
 /** A big project or group takes longer to delete than Prisma's default 5 s for a transaction. */
 export const DELETION_TRANSACTION = { timeout: 60_000 } as const;
@@ -55,6 +56,7 @@ export async function ghostForBots(ctx: DomainContext, of: { projectIds: number[
 export async function destroyProjects(tx: Tx, ctx: DomainContext, projects: ProjectWithNamespace[], ghostId: number | null = null): Promise<void> {
   if (!projects.length) return;
   const ids = projects.map((p) => p.id);
+  await lockForDeletion(tx, ctx, "Project", ids);
   for (const project of projects) await publish(tx, ctx, "project", { action: "destroy", project, actorId: ctx.actor?.user.id ?? null });
   const topicIds = (await tx.projectTopic.findMany({ where: { projectId: { in: ids } }, select: { topicId: true } })).map((t) => t.topicId);
   await deletePolymorphicRows(tx, ids);

@@ -8,6 +8,7 @@ import { publish, type EmojiEvent, type Tx } from "../events.js";
 import { awardsPage, countAwards } from "../../db/hot-reads.js";
 import { paginateCounted, type Page, type PageArgs } from "../pagination.js";
 import { assertUnmodifiedSince } from "../preconditions.js";
+import { holdParent } from "../row-locks.js";
 import { awardEmojiNotFound, findAwardable, findAwardableRecord, mayAward, type Awardable, type AwardablePath } from "./awardables.js";
 import { canonicalEmojiName } from "./names.js";
 
@@ -49,6 +50,7 @@ export async function addAwardEmoji(ctx: DomainContext, path: AwardablePath, nam
   const data = { name: canonical, userId, ...ofAwardable(awardable) };
   try {
     return await ctx.db.$transaction(async (tx) => {
+      await holdAwardable(tx, ctx, awardable);
       if (await tx.awardEmoji.findFirst({ where: data, select: { id: true } })) throw nameTaken();
       const award = await tx.awardEmoji.create({ data });
       await publishEmoji(tx, ctx, "award", award, awardable);
@@ -59,6 +61,12 @@ export async function addAwardEmoji(ctx: DomainContext, path: AwardablePath, nam
     if ((error as { code?: string }).code === "P2002") throw nameTaken();
     throw error;
   }
+}
+
+/** The awardable and its project, held against a concurrent deletion (domain/row-locks.ts); gone: 404. */
+async function holdAwardable(tx: Tx, ctx: DomainContext, awardable: Awardable): Promise<void> {
+  const held = (await holdParent(tx, ctx, "Project", awardable.noteable.access.project.id)) && (await holdParent(tx, ctx, awardable.type, awardable.id));
+  if (!held) throw recordNotFound();
 }
 
 const nameTaken = () => awardEmojiNotFound("Name has already been taken");

@@ -10,6 +10,7 @@ import type { Tx } from "../events.js";
 import { assertUnmodifiedSince } from "../preconditions.js";
 import { deleteNoteablesChildren } from "../notes/noteable-cleanup.js";
 import { featureAvailable } from "../project-features.js";
+import { lockForDeletion } from "../row-locks.js";
 import { canReadIssue, type IssueWithAssignees } from "./issues.js";
 
 /**
@@ -23,7 +24,7 @@ export async function deleteIssue(ctx: DomainContext, projectRef: string, iid: n
   if (!issue) throw notFound("Issue");
   if (!canDestroyIssue(ctx, access, issue)) throw forbidden();
   assertUnmodifiedSince(issue.updatedAt, unmodifiedSince);
-  await ctx.db.$transaction((tx) => destroyIssues(tx, [issue.id]));
+  await ctx.db.$transaction((tx) => destroyIssues(tx, ctx, [issue.id]));
   return true;
 }
 
@@ -43,8 +44,9 @@ export function canDestroyIssue(ctx: DomainContext, access: ProjectAccess, issue
  * own reactions, then the rows (assignees and label names follow by foreign key). Call it in the
  * transaction of the deletion; whoever deletes a project's issues can reuse it.
  */
-export async function destroyIssues(tx: Tx, issueIds: number[]): Promise<void> {
+export async function destroyIssues(tx: Tx, ctx: DomainContext, issueIds: number[]): Promise<void> {
   if (!issueIds.length) return;
+  await lockForDeletion(tx, ctx, "Issue", issueIds);
   await deleteNoteablesChildren(tx, "Issue", issueIds);
   await tx.issue.deleteMany({ where: { id: { in: issueIds } } });
 }

@@ -3,11 +3,12 @@
 // invalid notes, and the `note` domain event published inside the transaction.
 import { deleteReactionsOf } from "../award-emoji/cleanup.js";
 import { AccessLevel, requireAuthenticated } from "../access.js";
-import { badRequest, forbidden, paramError } from "../../errors.js";
+import { badRequest, forbidden, paramError, recordNotFound } from "../../errors.js";
 import { isAdmin, type DomainContext } from "../context.js";
 import { publish, type Tx } from "../events.js";
 import { rubyErrorHash } from "../paths.js";
 import { assertUnmodifiedSince } from "../preconditions.js";
+import { holdParent, lockForDeletion } from "../row-locks.js";
 import {
   canReadInternalNotes, findNoteable, findNoteRecord, passesLock, withIid, type Noteable, type NoteableType, type NoteView,
 } from "./notes.js";
@@ -117,6 +118,7 @@ export async function addNote(ctx: DomainContext, noteable: Noteable, input: Not
   if (Object.keys(errors).length) throw invalidNote(errors);
   const now = ctx.now();
   const note = await ctx.db.$transaction(async (tx) => {
+    if (!(await holdParent(tx, ctx, noteable.type, noteable.id))) throw recordNotFound();
     if (thread?.converts) await tx.note.update({ where: { id: thread.converts }, data: { type: thread.type } });
     const created = await tx.note.create({
       data: {
@@ -189,6 +191,7 @@ export async function deleteNote(
   if (!canChangeNote(ctx, noteable, note)) throw forbidden();
   assertUnmodifiedSince(note.updatedAt, unmodifiedSince);
   await ctx.db.$transaction(async (tx) => {
+    await lockForDeletion(tx, ctx, "Note", [note.id]);
     await deleteReactionsOf(tx, "Note", [note.id]);
     await tx.note.delete({ where: { id: note.id } });
   });

@@ -4,8 +4,7 @@
 // transaction.
 import { Prisma } from "../../generated/prisma/client.js";
 import type { Tx } from "../events.js";
-
-export type NoteableType = "Issue" | "MergeRequest" | "Snippet";
+import type { NoteableType } from "./notes.js";
 
 /** `ids`: the noteables' ids, or a subquery selecting them (keeps the statement small for many rows). */
 export async function deleteNoteablesChildren(tx: Tx, type: NoteableType, ids: number[] | Prisma.Sql): Promise<void> {

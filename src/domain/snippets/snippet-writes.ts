@@ -8,6 +8,7 @@ import { AppError, forbidden } from "../../errors.js";
 import { AccessLevel, requireAuthenticated, type ProjectAccess } from "../access.js";
 import { isAdmin, type DomainContext } from "../context.js";
 import { assertUnmodifiedSince } from "../preconditions.js";
+import { lockForDeletion } from "../row-locks.js";
 import { applyFileActions, defaultNames, isValidAction, type FileActionInput, type FileContent } from "./snippet-files.js";
 import { checkCreateParams, checkUpdateParams, isBlank, type SnippetCreateInput, type SnippetUpdateInput } from "./snippet-params.js";
 import { snippetFilesInclude, snippetForChange, snippetsProject, type SnippetView } from "./snippets.js";
@@ -139,6 +140,7 @@ export async function deleteProjectSnippet(ctx: DomainContext, projectRef: strin
   if (!canDeleteSnippet(ctx, access, snippet)) throw forbidden();
   assertUnmodifiedSince(snippet.updatedAt, unmodifiedSince);
   await ctx.db.$transaction(async (tx) => {
+    await lockForDeletion(tx, ctx, "Snippet", [snippet.id]);
     await deleteNoteablesChildren(tx, "Snippet", [snippet.id]);
     await tx.snippet.delete({ where: { id: snippet.id } });
   });
