@@ -15,6 +15,8 @@ import { AppError } from "./errors.js";
 import { schema } from "./schema/index.js";
 import { readStoredAvatar } from "./domain/avatars.js";
 import { isMultipart, readGraphqlMultipart } from "./graphql-multipart.js";
+import { tokenInfo } from "./domain/oauth/token-info.js";
+import { credentialsOf } from "./context.js";
 
 export interface App {
   fetch(request: Request): Promise<Response>;
@@ -32,6 +34,7 @@ export function createApp(services: Services, log: (error: unknown) => void = (e
         return errorResponse(new AppError(410, { error: "API V3 is no longer supported. Use API V4 instead." }));
       }
       if (pathname === "/graphql" || pathname === "/api/graphql") return yoga.fetch(request);
+      if (pathname === "/oauth/token/info" && request.method === "GET") return oauthTokenInfo(services, request);
       if (pathname.startsWith(UPLOADS_PREFIX) && (request.method === "GET" || request.method === "HEAD")) {
         return serveUpload(services, pathname.slice(UPLOADS_PREFIX.length));
       }
@@ -58,6 +61,17 @@ function decodePath(encoded: string): string | null {
     return decodeURIComponent(encoded);
   } catch {
     return null;
+  }
+}
+
+/** Doorkeeper's token info for the OAuth access token given as Bearer (or `access_token`). */
+async function oauthTokenInfo(services: Services, request: Request): Promise<Response> {
+  try {
+    return jsonResponse(200, await tokenInfo(services, credentialsOf(request).token));
+  } catch (error) {
+    const appError = appErrorOf(error);
+    if (!appError) throw error;
+    return errorResponse(appError);
   }
 }
 

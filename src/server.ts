@@ -22,12 +22,16 @@ interface Listener {
 }
 
 async function serveHttp(services: Services): Promise<Listener> {
-  const [{ createServerAdapter }, { createApp }] = await Promise.all([import("@whatwg-node/server"), import("./app.js")]);
+  const [{ createServerAdapter }, { createApp }, { withOAuth }] = await Promise.all([
+    import("@whatwg-node/server"), import("./app.js"), import("./oauth/index.js"),
+  ]);
   const app = createApp(services);
   // Node refuses a request line and headers over 16 KiB with a bare 431 before the app sees it: leave
   // room for the longest query string the app accepts, so that a longer one gets its 414 answer.
   const maxHeaderSize = services.config.maxQueryStringLength + HEADER_ALLOWANCE;
-  const server = createServer({ maxHeaderSize }, createServerAdapter((request: Request) => app.fetch(request)));
+  // the OAuth provider (oidc-provider) takes Node's request and response itself
+  const listener = withOAuth(services, createServerAdapter((request: Request) => app.fetch(request)));
+  const server = createServer({ maxHeaderSize }, listener);
   server.on("clientError", answerClientError);
   const listening = new Promise<number>((resolve) => {
     server.listen(services.config.port, services.config.host, () => {

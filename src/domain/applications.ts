@@ -9,6 +9,7 @@ import { requireAdmin } from "./access.js";
 import type { DomainContext } from "./context.js";
 import { paginate, type Page, type PageArgs } from "./pagination.js";
 import { digest } from "./secrets.js";
+import { revokeApplicationArtifacts } from "./oauth/store.js";
 
 /**
  * Doorkeeper's configured scopes in GitLab (`default_scopes` + `optional_scopes`, with the registry
@@ -71,8 +72,12 @@ export async function listApplications(ctx: DomainContext, args: PageArgs): Prom
   );
 }
 
+/** Its OAuth grants, codes and tokens are revoked with it. */
 export async function deleteApplication(ctx: DomainContext, id: number): Promise<boolean> {
   requireAdmin(ctx);
+  const application = await ctx.db.application.findFirst({ where: instanceWide(id) });
+  if (!application) throw notFound("Application");
+  await revokeApplicationArtifacts(ctx, application);
   const { count } = await ctx.db.application.deleteMany({ where: instanceWide(id) });
   if (count === 0) throw notFound("Application");
   return true;
