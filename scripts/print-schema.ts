@@ -1,6 +1,8 @@
-// Writes schema.graphql, the printed GraphQL schema (committed; a test fails when it is stale).
+// Writes schema.graphql (the REST mirror on /graphql) and schema.public.graphql (the public graph),
+// the printed GraphQL schemas (committed; a test fails when either is stale).
 import { writeFileSync } from "node:fs";
-import { printedSchema } from "../src/schema/print.js";
+import { printedPublicSchema, printedSchema } from "../src/schema/print.js";
 
 writeFileSync(new URL("../schema.graphql", import.meta.url), printedSchema());
-console.log("schema.graphql written");
+writeFileSync(new URL("../schema.public.graphql", import.meta.url), printedPublicSchema());
+console.log("schema.graphql and schema.public.graphql written");

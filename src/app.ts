@@ -1,7 +1,7 @@
 // createApp: one fetch-style handler for the whole server (tests call it in process).
-import { createYoga } from "graphql-yoga";
+import { createYoga, type Plugin } from "graphql-yoga";
 import { useGraphQlJit } from "@envelop/graphql-jit";
-import { GraphQLError, getOperationAST, type ExecutionArgs } from "graphql";
+import { GraphQLError, getOperationAST, type ExecutionArgs, type GraphQLSchema } from "graphql";
 import { createContext, type Context } from "./context.js";
 import { assertScopeAllows } from "./domain/auth.js";
 import type { Services } from "./domain/context.js";
@@ -13,6 +13,8 @@ import { createApiDocsHandler } from "./rest/openapi/index.js";
 import { errorResponse, jsonResponse, textResponse } from "./rest/render.js";
 import { AppError } from "./errors.js";
 import { schema } from "./schema/index.js";
+import { publicSchema } from "./graph/index.js";
+import { useGraphLimits } from "./graph/limits.js";
 import { readStoredAvatar } from "./domain/avatars.js";
 import { isMultipart, readGraphqlMultipart } from "./graphql-multipart.js";
 import { tokenInfo } from "./domain/oauth/token-info.js";
@@ -23,7 +25,8 @@ export interface App {
 }
 
 export function createApp(services: Services, log: (error: unknown) => void = (e) => console.error(e)): App {
-  const yoga = createGraphqlServer(services, log);
+  const yoga = createGraphqlServer(services, log, schema, "/graphql");
+  const graph = createGraphqlServer(services, log, publicSchema, PUBLIC_GRAPH_PATH, [useGraphLimits()]);
   const rest = createRestHandler(schema, services, log, yoga.getEnveloped);
   const apiDocs = createApiDocsHandler(schema, API_PREFIX); // public, before the route table
   return {
@@ -33,7 +36,8 @@ export function createApp(services: Services, log: (error: unknown) => void = (e
       if (pathname === "/api/v3" || pathname.startsWith("/api/v3/")) {
         return errorResponse(new AppError(410, { error: "API V3 is no longer supported. Use API V4 instead." }));
       }
-      if (pathname === "/graphql" || pathname === "/api/graphql") return yoga.fetch(request);
+      if (pathname === PUBLIC_GRAPH_PATH) return graph.fetch(request);
+      if (pathname === "/graphql") return yoga.fetch(request);
       if (pathname === "/oauth/token/info" && request.method === "GET") return oauthTokenInfo(services, request);
       if (pathname.startsWith(UPLOADS_PREFIX) && (request.method === "GET" || request.method === "HEAD")) {
         return serveUpload(services, pathname.slice(UPLOADS_PREFIX.length));
@@ -44,6 +48,12 @@ export function createApp(services: Services, log: (error: unknown) => void = (e
 }
 
 const UPLOADS_PREFIX = "/uploads/-/system/";
+
+/**
+ * The public graph (src/graph/) on GitLab's own GraphQL path, beside the REST mirror that /graphql
+ * still serves; /graphql moves to it when the mirror becomes REST-only (issue 15).
+ */
+export const PUBLIC_GRAPH_PATH = "/api/graphql";
 
 /** Stored avatars (public, as GitLab serves avatars). */
 async function serveUpload(services: Services, relative: string): Promise<Response> {
@@ -118,10 +128,16 @@ function withStatus(error: GraphQLError, status: number | undefined) {
   return status ? { ...json, extensions: { ...json.extensions, http: { status } } } : json;
 }
 
-function createGraphqlServer(services: Services, log: (error: unknown) => void) {
+function createGraphqlServer(
+  services: Services,
+  log: (error: unknown) => void,
+  served: GraphQLSchema,
+  graphqlEndpoint: string,
+  extraPlugins: Plugin[] = [],
+) {
   return createYoga({
-    schema,
-    graphqlEndpoint: "/graphql",
+    schema: served,
+    graphqlEndpoint,
     landingPage: false,
     // Yoga logs every error it masks, domain 4xx included; unexpected ones are logged in maskError.
     logging: { debug: () => {}, info: () => {}, warn: (...args: unknown[]) => log(args), error: () => {} },
@@ -136,6 +152,7 @@ function createGraphqlServer(services: Services, log: (error: unknown) => void) 
       }
     },
     plugins: [
+      ...extraPlugins,
       useGraphQlJit(),
       {
         // Multipart requests are parsed by graphql-upload-minimal (the same Upload values as REST).

@@ -9,6 +9,8 @@ export const COUNT_LIMIT = 10_000;
 export interface PageArgs {
   page?: number | null;
   per_page?: number | null;
+  /** rows to skip instead of whole pages (GraphQL connections: src/graph/connections.ts) */
+  offset?: number | null;
 }
 
 export interface PageInfo {
@@ -29,7 +31,8 @@ export interface Page<T> {
 export function pageWindow(args: PageArgs) {
   const page = args.page && args.page > 0 ? args.page : 1;
   const perPage = args.per_page && args.per_page > 0 ? Math.min(args.per_page, MAX_PER_PAGE) : DEFAULT_PER_PAGE;
-  return { page, perPage, skip: (page - 1) * perPage, take: perPage };
+  const skip = args.offset != null && args.offset >= 0 ? args.offset : (page - 1) * perPage;
+  return { page, perPage, skip, take: perPage };
 }
 
 /**

@@ -40,12 +40,12 @@ describe("currentUser", () => {
     expect(res.body).toEqual({ data: { currentUser: Object.fromEntries(USER_FIELDS.split(" ").map((f) => [f, rest.body[f]])) } });
   });
 
-  it("answers on GitLab's /api/graphql path too", async () => {
+  it("leaves GitLab's /api/graphql path to the public graph (global ids)", async () => {
     const res = await rawRequest(t.app, "POST", "/api/graphql", {
       headers: { "Content-Type": "application/json", "PRIVATE-TOKEN": alice.token },
-      body: JSON.stringify({ query: "{ currentUser { id } }" }),
+      body: JSON.stringify({ query: "{ currentUser { id username } }" }),
     });
-    expect(res.body).toEqual({ data: { currentUser: { id: alice.id } } });
+    expect(res.body).toEqual({ data: { currentUser: { id: `gid://forgeline/User/${alice.id}`, username: alice.username } } });
   });
 
   it("answers 401 to anonymous callers", async () => {

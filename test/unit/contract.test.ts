@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { rootField } from "../../src/rest/adapter.js";
 import { routes } from "../../src/rest/routes.js";
 import { schema } from "../../src/schema/index.js";
-import { printedSchema } from "../../src/schema/print.js";
+import { printedPublicSchema, printedSchema } from "../../src/schema/print.js";
 
 describe("route table", () => {
   it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))("%s has its root field and path args", (_name, route) => {
@@ -37,5 +37,11 @@ describe("route table", () => {
 describe("schema.graphql", () => {
   it("is the printed schema (run `npm run schema:print`)", () => {
     expect(readFileSync(new URL("../../schema.graphql", import.meta.url), "utf8")).toBe(printedSchema());
+  });
+});
+
+describe("schema.public.graphql", () => {
+  it("is the printed public graph (run `npm run schema:print`)", () => {
+    expect(readFileSync(new URL("../../schema.public.graphql", import.meta.url), "utf8")).toBe(printedPublicSchema());
   });
 });

@@ -1,0 +1,38 @@
+// Records by database id (GraphQL global ids) turned into the project/iid paths the domain's
+// lookups take, so that those lookups apply their permission rules; null when there is no record.
+import type { DomainContext } from "./context.js";
+import type { NoteableType } from "./notes/notes.js";
+import { fitsIdColumn } from "./record-ids.js";
+
+export interface IssuablePath {
+  projectId: number;
+  iid: number;
+}
+
+export async function issuePathById(ctx: DomainContext, id: number): Promise<IssuablePath | null> {
+  if (!fitsIdColumn(id)) return null;
+  return ctx.db.issue.findUnique({ where: { id }, select: { projectId: true, iid: true } });
+}
+
+export async function mergeRequestPathById(ctx: DomainContext, id: number): Promise<IssuablePath | null> {
+  if (!fitsIdColumn(id)) return null;
+  return ctx.db.mergeRequest.findUnique({ where: { id }, select: { projectId: true, iid: true } });
+}
+
+export interface NotePath {
+  noteableType: NoteableType;
+  projectId: number;
+  /** iid of an issue or merge request, id of a snippet */
+  ref: number;
+  noteId: number;
+}
+
+export async function notePathById(ctx: DomainContext, id: number): Promise<NotePath | null> {
+  if (!fitsIdColumn(id)) return null;
+  const note = await ctx.db.note.findUnique({ where: { id }, select: { noteableType: true, noteableId: true, projectId: true } });
+  if (!note) return null;
+  const noteableType = note.noteableType as NoteableType;
+  const lookUp = noteableType === "Issue" ? issuePathById : noteableType === "MergeRequest" ? mergeRequestPathById : null;
+  const ref = lookUp ? (await lookUp(ctx, note.noteableId))?.iid : note.noteableId;
+  return ref == null ? null : { noteableType, projectId: note.projectId, ref, noteId: id };
+}

@@ -1,0 +1,54 @@
+// Merge request approvals on the graph: the approval status (approved, approvedBy, approvals
+// left) once per merge request and request, and approvalState with its rules, both from the
+// domain's approval views (signed-in callers who may read the merge request).
+import type { Context } from "../context.js";
+import { getApprovalState, getApprovalStatus } from "../domain/approvals/approvals.js";
+import type { ApprovalStateView, ApprovalStatusView } from "../domain/approvals/state-views.js";
+import type { RuleView } from "../domain/approvals/views.js";
+import type { MergeRequestRow } from "../domain/merge-requests/merge-requests.js";
+import { builder } from "./builder.js";
+import { orNull } from "./errors.js";
+import { UserRef } from "./users.js";
+
+const statuses = new WeakMap<Context, Map<number, Promise<ApprovalStatusView | null>>>();
+
+/** The approval status of a merge request (computed once per request), or null when refused. */
+export function approvalStatusOf(ctx: Context, mr: MergeRequestRow): Promise<ApprovalStatusView | null> {
+  let byId = statuses.get(ctx);
+  if (!byId) statuses.set(ctx, (byId = new Map()));
+  let status = byId.get(mr.id);
+  if (!status) byId.set(mr.id, (status = orNull(() => getApprovalStatus(ctx, String(mr.projectId), mr.iid))));
+  return status;
+}
+
+/** Called after a write so the payload shows the merge request as it is now. */
+export function forgetApprovalStatus(ctx: Context, mr: { id: number }): void {
+  statuses.get(ctx)?.delete(mr.id);
+}
+
+export const approvalStateOf = (ctx: Context, mr: MergeRequestRow) => orNull(() => getApprovalState(ctx, String(mr.projectId), mr.iid));
+
+const ApprovalRuleRef = builder.objectRef<RuleView>("ApprovalRule");
+
+builder.objectType(ApprovalRuleRef, {
+  description: "An approval rule as it applies to a merge request.",
+  fields: (t) => ({
+    id: t.id({ resolve: (rule) => `gid://forgeline/ApprovalMergeRequestRule/${rule.id}` }),
+    name: t.exposeString("name"),
+    type: t.string({ description: "regular, any_approver, code_owner, report_approver", resolve: (rule) => rule.rule_type }),
+    approvalsRequired: t.int({ resolve: (rule) => rule.approvals_required }),
+    approved: t.exposeBoolean("approved"),
+    overridden: t.exposeBoolean("overridden"),
+    approvedBy: t.field({ type: [UserRef], resolve: (rule) => rule.approved_by }),
+    eligibleApprovers: t.field({ type: [UserRef], resolve: (rule) => rule.eligible_approvers }),
+  }),
+});
+
+export const ApprovalStateRef = builder.objectRef<ApprovalStateView>("MergeRequestApprovalState");
+
+builder.objectType(ApprovalStateRef, {
+  fields: (t) => ({
+    approvalRulesOverwritten: t.boolean({ resolve: (state) => state.approval_rules_overwritten }),
+    rules: t.field({ type: [ApprovalRuleRef], resolve: (state) => state.rules }),
+  }),
+});

@@ -1,0 +1,40 @@
+// Emoji reactions: the `Awardable` interface (issues, merge requests, notes) and AwardEmoji. A
+// page of awardables loads the reactions of all of them in one batch (ctx.loaders.awardEmoji);
+// whoever could read the awardable reads its reactions.
+import type { AwardEmoji } from "../generated/prisma/client.js";
+import type { AwardableType } from "../domain/award-emoji/awardables.js";
+import { awardableKey } from "../domain/award-emoji/batches.js";
+import { builder } from "./builder.js";
+import { countedConnection } from "./connection-types.js";
+import { arrayConnection } from "./connections.js";
+import { userById, UserRef } from "./users.js";
+
+export const AwardEmojiRef = builder.objectRef<AwardEmoji>("AwardEmoji");
+
+builder.objectType(AwardEmojiRef, {
+  description: "An emoji reaction.",
+  fields: (t) => ({
+    name: t.exposeString("name"),
+    user: t.field({ type: UserRef, resolve: (award, _a, ctx) => userById(ctx, award.userId) }),
+  }),
+});
+
+export const AwardEmojiConnection = countedConnection(AwardEmojiRef, "AwardEmoji");
+
+/** Issues, merge requests and notes: their row's id, the concrete type telling which one. */
+export const AwardableRef = builder.interfaceRef<{ id: number }>("Awardable");
+
+AwardableRef.implement({
+  description: "An object that can be awarded emoji.",
+  fields: (t) => ({
+    awardEmoji: t.connection(
+      {
+        type: AwardEmojiRef,
+        description: "Emoji reactions, oldest first.",
+        resolve: async (awardable, args, ctx, info) =>
+          arrayConnection(args, await ctx.loaders.awardEmoji.load(awardableKey(info.parentType.name as AwardableType, awardable.id))),
+      },
+      AwardEmojiConnection,
+    ),
+  }),
+});

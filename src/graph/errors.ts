@@ -1,0 +1,55 @@
+// Domain errors on the public graph, as GitLab's GraphQL API answers them: what the caller may not
+// see is null (queries) or GitLab's "resource not available" error (mutations), never a message
+// that tells a hidden object from a missing one; a refused or invalid write lists its reasons in
+// the payload's `errors`.
+import { GraphQLError } from "graphql";
+import { appErrorOf, type AppError } from "../errors.js";
+
+const HIDDEN = new Set([401, 403, 404]);
+
+/**
+ * A write the domain refused because the caller may not see or do it: 403 and 404, and 401 for
+ * anonymous callers (for a signed-in caller the domain's 401 is a rule, e.g. a second approval).
+ */
+const hiddenWrite = (status: number, signedIn: boolean) => status === 403 || status === 404 || (status === 401 && !signedIn);
+
+export const RESOURCE_NOT_AVAILABLE =
+  "The resource that you are attempting to access does not exist or you don't have permission to perform this action";
+
+/** The value, or null when the domain refuses to show it (not found, not allowed, not signed in). */
+export async function orNull<T>(read: () => Promise<T>): Promise<T | null> {
+  try {
+    return await read();
+  } catch (error) {
+    if (HIDDEN.has(appErrorOf(error)?.status ?? 0)) return null;
+    throw error;
+  }
+}
+
+/** A mutation payload `{ <key>: value, errors: [] }`, or the domain's refusal in `errors`. */
+export async function payload<K extends string, T>(
+  ctx: { actor: unknown },
+  key: K,
+  write: () => Promise<T>,
+): Promise<Record<K, T | null> & { errors: string[] }> {
+  try {
+    return { [key]: await write(), errors: [] } as Record<K, T | null> & { errors: string[] };
+  } catch (error) {
+    const appError = appErrorOf(error);
+    if (!appError) throw error;
+    if (hiddenWrite(appError.status, !!ctx.actor)) throw new GraphQLError(RESOURCE_NOT_AVAILABLE, { extensions: { code: "RESOURCE_NOT_AVAILABLE" } });
+    return { [key]: null, errors: messagesOf(appError) } as Record<K, T | null> & { errors: string[] };
+  }
+}
+
+/** GitLab's full messages without the REST status: `{"title": ["can't be blank"]}` → ["title can't be blank"]. */
+export function messagesOf(error: AppError): string[] {
+  const body = error.body as { message?: unknown; error?: unknown };
+  const message = body.message ?? body.error;
+  if (message && typeof message === "object" && !Array.isArray(message)) {
+    return Object.entries(message as Record<string, unknown>).flatMap(([field, list]) =>
+      (Array.isArray(list) ? list : [list]).map((text) => `${field} ${String(text)}`));
+  }
+  // REST messages start with their status ("400 Bad request - ..."), GraphQL's do not
+  return [String(message ?? error.message).replace(/^\d{3} /, "")];
+}

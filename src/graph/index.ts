@@ -1,0 +1,21 @@
+// The public graph (served at PUBLIC_GRAPH_PATH beside the REST mirror on /graphql): every module
+// registers its types, connections and mutations on the graph's own builder.
+import { builder } from "./builder.js";
+import "./scalars.js";
+import "./node.js";
+import "./users.js";
+import "./namespaces.js";
+import "./projects.js";
+import "./members.js";
+import "./topics.js";
+import "./award-emoji.js";
+import "./notes.js";
+import "./issues.js";
+import "./merge-requests.js";
+import "./approvals.js";
+import "./issue-mutations.js";
+import "./note-mutations.js";
+import "./award-emoji-mutations.js";
+import "./merge-request-mutations.js";
+
+export const publicSchema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,42 @@
+// Argument helpers shared by the mutations: paths and global ids turned into the domain's refs;
+// what does not name a visible record is the domain's 404 (GitLab's "resource not available").
+import { notFound } from "../errors.js";
+import type { AwardablePath } from "../domain/award-emoji/awardables.js";
+import type { NoteableType } from "../domain/notes/notes.js";
+import { issuePathById, mergeRequestPathById, notePathById, type IssuablePath } from "../domain/record-paths.js";
+import type { Context } from "../context.js";
+import { decodeGid, idOfGid } from "./ids.js";
+import { iidOf } from "./issuables.js";
+
+/** A project's full path (never a numeric id, which the domain would also take). */
+export function projectPathOf(path: string | number): string {
+  if (/^\d+$/.test(String(path))) throw notFound("Project");
+  return String(path);
+}
+
+export function iidArg(iid: string): number {
+  const value = iidOf(iid);
+  if (value == null) throw notFound();
+  return value;
+}
+
+/** User ids given as global ids; an id of another type or a malformed one matches nobody. */
+export const userIdsOf = (ids: readonly (string | number)[] | null | undefined) => ids?.map((id) => idOfGid(String(id), "User") ?? -1);
+
+export async function noteablePathOf(ctx: Context, gid: string): Promise<{ type: NoteableType } & IssuablePath> {
+  const { typename, id } = decodeGid(gid);
+  const lookUp = typename === "Issue" ? issuePathById : typename === "MergeRequest" ? mergeRequestPathById : null;
+  const path = lookUp && (await lookUp(ctx, Number(id)));
+  if (!path) throw notFound();
+  return { type: typename as NoteableType, ...path };
+}
+
+export async function awardablePathOf(ctx: Context, gid: string): Promise<AwardablePath> {
+  if (decodeGid(gid).typename === "Note") {
+    const note = await notePathById(ctx, Number(decodeGid(gid).id));
+    if (!note) throw notFound();
+    return { noteableType: note.noteableType, project: note.projectId, ref: note.ref, noteId: note.noteId };
+  }
+  const noteable = await noteablePathOf(ctx, gid);
+  return { noteableType: noteable.type, project: noteable.projectId, ref: noteable.iid };
+}

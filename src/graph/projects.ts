@@ -1,0 +1,67 @@
+// Projects: `project(fullPath:)`, the project node and its members. Issues and merge requests
+// add their connections on Project in issues.ts and merge-requests.ts.
+import type { Context } from "../context.js";
+import { findProject } from "../domain/access.js";
+import { listAllMembers } from "../domain/members.js";
+import { projectFullPath, projectWebUrl, type ProjectWithNamespace } from "../domain/projects.js";
+import { builder } from "./builder.js";
+import { countedConnection } from "./connection-types.js";
+import { offsetConnection } from "./connections.js";
+import { byFullPath, GroupRef, NamespaceRef } from "./namespaces.js";
+import { ProjectMemberConnection, ProjectMemberRef } from "./members.js";
+import { registerNodeLoader } from "./node.js";
+
+export const ProjectRef = builder.objectRef<ProjectWithNamespace>("Project");
+
+builder.node(ProjectRef, {
+  description: "A project.",
+  id: { resolve: (project) => project.id },
+  fields: (t) => ({
+    name: t.exposeString("name"),
+    path: t.exposeString("path"),
+    fullPath: t.string({ resolve: (project) => projectFullPath(project) }),
+    nameWithNamespace: t.string({ resolve: (project) => `${project.namespace.name} / ${project.name}` }),
+    description: t.exposeString("description", { nullable: true }),
+    visibility: t.exposeString("visibility"),
+    archived: t.exposeBoolean("archived"),
+    webUrl: t.string({ resolve: (project, _a, ctx) => projectWebUrl(ctx, project) }),
+    createdAt: t.expose("createdAt", { type: "Time" }),
+    lastActivityAt: t.expose("lastActivityAt", { type: "Time" }),
+    topics: t.stringList({ resolve: (project, _a, ctx) => ctx.loaders.projectTopicNames.load(project.id) }),
+    namespace: t.field({ type: NamespaceRef, resolve: (project) => project.namespace }),
+    group: t.field({
+      type: GroupRef,
+      nullable: true,
+      description: "The group the project is in; null for a personal project or a group hidden from the caller.",
+      resolve: (project) => (project.namespace.kind === "group" ? project.namespace : null),
+    }),
+    projectMembers: t.connection(
+      {
+        type: ProjectMemberRef,
+        description: "Direct members and those inherited from the project's groups.",
+        args: { search: t.arg.string() },
+        resolve: (project, args, ctx) =>
+          offsetConnection(args, (page) => listAllMembers(ctx, "project", String(project.id), { query: args.search, ...page })),
+      },
+      ProjectMemberConnection,
+    ),
+  }),
+});
+
+export const ProjectConnection = countedConnection(ProjectRef, "Project");
+
+/** A project the caller can see, by id or full path (cached between requests: domain/caches.ts). */
+export async function projectOf(ctx: Context, ref: string | number): Promise<ProjectWithNamespace> {
+  return (await findProject(ctx, ref)).project;
+}
+
+registerNodeLoader("Project", ProjectRef, (ctx, id) => projectOf(ctx, id));
+
+builder.queryFields((t) => ({
+  project: t.field({
+    type: ProjectRef,
+    nullable: true,
+    args: { fullPath: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => byFullPath(args.fullPath, (path) => projectOf(ctx, path)),
+  }),
+}));
