@@ -1,7 +1,7 @@
 // createApp: one fetch-style handler for the whole server (tests call it in process).
-import { createYoga, type Plugin } from "graphql-yoga";
+import { createYoga, type GraphiQLOptions, type Plugin } from "graphql-yoga";
 import { useGraphQlJit } from "@envelop/graphql-jit";
-import { GraphQLError, getOperationAST, type ExecutionArgs, type GraphQLSchema } from "graphql";
+import { GraphQLError, getOperationAST, Kind, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from "graphql";
 import { createContext, type Context } from "./context.js";
 import { assertScopeAllows } from "./domain/auth.js";
 import type { Services } from "./domain/context.js";
@@ -14,6 +14,7 @@ import { errorResponse, jsonResponse, textResponse } from "./rest/render.js";
 import { AppError } from "./errors.js";
 import { schema } from "./schema/index.js";
 import { publicSchema } from "./graph/index.js";
+import { PUBLIC_GRAPHIQL } from "./graph/graphiql.js";
 import { useGraphLimits } from "./graph/limits.js";
 import { readStoredAvatar } from "./domain/avatars.js";
 import { isMultipart, readGraphqlMultipart } from "./graphql-multipart.js";
@@ -26,7 +27,7 @@ export interface App {
 
 export function createApp(services: Services, log: (error: unknown) => void = (e) => console.error(e)): App {
   const yoga = createGraphqlServer(services, log, schema, "/graphql");
-  const graph = createGraphqlServer(services, log, publicSchema, PUBLIC_GRAPH_PATH, [useGraphLimits()]);
+  const graph = createGraphqlServer(services, log, publicSchema, PUBLIC_GRAPH_PATH, [useGraphLimits()], PUBLIC_GRAPHIQL);
   const rest = createRestHandler(schema, services, log, yoga.getEnveloped);
   const apiDocs = createApiDocsHandler(schema, API_PREFIX); // public, before the route table
   return {
@@ -102,6 +103,8 @@ async function parseMultipartOperation(request: Request) {
   }
 }
 
+const operationCount = (document: DocumentNode) => document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length;
+
 function asGraphqlError(error: unknown): unknown {
   const appError = appErrorOf(error);
   return appError ? new GraphQLError(appError.message, { extensions: graphqlErrorExtensions(appError) }) : error;
@@ -134,6 +137,7 @@ function createGraphqlServer(
   served: GraphQLSchema,
   graphqlEndpoint: string,
   extraPlugins: Plugin[] = [],
+  graphiql: GraphiQLOptions | true = true,
 ) {
   return createYoga({
     schema: served,
@@ -141,7 +145,7 @@ function createGraphqlServer(
     landingPage: false,
     // Yoga logs every error it masks, domain 4xx included; unexpected ones are logged in maskError.
     logging: { debug: () => {}, info: () => {}, warn: (...args: unknown[]) => log(args), error: () => {} },
-    graphiql: true,
+    graphiql,
     // GraphiQL with its assets bundled (no CDN), loaded on first use: it is a large module.
     renderGraphiQL: async (options) => (await import("@graphql-yoga/render-graphiql")).renderGraphiQL(options),
     context: async ({ request }) => {
@@ -153,7 +157,9 @@ function createGraphqlServer(
     },
     plugins: [
       ...extraPlugins,
-      useGraphQlJit(),
+      // graphql-jit caches a compiled document without its operation name: a document of several
+      // operations (GraphiQL's) would always run the first one, so those run uncompiled
+      useGraphQlJit({}, { enableIf: (args: ExecutionArgs) => operationCount(args.document) === 1 }),
       {
         // Multipart requests are parsed by graphql-upload-minimal (the same Upload values as REST).
         onRequestParse({ request, setRequestParser }: { request: Request; setRequestParser: (parser: (r: Request) => Promise<any>) => void }) {
