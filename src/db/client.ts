@@ -68,6 +68,25 @@ function reportRollbacks(client: { $transaction: (...args: any[]) => Promise<unk
  * processes can share the file) with `synchronous=NORMAL`, the usual durable pairing for WAL.
  */
 export async function configureDatabase(db: Db): Promise<void> {
-  await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+  await unlocked(() => db.$queryRawUnsafe("PRAGMA journal_mode = WAL"));
   await db.$executeRawUnsafe("PRAGMA synchronous = NORMAL");
+}
+
+/** How long a starting process waits for another one that holds the file's lock (applying migrations). */
+const START_LOCK_WAIT_MS = 120_000;
+
+/**
+ * Runs `statement` again while SQLite answers "database is locked": processes started together on
+ * one file (a cluster, `npm run worker` beside `npm start`) wait for the one migrating it, which
+ * can take longer than the driver's busy timeout on a loaded machine.
+ */
+async function unlocked<T>(statement: () => Promise<T>, deadline = Date.now() + START_LOCK_WAIT_MS): Promise<T> {
+  for (;;) {
+    try {
+      return await statement();
+    } catch (error) {
+      if (!String((error as Error)?.message).includes("SQLITE_BUSY") || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 }
