@@ -1,6 +1,8 @@
 // Applies pending migrations with the Prisma CLI (`migrate deploy`, WebAssembly schema engine).
+// A start on an up-to-date database (the usual case) only reads the migrations table: the CLI costs
+// seconds of CPU to start, which processes starting together on a loaded machine cannot spare.
 import { execFile } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -12,12 +14,20 @@ const prismaBin = path.join(root, "node_modules", ".bin", "prisma");
 /** pg_advisory_lock key held while one process migrates (Prisma's own lock is 72707369). */
 const MIGRATION_LOCK = 4_170_002;
 
+/** Prisma's record of applied migrations (finished and not rolled back). */
+const APPLIED_MIGRATIONS_SQL =
+  'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL';
+
 export async function applyMigrations(databaseUrl: string): Promise<void> {
-  if (databaseUrl.startsWith("file:")) {
-    mkdirSync(path.dirname(path.resolve(databaseUrl.slice("file:".length))), { recursive: true });
+  if (isPostgresqlUrl(databaseUrl)) {
+    await oneAtATime(databaseUrl, async (client) => {
+      if (!isUpToDate("prisma/postgresql/migrations", await appliedOnPostgresql(client))) await migrateDeploy(databaseUrl);
+    });
+    return;
   }
-  if (isPostgresqlUrl(databaseUrl)) await oneAtATime(databaseUrl, () => migrateDeploy(databaseUrl));
-  else await migrateDeploy(databaseUrl);
+  const file = path.resolve(databaseUrl.slice("file:".length));
+  mkdirSync(path.dirname(file), { recursive: true });
+  if (!isUpToDate("prisma/migrations", await appliedOnSqlite(file))) await migrateDeploy(databaseUrl);
 }
 
 async function migrateDeploy(databaseUrl: string): Promise<void> {
@@ -31,18 +41,47 @@ async function migrateDeploy(databaseUrl: string): Promise<void> {
   }
 }
 
+/** Every migration folder has a finished record; anything else (a failed one too) goes to the CLI. */
+function isUpToDate(folder: string, applied: Set<string>): boolean {
+  const migrations = readdirSync(path.join(root, folder), { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  return migrations.every((migration) => applied.has(migration.name));
+}
+
+type PgClient = import("pg").Client;
+
+async function appliedOnPostgresql(client: PgClient): Promise<Set<string>> {
+  const exists = await client.query("SELECT to_regclass('\"_prisma_migrations\"') IS NOT NULL AS present");
+  if (!exists.rows[0]?.present) return new Set();
+  const { rows } = await client.query<{ migration_name: string }>(APPLIED_MIGRATIONS_SQL);
+  return new Set(rows.map((row) => row.migration_name));
+}
+
+async function appliedOnSqlite(file: string): Promise<Set<string>> {
+  if (!existsSync(file)) return new Set();
+  const { default: Database } = await import("better-sqlite3");
+  const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 10_000 });
+  try {
+    const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'").get();
+    if (!table) return new Set();
+    const rows = db.prepare(APPLIED_MIGRATIONS_SQL).all() as { migration_name: string }[];
+    return new Set(rows.map((row) => row.migration_name));
+  } finally {
+    db.close();
+  }
+}
+
 /**
  * Processes starting together migrate one after the other, however long the first takes: Prisma's
  * own advisory lock gives up after 10 s, which a first migration of an empty database can exceed.
  * The later ones then find nothing left to apply.
  */
-async function oneAtATime(databaseUrl: string, run: () => Promise<void>): Promise<void> {
+async function oneAtATime(databaseUrl: string, run: (client: PgClient) => Promise<void>): Promise<void> {
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
-    await run();
+    await run(client);
   } finally {
     await client.end(); // ends the session, and with it the lock
   }

@@ -83,7 +83,8 @@ beforeAll(async () => {
   receiver.answer = { status: 200, delayMs: 15 };
   if (onPostgresql) await withAdmin((admin) => admin.query(`CREATE DATABASE "${database}"`));
   // all together on the empty database: each migrates and bootstraps, and only one may do it
-  servers = await Promise.all(Array.from({ length: SERVERS }, () => startServer({ dataDir, env })));
+  // (each waits its turn for the migration lock: more than one start's time on a loaded machine)
+  servers = await Promise.all(Array.from({ length: SERVERS }, () => startServer({ dataDir, env, readyTimeoutMs: 150_000 })));
 }, 180_000);
 
 afterAll(async () => {

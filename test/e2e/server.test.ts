@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATABASE_URL_FILE, onPostgresql, queryDatabase } from "../helpers/test-database.js";
+import { DATABASE_URL_FILE, executeOnDatabase, onPostgresql, queryDatabase } from "../helpers/test-database.js";
 import { RestClient } from "./helpers/rest.js";
 import { newDataDir, REPO_ROOT, runUntilExit, startServer, type RunningServer } from "./helpers/server.js";
 
@@ -91,6 +91,16 @@ describe("first start on an empty data directory, without INITIAL_ROOT_TOKEN", (
     it("exits with 0 on SIGTERM", async () => {
       expect(await restarted.stop()).toBe(0);
     });
+
+    // A start on an up-to-date database skips Prisma's CLI; anything not finished must still reach it.
+    it("then, with the last migration recorded as failed, refuses to start with Prisma's error", async () => {
+      const last = migrationNames().at(-1)!;
+      await executeOnDatabase(restarted.databaseUrl, "UPDATE _prisma_migrations SET finished_at = NULL WHERE migration_name = ?", last);
+      const run = await runUntilExit({ dataDir: server.dataDir, rootToken: otherToken }, 90_000);
+      expect(run.code).not.toBe(0);
+      expect(run.output).toContain("database migration failed");
+      expect(run.output).toContain(last);
+    }, 120_000);
   });
 });
 

@@ -104,10 +104,20 @@ async function postgresqlRows(databaseUrl: string): Promise<Buffer> {
 
 /** Rows of a query straight on a database of either kind (`?` marks the parameters). */
 export async function queryDatabase<T>(databaseUrl: string, sql: string, ...params: unknown[]): Promise<T[]> {
+  return onDatabase(databaseUrl, true, sql, params) as Promise<T[]>;
+}
+
+/** A write straight on a database of either kind (`?` marks the parameters), as an operator would. */
+export async function executeOnDatabase(databaseUrl: string, sql: string, ...params: unknown[]): Promise<void> {
+  await onDatabase(databaseUrl, false, sql, params);
+}
+
+async function onDatabase(databaseUrl: string, readonly: boolean, sql: string, params: unknown[]): Promise<unknown[]> {
   if (databaseUrl.startsWith("file:")) {
-    const db = new Database(databaseUrl.slice("file:".length), { readonly: true, fileMustExist: true });
+    const db = new Database(databaseUrl.slice("file:".length), { readonly, fileMustExist: true });
     try {
-      return db.prepare(sql).all(...params) as T[];
+      const statement = db.prepare(sql);
+      return statement.reader ? statement.all(...params) : (statement.run(...params), []);
     } finally {
       db.close();
     }

@@ -25,6 +25,8 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** the script to run instead of src/server.ts (relative to the repository) */
   script?: string;
+  /** how long to wait for /-/readiness (default 45 s) */
+  readyTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -104,8 +106,8 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals) {
   }
 }
 
-async function waitUntilReady(url: string, spawned: Spawned): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
+async function waitUntilReady(url: string, spawned: Spawned, timeoutMs = READY_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   let exitCode: number | null | undefined;
   void spawned.exited.then((code) => (exitCode = code));
   while (Date.now() < deadline) {
@@ -114,7 +116,7 @@ async function waitUntilReady(url: string, spawned: Spawned): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   signalGroup(spawned.child, "SIGKILL");
-  throw new Error(`server not ready after ${READY_TIMEOUT_MS} ms:\n${spawned.output()}`);
+  throw new Error(`server not ready after ${timeoutMs} ms:\n${spawned.output()}`);
 }
 
 async function answersReady(url: string): Promise<boolean> {
@@ -131,7 +133,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const env = await serverEnv(port, dataDir, options);
   const spawned = spawnServer(env, options.script);
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilReady(url, spawned);
+  await waitUntilReady(url, spawned, options.readyTimeoutMs);
   return {
     port,
     pid: spawned.child.pid!,
