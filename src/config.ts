@@ -26,6 +26,14 @@ export interface Config {
   webhookHeaderPrefix: "X-Service-" | "X-Gitlab-";
   /** WEBHOOK_WORKER: the server runs a delivery worker itself (off when workers run apart: `npm run worker`). */
   webhookWorker: boolean;
+  /** WEBHOOK_POLL_INTERVAL: milliseconds between a worker's looks at the outbox when no commit wakes it. */
+  webhookPollIntervalMs: number;
+  /** WEBHOOK_CONCURRENCY: deliveries one worker has in hand at most. */
+  webhookConcurrency: number;
+  /** WEBHOOK_HOST_CONCURRENCY: deliveries one worker has in flight to one host (scheme, name, port) at most. */
+  webhookHostConcurrency: number;
+  /** WEBHOOK_SIGNING_GRACE_HOURS: how long a rotated signing secret still signs beside the new one. */
+  webhookSigningGraceHours: number;
   /** WEB_CONCURRENCY (default: the cores): server processes sharing the port (node:cluster); 1 serves from the starting process itself. */
   webConcurrency: number;
   /** SSH_HOST: the host of `ssh_url_to_repo` (GitLab's gitlab_shell.ssh_host); default PUBLIC_URL's host name, without its port. */
@@ -180,6 +188,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutSeconds: integer(env, "WEBHOOK_TIMEOUT", 10, 1, 600),
     webhookHeaderPrefix: headerPrefix(env),
     webhookWorker: boolean(env, "WEBHOOK_WORKER", true),
+    webhookPollIntervalMs: integer(env, "WEBHOOK_POLL_INTERVAL", 1000, 10, 3_600_000),
+    webhookConcurrency: integer(env, "WEBHOOK_CONCURRENCY", 64, 1, 1000),
+    webhookHostConcurrency: integer(env, "WEBHOOK_HOST_CONCURRENCY", 16, 1, 1000),
+    webhookSigningGraceHours: integer(env, "WEBHOOK_SIGNING_GRACE_HOURS", 24, 0, 720),
     webConcurrency: integer(env, "WEB_CONCURRENCY", Math.min(availableParallelism(), 64), 1, 64),
     sshHost: sshHost(env, baseUrl),
     sshPort: integer(env, "SSH_PORT", 22, 1, 65535),

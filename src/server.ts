@@ -10,6 +10,7 @@ import { loadConfigOrExit, type Config } from "./config.js";
 import { applyMigrations } from "./db/migrate.js";
 import type { Services } from "./domain/context.js";
 import { superviseWebProcesses } from "./web-processes.js";
+import { isWakeMessage } from "./webhooks/wake.js";
 
 const HARD_EXIT_AFTER_MS = 15_000;
 /** Bytes for the request line (besides the query string) and the headers: Node's default limit. */
@@ -102,6 +103,8 @@ async function runPrimary(config: Config) {
   // the webhook delivery worker (WEBHOOK_WORKER=false when workers run apart: `npm run worker`)
   const worker = config.webhookWorker ? createWorker(services) : null;
   worker?.start();
+  // the web processes' commits wake it (a web process runs no worker)
+  if (clustered) cluster.on("message", (_from, message) => isWakeMessage(message) && worker?.wake());
   onStopSignal(async () => {
     await web.stop();
     await worker?.stop();

@@ -10,6 +10,7 @@ import type { DomainContext } from "./context.js";
 import { resolveHookOwner, type HookOwner, type HookOwnerRef } from "./hook-owners.js";
 import { paginate, type Page, type PageArgs } from "./pagination.js";
 import { alertStatus, secretColumns, stateOf, type AlertStatus } from "./web-hook-rows.js";
+import { generateSigningSecret, rotateSigningSecret, shownSecret, signingColumns } from "./web-hook-signing.js";
 import { HOOK_EVENTS, hookEventColumn, type HookEvent } from "./web-hook-switches.js";
 import { applyEdit, EMPTY_HOOK, fullMessagesSentence, validateHook, type HookEdit, type HookErrors, type HookState } from "./web-hooks-validation.js";
 
@@ -31,6 +32,10 @@ export interface HookEntity {
   branch_filter_strategy: string;
   custom_webhook_template: string | null;
   custom_headers: { key: string }[];
+  /** Forgeline extension: deliveries carry Standard Webhooks signatures */
+  signing_enabled: boolean;
+  /** the signing secret, only in the answer that generated it */
+  signing_secret: string | null;
 }
 
 export type HookInput = HookEdit & Partial<Record<HookEvent, boolean | null>> & {
@@ -38,6 +43,7 @@ export type HookInput = HookEdit & Partial<Record<HookEvent, boolean | null>> & 
   description?: string | null;
   enable_ssl_verification?: boolean | null;
   service_access_tokens_expiration_enforced?: boolean | null;
+  signing_enabled?: boolean | null;
 };
 
 export async function findHookRow(ctx: DomainContext, owner: HookOwner, hookId: number): Promise<WebHook> {
@@ -69,16 +75,27 @@ export async function createHook(ctx: DomainContext, ref: HookOwnerRef, input: H
     errors.base = [`Maximum number of ${owner.kind} hooks (${owner.maxHooks}) exceeded`]; // GitLab's Limitable
   }
   if (Object.keys(errors).length) throw createFailed(errors);
+  const fresh = generateSigningSecret();
   const row = await ctx.db.webHook.create({
-    data: { uuid: randomUUID(), ...owner.where, ...secretColumns(ctx, state), ...plainColumns(owner, state, input) },
+    data: {
+      uuid: randomUUID(), ...owner.where, ...secretColumns(ctx, state), ...plainColumns(owner, state, input),
+      ...signingColumns(ctx, null, input.signing_enabled, fresh),
+    },
   });
-  return toEntity(ctx, row);
+  return toEntity(ctx, row, shownSecret(ctx, row, fresh));
 }
 
 export async function updateHook(ctx: DomainContext, ref: HookOwnerRef, hookId: number, input: HookInput & { url: string }) {
   const owner = await resolveHookOwner(ctx, ref);
-  const row = await saveHook(ctx, owner, hookId, (current) => applyEdit(current, input), updateFailed, input);
-  return toEntity(ctx, row);
+  const fresh = generateSigningSecret();
+  const row = await saveHook(ctx, owner, hookId, (current) => applyEdit(current, input), updateFailed, input, fresh);
+  return toEntity(ctx, row, shownSecret(ctx, row, fresh));
+}
+
+/** POST .../hooks/:hook_id/signing_secret: the hook with its new signing secret, shown this once. */
+export async function rotateHookSigningSecret(ctx: DomainContext, ref: HookOwnerRef, hookId: number): Promise<HookEntity> {
+  const { row, secret } = await rotateSigningSecret(ctx, ref, hookId);
+  return toEntity(ctx, row, secret);
 }
 
 /** The spec's idempotent DELETE: a hook that is not (or no longer) there answers 204 too. */
@@ -105,13 +122,18 @@ export async function saveHook(
   change: (current: HookState) => HookState,
   failed: (errors: HookErrors) => AppError,
   input: HookInput = {},
+  /** the signing secret `signing_enabled: true` turns signing on with */
+  freshSigningSecret = "",
 ): Promise<WebHook> {
   for (let attempt = 1; ; attempt++) {
     const row = await findHookRow(ctx, owner, hookId);
     const next = change(stateOf(ctx, row));
     const errors = await validateHook(next, ctx.urlGuard);
     if (Object.keys(errors).length) throw failed(errors);
-    const data = { ...secretColumns(ctx, next), ...plainColumns(owner, next, input), lockVersion: { increment: 1 } };
+    const data = {
+      ...secretColumns(ctx, next), ...plainColumns(owner, next, input), ...signingColumns(ctx, row, input.signing_enabled, freshSigningSecret),
+      lockVersion: { increment: 1 },
+    };
     const { count } = await ctx.db.webHook.updateMany({ where: { id: row.id, lockVersion: row.lockVersion }, data });
     if (count === 1) return ctx.db.webHook.findUniqueOrThrow({ where: { id: row.id } });
     if (attempt >= MAX_SAVE_ATTEMPTS) throw new AppError(409, { message: "409 Conflict: Resource lock" });
@@ -155,7 +177,7 @@ function plainColumns(owner: HookOwner, state: HookState, input: HookInput) {
   };
 }
 
-export function toEntity(ctx: DomainContext, row: WebHook): HookEntity {
+export function toEntity(ctx: DomainContext, row: WebHook, signingSecret: string | null = null): HookEntity {
   const state = stateOf(ctx, row);
   const keys = (map: Record<string, string>) => Object.keys(map).map((key) => ({ key }));
   return {
@@ -175,5 +197,7 @@ export function toEntity(ctx: DomainContext, row: WebHook): HookEntity {
     branch_filter_strategy: row.branchFilterStrategy,
     custom_webhook_template: row.customWebhookTemplate,
     custom_headers: keys(state.customHeaders),
+    signing_enabled: row.encryptedSigningSecret !== null,
+    signing_secret: signingSecret,
   };
 }

@@ -84,6 +84,7 @@ export const routes: Route[] = [
   del("/groups/:id/hooks/:hook_id/url_variables/:key", "deleteGroupHookUrlVariable"),
   put("/groups/:id/hooks/:hook_id/custom_headers/:key", "setGroupHookCustomHeader", { status: 204 }),
   del("/groups/:id/hooks/:hook_id/custom_headers/:key", "deleteGroupHookCustomHeader"),
+  post("/groups/:id/hooks/:hook_id/signing_secret", "rotateGroupHookSigningSecret"), // Forgeline extension: shown once
   // project topics (reads public, writes administrators)
   get("/topics", "topics"),
   get("/topics/:id", "topic"),

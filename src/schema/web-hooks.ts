@@ -5,7 +5,7 @@
 import type { HookOwnerRef } from "../domain/hook-owners.js";
 import { deleteHookSetting, setHookSetting, type HookSetting } from "../domain/web-hook-settings.js";
 import { BASE_HOOK_EVENTS, type HookEvent } from "../domain/web-hook-switches.js";
-import { createHook, deleteHook, getHook, listHooks, updateHook, type HookEntity } from "../domain/web-hooks.js";
+import { createHook, deleteHook, getHook, listHooks, rotateHookSigningSecret, updateHook, type HookEntity } from "../domain/web-hooks.js";
 import { BRANCH_FILTER_STRATEGIES } from "../domain/web-hooks-validation.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
@@ -65,6 +65,10 @@ export function hookType(name: string, { owner, events, keyMaps = true }: HookTy
         ...(keyMaps && { custom_headers: t.expose("custom_headers", { type: [HookKey] }) }),
         [owner]: t.int({ resolve: (hook) => hook[owner]! }),
         ...switches(events),
+        signing_enabled: t.exposeBoolean("signing_enabled", { description: "Forgeline extension: deliveries carry Standard Webhooks signatures" }),
+        signing_secret: t.exposeString("signing_secret", {
+          nullable: true, description: "The whsec_ signing secret, only in the answer that generated it (null otherwise)",
+        }),
       };
     },
   });
@@ -83,6 +87,7 @@ const hookPropertyArgs = (settable: readonly HookEvent[]) =>
     branch_filter_strategy: t.field({ type: BranchFilterStrategyEnum, required: false }),
     url_variables: t.field({ type: [HookKeyValueInput], required: false }),
     custom_headers: t.field({ type: [HookKeyValueInput], required: false }),
+    signing_enabled: t.boolean({ required: false }), // Forgeline extension: true signs deliveries (the answer shows the new secret once), false stops
   }));
 
 const hookArgs = builder.args((t) => ({
@@ -158,6 +163,13 @@ export function hookRootFields(kind: HookOwnerKind, { type, listType, settable }
         extensions: { access: "authenticated" },
         args: hookArgs,
         resolve: (_r, args, ctx) => deleteHook(ctx, ownerRef(kind, args.id), args.hook_id, ctx.request.headers.get("if-unmodified-since")),
+      }),
+      [`rotate${Name}HookSigningSecret`]: t.field({
+        extensions: { access: "authenticated" },
+        description: "Forgeline extension: a new signing secret, shown once; the previous one signs too during WEBHOOK_SIGNING_GRACE_HOURS",
+        type,
+        args: hookArgs,
+        resolve: (_r, args, ctx) => rotateHookSigningSecret(ctx, ownerRef(kind, args.id), args.hook_id),
       }),
       [`set${Name}HookUrlVariable`]: setting("url_variables", "set"),
       [`delete${Name}HookUrlVariable`]: setting("url_variables", "delete"),

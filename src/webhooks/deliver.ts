@@ -6,10 +6,11 @@ import type { WebHook } from "../generated/prisma/client.js";
 import type { Services } from "../domain/context.js";
 import type { Tx } from "../domain/events.js";
 import { stateOf } from "../domain/web-hook-rows.js";
+import { signingSecretsOf } from "../domain/web-hook-signing.js";
 import { isExecutable, recordFailure, recordSuccess } from "./auto-disable.js";
 import { sendOverNetwork, type Transport } from "./http.js";
 import { recordAttempt, type AttemptRecord } from "./log.js";
-import { buildHeaders, renderTemplate, targetOf, TemplateError, type DeliveryIds } from "./request.js";
+import { buildHeaders, renderTemplate, signatureHeaders, targetOf, TemplateError, type DeliveryIds } from "./request.js";
 
 export interface Execution extends DeliveryIds {
   hook: WebHook;
@@ -45,16 +46,20 @@ export async function sendHook(services: Services, execution: Execution, transpo
   if (!execution.force && !isExecutable(hook, services.now())) return null;
   const state = stateOf(services, hook);
   const target = targetOf(state);
-  const headers = buildHeaders(services.config, hook, state, execution);
+  let headers = buildHeaders(services.config, hook, state, execution);
   const started = performance.now();
   const createdAt = services.now();
   let body: unknown = {};
   let outcome: Awaited<ReturnType<Transport>>;
   try {
     body = execution.recorded || !state.customWebhookTemplate ? execution.data : renderTemplate(state.customWebhookTemplate, execution.data);
+    const json = JSON.stringify(body);
+    // signed at send time: a resend carries a fresh timestamp
+    const signed = signatureHeaders(signingSecretsOf(services, hook, createdAt), execution.idempotencyKey, createdAt, json);
+    headers = buildHeaders(services.config, hook, state, execution, signed);
     const sent = target.authorization ? { ...headers.sent, Authorization: target.authorization } : headers.sent;
     outcome = await transport(
-      { url: target.url, headers: sent, body: JSON.stringify(body), verifyTls: hook.enableSslVerification, timeoutMs: services.config.webhookTimeoutSeconds * 1000 },
+      { url: target.url, headers: sent, body: json, verifyTls: hook.enableSslVerification, timeoutMs: services.config.webhookTimeoutSeconds * 1000 },
       services.urlGuard,
     );
   } catch (error) {

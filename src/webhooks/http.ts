@@ -2,6 +2,8 @@
 // pinned to the addresses it checked (no second DNS lookup a rebinding trick could answer
 // differently); TLS certificates are verified unless the hook says not to; the whole exchange has
 // a deadline; redirects are not followed. Failures come back as a message, never as a throw.
+// Connections are kept alive between deliveries to the same origin, per set of checked addresses
+// and TLS setting (a new DNS answer gets connections of its own).
 import { Agent, request } from "undici";
 import type { LookupAddress, LookupOptions } from "node:dns";
 import { isIP } from "node:net";
@@ -24,28 +26,46 @@ export type Transport = (outgoing: OutgoingRequest, guard: UrlGuard) => Promise<
 
 /** Enough of a response body for the history (8 KB are kept) without holding a huge one. */
 const MAX_BODY_READ = 64 * 1024;
+/** connection pools kept (the least recently used one is closed past this) */
+const MAX_AGENTS = 64;
+const KEEP_ALIVE_MS = 4000;
+
+const agents = new Map<string, Agent>();
+
+function agentFor(url: string, addresses: string[], verifyTls: boolean): Agent {
+  const key = JSON.stringify([new URL(url).origin, addresses, verifyTls]);
+  const kept = agents.get(key);
+  agents.delete(key);
+  const agent = kept ?? new Agent({
+    connect: { lookup: pinnedLookup(addresses), rejectUnauthorized: verifyTls },
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    keepAliveMaxTimeout: KEEP_ALIVE_MS,
+  });
+  agents.set(key, agent); // the most recently used last
+  if (agents.size > MAX_AGENTS) {
+    const [oldest, old] = agents.entries().next().value!;
+    agents.delete(oldest);
+    void old.close().catch(() => {}); // lets its requests in flight finish
+  }
+  return agent;
+}
 
 export const sendOverNetwork: Transport = async (outgoing, guard) => {
   const check = await guard.check(outgoing.url);
   if (!check.ok) return { ok: false, error: `URL is blocked: ${check.reason}` };
-  const agent = new Agent({
-    connect: { lookup: pinnedLookup(check.addresses), rejectUnauthorized: outgoing.verifyTls },
-    headersTimeout: outgoing.timeoutMs,
-    bodyTimeout: outgoing.timeoutMs,
-  });
   try {
     const response = await request(outgoing.url, {
       method: "POST",
       headers: outgoing.headers,
       body: outgoing.body,
-      dispatcher: agent,
+      dispatcher: agentFor(outgoing.url, check.addresses, outgoing.verifyTls),
+      headersTimeout: outgoing.timeoutMs,
+      bodyTimeout: outgoing.timeoutMs,
       signal: AbortSignal.timeout(outgoing.timeoutMs),
     });
     return { ok: true, status: response.statusCode, headers: headerPairs(response.headers), body: await readLimited(response.body) };
   } catch (error) {
     return { ok: false, error: failureText(error, outgoing.timeoutMs) };
-  } finally {
-    void agent.close().catch(() => {});
   }
 };
 

@@ -13,6 +13,7 @@ import { alertStatus } from "../domain/web-hook-rows.js";
 import { hookEventColumn } from "../domain/web-hook-switches.js";
 import { branchMatches } from "./branch-filter.js";
 import { TRIGGER_SWITCHES, type Trigger } from "./triggers.js";
+import { markEnqueued } from "./wake.js";
 
 export interface HookEventInput {
   /** the group the event happened in (member and subgroup events) */
@@ -48,6 +49,7 @@ export async function enqueueHookDeliveries(tx: Tx, ctx: Pick<DomainContext, "no
       hookId: hook.id, trigger: input.trigger, payload, idempotencyKey: randomUUID(), eventUuid: randomUUID(), nextAttemptAt: now,
     })),
   });
+  markEnqueued(tx);
   return hearing.length;
 }
 

@@ -2,6 +2,7 @@
 // auth), the body (the payload, or the custom template rendered with it), and the headers: the
 // hook's custom headers under the delivery headers, which they can never replace. Also the
 // redacted forms the history keeps.
+import { Webhook } from "standardwebhooks";
 import type { Config } from "../config.js";
 import type { WebHook } from "../generated/prisma/client.js";
 import { interpolate, type HookState } from "../domain/web-hooks-validation.js";
@@ -24,7 +25,8 @@ export interface BuiltHeaders {
   recorded: Record<string, string>;
 }
 
-export function buildHeaders(config: Config, hook: WebHook, state: HookState, ids: DeliveryIds): BuiltHeaders {
+/** `signed`: the Standard Webhooks headers of a signed delivery (`signatureHeaders`). */
+export function buildHeaders(config: Config, hook: WebHook, state: HookState, ids: DeliveryIds, signed: Record<string, string> = {}): BuiltHeaders {
   const prefix = config.webhookHeaderPrefix;
   const standard: Record<string, string> = {
     "Content-Type": "application/json",
@@ -34,6 +36,7 @@ export function buildHeaders(config: Config, hook: WebHook, state: HookState, id
     [`${prefix}Webhook-UUID`]: hook.uuid,
     [`${prefix}Instance`]: config.publicUrl,
     [`${prefix}Event-UUID`]: ids.eventUuid,
+    ...signed,
   };
   const token = state.token ? { [`${prefix}Token`]: state.token.replace(/[\r\n]/g, "") } : {};
   const redactedCustom = Object.fromEntries(Object.keys(state.customHeaders).map((key) => [key, REDACTED]));
@@ -42,6 +45,16 @@ export function buildHeaders(config: Config, hook: WebHook, state: HookState, id
     sent: withoutOverrides(state.customHeaders, { ...standard, ...token }),
     recorded: withoutOverrides(redactedCustom, { ...standard, ...redactedToken }),
   };
+}
+
+/**
+ * Standard Webhooks: `webhook-id` (the Idempotency-Key), `webhook-timestamp` (seconds) and
+ * `webhook-signature`, one `v1,<base64 HMAC-SHA256 of id.timestamp.body>` per secret, space-separated.
+ */
+export function signatureHeaders(secrets: string[], id: string, at: Date, body: string): Record<string, string> {
+  if (!secrets.length) return {};
+  const signatures = secrets.map((secret) => new Webhook(secret).sign(id, at, body));
+  return { "webhook-id": id, "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": signatures.join(" ") };
 }
 
 /** Custom headers first, delivery headers over them (names compared without case). */

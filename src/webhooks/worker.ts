@@ -5,22 +5,37 @@
 // (PostgreSQL: rows locked FOR UPDATE SKIP LOCKED while they are claimed).
 // A worker that dies mid-delivery leaves its lease to expire; another worker then sends the row
 // again with the same Idempotency-Key (at least once).
+// A started worker keeps up to `concurrency` rows in hand, at most `hostConcurrency` of them
+// in flight to one host (rows of hooks whose host is full are left for later claims or other
+// workers), and claims as soon as a commit wakes it (wake.ts), the poll being the safety net.
+// What became of each row is written in small batches as the sends finish (claim.ts: the claim).
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import type { Prisma, WebHook, WebHookDelivery } from "../generated/prisma/client.js";
 import type { Tx } from "../domain/events.js";
 import type { Services } from "../domain/context.js";
-import { alertStatus } from "../domain/web-hook-rows.js";
+import { alertStatus, stateOf } from "../domain/web-hook-rows.js";
 import { isSuccessStatus, recordHookHealth, sendHook } from "./deliver.js";
+import { createHostLimiter, hostKey } from "./host-limit.js";
 import { sendOverNetwork, type Transport } from "./http.js";
 import { recordAttempts, type AttemptRecord } from "./log.js";
 import { runMaintenance } from "./maintenance.js";
+import { targetOf } from "./request.js";
+import { claimRows } from "./claim.js";
+import { listenForWakeUps, onOutboxCommit, type WakeListener } from "./wake.js";
 
 export interface WorkerOptions {
   /** the clock deliveries are scheduled by (services.now by default) */
   now?: () => Date;
   transport?: Transport;
+  /** the safety net behind wake-ups (WEBHOOK_POLL_INTERVAL by default) */
   pollIntervalMs?: number;
+  /** rows a started worker has in hand at most (WEBHOOK_CONCURRENCY) */
+  concurrency?: number;
+  /** deliveries in flight to one host at most (WEBHOOK_HOST_CONCURRENCY) */
+  hostConcurrency?: number;
+  /** PostgreSQL: LISTEN for other processes' commits (default true) */
+  listen?: boolean;
   /** how long a claim holds; must outlast the delivery timeout */
   leaseMs?: number;
   batchSize?: number;
@@ -36,52 +51,63 @@ export interface WorkerOptions {
 
 export interface Worker {
   readonly owner: string;
-  /** claims and delivers the rows due now; resolves to how many were delivered */
+  /** claims and delivers one batch of the rows due now; resolves to how many were delivered */
   runOnce(): Promise<number>;
   start(): void;
-  /** finishes the batch in hand, then stops polling */
+  /** a started worker claims at once (rows committed) */
+  wake(): void;
+  /** finishes the deliveries in hand, then stops */
   stop(): Promise<void>;
 }
 
+/** how long a finished delivery may wait for others to be written with */
+const SETTLE_DELAY_MS = 20;
+
 const DEFAULTS = {
-  pollIntervalMs: 1000, batchSize: 20, maxAttempts: 10, retryDelayMs: 30_000, maxRetryDelayMs: 3_600_000,
+  batchSize: 20, maxAttempts: 10, retryDelayMs: 30_000, maxRetryDelayMs: 3_600_000,
   maintenanceIntervalMs: 3_600_000,
 };
 
 export function createWorker(services: Services, options: WorkerOptions = {}): Worker {
-  const settings = { ...DEFAULTS, ...options };
+  const { config } = services;
+  const settings = {
+    ...DEFAULTS, pollIntervalMs: config.webhookPollIntervalMs, concurrency: config.webhookConcurrency,
+    hostConcurrency: config.webhookHostConcurrency, listen: true, ...options,
+  };
   const now = options.now ?? (() => services.now());
   const transport = options.transport ?? sendOverNetwork;
   const leaseMs = options.leaseMs ?? services.config.webhookTimeoutSeconds * 1000 + 30_000;
   const log = options.log ?? ((message, error) => console.error(message, error ?? ""));
   const owner = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const clocked: Services = { ...services, now };
+  const limiter = createHostLimiter(settings.hostConcurrency);
+  /** the host each hook seen delivers to, for leaving out the hooks of full hosts */
+  const hostOfHook = new Map<number, string>();
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
   let stopped = true;
   let lastMaintenance = 0;
+  let unsubscribe: (() => void) | undefined;
+  let listener: WakeListener | undefined;
 
-  async function claimDue(): Promise<WebHookDelivery[]> {
-    const at = now();
-    const leaseExpiresAt = new Date(at.getTime() + leaseMs);
-    if (services.dialect === "postgresql") return claimSkippingLocked(services, { at, owner, leaseExpiresAt, take: settings.batchSize });
-    const free = { OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: at } }] };
-    const due = await services.db.webHookDelivery.findMany({
-      where: { status: "pending", nextAttemptAt: { lte: at }, ...free },
-      orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }],
-      take: settings.batchSize,
-    });
-    if (!due.length) return [];
-    // the rows another worker claimed since the read above are not returned
-    return services.db.webHookDelivery.updateManyAndReturn({
-      where: { id: { in: due.map((row) => row.id) }, status: "pending", ...free },
-      data: { leaseOwner: owner, leaseExpiresAt },
-    });
-  }
+  const claimDue = (take: number, skipHooks: number[] = []) => claimRows(services, { at: now(), owner, leaseMs, take, skipHooks });
 
   async function hooksOf(rows: WebHookDelivery[]): Promise<Map<number, WebHook>> {
     const hooks = await services.db.webHook.findMany({ where: { id: { in: [...new Set(rows.map((row) => row.hookId))] } } });
+    for (const hook of hooks) hostOfHook.set(hook.id, hostOf(hook));
     return new Map(hooks.map((hook) => [hook.id, hook]));
+  }
+
+  function hostOf(hook: WebHook): string {
+    try {
+      return hostKey(targetOf(stateOf(services, hook)).url);
+    } catch {
+      return `hook:${hook.id}`; // its send fails and says why
+    }
+  }
+
+  /** Sends through the hook's host's slots. */
+  function sendLimited(row: WebHookDelivery, hook: WebHook | undefined): Promise<Outcome> {
+    return hook ? limiter.run(hostOfHook.get(hook.id)!, () => send(row, hook)) : send(row, hook);
   }
 
   /** Sends one claimed row; what became of it is written with the rest of the batch (`settle`). */
@@ -147,12 +173,93 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
   async function runOnce(): Promise<number> {
     await services.caches.registry.refresh(); // other processes' changes, as at the start of a request
     await maintain();
-    const rows = await claimDue();
+    const rows = await claimDue(settings.batchSize);
     if (!rows.length) return 0;
     const hooks = await hooksOf(rows);
     // a batch is sent at once: GitLab does not order deliveries either (one Sidekiq job each)
-    await settle(await Promise.all(rows.map((row) => send(row, hooks.get(row.hookId)))));
+    await settle(await Promise.all(rows.map((row) => sendLimited(row, hooks.get(row.hookId)))));
     return rows.length;
+  }
+
+  // A started worker: rows in hand (claimed, not yet settled), what finished and awaits settling.
+  let inHand = 0;
+  let moreDue = false;
+  let claiming: Promise<void> | undefined;
+  let claimAgain = false;
+  const finished: Outcome[] = [];
+  let settling: Promise<void> | undefined;
+  let settleTimer: NodeJS.Timeout | undefined;
+  const sending = new Set<Promise<void>>();
+
+  /** Claims while there is room and rows are due; one claim loop at a time, re-run when woken meanwhile. */
+  function pump(): Promise<void> {
+    if (claiming) {
+      claimAgain = true;
+      return claiming;
+    }
+    claiming = (async () => {
+      do {
+        claimAgain = false;
+        await services.caches.registry.refresh();
+        await maintain();
+        while (!stopped && inHand < settings.concurrency) {
+          const room = settings.concurrency - inHand;
+          const skipped = fullHosts();
+          const rows = await claimDue(room, skipped);
+          // rows may be left: the room was filled, or those of full hosts were passed over
+          moreDue = rows.length === room || skipped.length > 0;
+          if (rows.length) dispatch(rows, await hooksOf(rows));
+          if (rows.length < room) break;
+        }
+      } while (claimAgain && !stopped);
+    })()
+      .catch((error) => log("webhook worker claim failed", error))
+      .finally(() => (claiming = undefined));
+    return claiming;
+  }
+
+  /** Hooks whose host has all its slots taken: their rows stay for later (or for other workers). */
+  function fullHosts(): number[] {
+    return [...hostOfHook].filter(([, host]) => limiter.load(host) >= limiter.limit).map(([id]) => id);
+  }
+
+  function dispatch(rows: WebHookDelivery[], hooks: Map<number, WebHook>) {
+    inHand += rows.length;
+    for (const row of rows) {
+      const delivery = sendLimited(row, hooks.get(row.hookId)).then((outcome) => {
+        sending.delete(delivery);
+        finish(outcome);
+      });
+      sending.add(delivery);
+    }
+  }
+
+  /** A send is over: its outcome is written with those finishing about the same time (one transaction for several). */
+  function finish(outcome: Outcome) {
+    finished.push(outcome);
+    if (settling) return; // the settle under way takes it too
+    if (finished.length >= settings.batchSize) {
+      clearTimeout(settleTimer);
+      settleTimer = undefined;
+      settling = settleFinished();
+    } else {
+      settleTimer ??= setTimeout(() => {
+        settleTimer = undefined;
+        settling ??= settleFinished();
+      }, SETTLE_DELAY_MS);
+    }
+  }
+
+  async function settleFinished(): Promise<void> {
+    while (finished.length) {
+      const batch = finished.splice(0);
+      await settle(batch).catch((error) => log("webhook worker could not record deliveries (their leases will expire)", error));
+      inHand -= batch.length;
+    }
+    settling = undefined;
+    // room again: claim when rows were left behind and a good part of the room is free, or half of it is
+    const room = settings.concurrency - inHand;
+    if (!stopped && (room >= settings.concurrency / 2 || (moreDue && room >= settings.concurrency / 4))) void pump();
   }
 
   async function maintain(): Promise<void> {
@@ -162,57 +269,38 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
     await runMaintenance(clocked).catch((error) => log("webhook maintenance failed", error));
   }
 
-  function schedule(delay: number) {
+  function schedule() {
     if (stopped) return;
-    timer = setTimeout(() => {
-      running = runOnce()
-        .catch((error) => log("webhook worker poll failed", error))
-        .then((count) => schedule(count === settings.batchSize ? 0 : settings.pollIntervalMs));
-    }, delay);
+    timer = setTimeout(() => void pump().finally(schedule), settings.pollIntervalMs);
+  }
+
+  function wake() {
+    if (!stopped) void pump();
   }
 
   return {
     owner,
     runOnce,
+    wake,
     start() {
       if (!stopped) return;
       stopped = false;
-      schedule(0);
+      unsubscribe = onOutboxCommit(services.db, wake);
+      if (settings.listen && services.dialect === "postgresql") listener = listenForWakeUps(config.databaseUrl, wake, log);
+      void pump().finally(schedule);
     },
     async stop() {
       stopped = true;
       clearTimeout(timer);
-      await running;
+      unsubscribe?.();
+      await listener?.close();
+      await claiming;
+      await Promise.all(sending);
+      clearTimeout(settleTimer);
+      if (finished.length) settling ??= settleFinished();
+      await settling;
     },
   };
-}
-
-interface Claim {
-  at: Date;
-  owner: string;
-  leaseExpiresAt: Date;
-  take: number;
-}
-
-/**
- * PostgreSQL: the due rows are locked as they are read, skipping rows another worker is claiming
- * at that moment, so concurrent workers take disjoint batches instead of racing for one.
- */
-async function claimSkippingLocked(services: Services, claim: Claim): Promise<WebHookDelivery[]> {
-  const claimed = await services.db.$queryRaw<{ id: number }[]>`
-    UPDATE "WebHookDelivery" SET "leaseOwner" = ${claim.owner}, "leaseExpiresAt" = ${claim.leaseExpiresAt}
-    WHERE "id" IN (
-      SELECT "id" FROM "WebHookDelivery"
-      WHERE "status" = 'pending' AND "nextAttemptAt" <= ${claim.at}
-        AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${claim.at})
-      ORDER BY "nextAttemptAt", "id" LIMIT ${claim.take}
-      FOR UPDATE SKIP LOCKED)
-    RETURNING "id"`;
-  if (!claimed.length) return [];
-  return services.db.webHookDelivery.findMany({
-    where: { id: { in: claimed.map((row) => Number(row.id)) }, leaseOwner: claim.owner },
-    orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }],
-  });
 }
 
 /** What became of a claimed row when it was sent. */

@@ -107,6 +107,7 @@ describe("the entity", () => {
       pipeline_events: true, wiki_page_events: true, job_events: true, deployment_events: true, feature_flag_events: true,
       releases_events: true, milestone_events: false, subgroup_events: true, emoji_events: true, resource_access_token_events: true,
       member_events: true, vulnerability_events: false, project_events: false,
+      signing_enabled: false, signing_secret: null, // Forgeline extension (test/webhooks/signing.test.ts)
     });
     expect(Object.keys(res.body)).toEqual([
       "id", "url", "name", "description", "created_at", "push_events", "tag_push_events", "merge_requests_events",
@@ -115,6 +116,7 @@ describe("the entity", () => {
       "issues_events", "confidential_issues_events", "note_events", "confidential_note_events", "pipeline_events",
       "wiki_page_events", "job_events", "deployment_events", "feature_flag_events", "releases_events", "milestone_events",
       "subgroup_events", "emoji_events", "resource_access_token_events", "member_events", "vulnerability_events", "project_events",
+      "signing_enabled", "signing_secret",
     ]);
     expect((await owner.api.get(`${hooks(group.id)}/${res.body.id}`)).body).toEqual(res.body);
     const listed = await owner.api.get(hooks(group.id), { query: { per_page: 100 } });

@@ -98,11 +98,13 @@ describe("the entity", () => {
       enable_ssl_verification: false, alert_status: "executable", disabled_until: null, url_variables: [{ key: "path" }],
       push_events_branch_filter: "release/*", branch_filter_strategy: "wildcard", custom_webhook_template: '{"kind":"{{object_kind}}"}',
       custom_headers: [{ key: "X-Team" }], project_id: project.id, ...Object.fromEntries(PROJECT_SWITCHES.map((s) => [s, true])),
+      signing_enabled: false, signing_secret: null, // Forgeline extension (test/webhooks/signing.test.ts)
     });
     expect(Object.keys(res.body)).toEqual([
       "id", "url", "name", "description", "created_at", "push_events", "tag_push_events", "merge_requests_events",
       "repository_update_events", "enable_ssl_verification", "alert_status", "disabled_until", "url_variables",
       "push_events_branch_filter", "branch_filter_strategy", "custom_webhook_template", "custom_headers", "project_id", ...PROJECT_SWITCHES,
+      "signing_enabled", "signing_secret",
     ]);
     expect((await team.maintainer.api.get(`${hooks(project.id)}/${res.body.id}`)).body).toEqual(res.body);
     expect(res.text).not.toMatch(/tok-1|deliver|core/);

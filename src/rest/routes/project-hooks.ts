@@ -15,4 +15,6 @@ export const projectHookRoutes: Route[] = [
   get("/projects/:id/hooks/:hook_id/events", "projectHookEvents"),
   post("/projects/:id/hooks/:hook_id/events/:hook_event_id/resend", "resendProjectHookEvent"),
   post("/projects/:id/hooks/:hook_id/test/:trigger", "testProjectHook"),
+  // Forgeline extension: a new Standard Webhooks signing secret, shown once
+  post("/projects/:id/hooks/:hook_id/signing_secret", "rotateProjectHookSigningSecret"),
 ];

@@ -1,0 +1,111 @@
+// Waking delivery workers as soon as an outbox row commits, instead of at their next poll. A
+// transaction that wrote delivery rows is marked (`markEnqueued`); once it commits, the process's
+// own workers are signalled, a clustered web process tells its primary (which runs the worker),
+// and on PostgreSQL a NOTIFY reaches the workers of every other process, which LISTEN on one
+// connection of their own. A lost signal costs only latency: the poll stays the safety net.
+import cluster from "node:cluster";
+import type pg from "pg";
+
+export const NOTIFY_CHANNEL = "forgeline_webhooks";
+const WAKE_MESSAGE = "forgeline:webhooks-wake";
+const RECONNECT_DELAY_MS = { first: 500, max: 30_000 };
+
+const enqueuedIn = new WeakSet<object>();
+const listeners = new WeakMap<object, Set<() => void>>();
+
+/** The transaction `tx` wrote delivery rows: wake the workers once it commits. */
+export function markEnqueued(tx: object): void {
+  enqueuedIn.add(tx);
+}
+
+type TransactionClient = { $transaction: (...args: any[]) => Promise<unknown> };
+
+/**
+ * Signals after each interactive transaction of `db` that wrote delivery rows, once it committed;
+ * `notify` (PostgreSQL) tells the other processes.
+ */
+export function wakeOnCommit(db: TransactionClient, notify?: () => Promise<unknown>): void {
+  const transaction = db.$transaction.bind(db);
+  db.$transaction = async (run: unknown, ...rest: unknown[]) => {
+    if (typeof run !== "function") return transaction(run, ...rest);
+    let used: object | undefined;
+    const result = await transaction((tx: object) => {
+      used = tx;
+      return run(tx);
+    }, ...rest);
+    if (used && enqueuedIn.has(used)) {
+      for (const listener of listeners.get(db) ?? []) listener();
+      if (cluster.isWorker) process.send?.(WAKE_MESSAGE);
+      void notify?.().catch(() => {}); // the poll delivers what a lost NOTIFY would have woken
+    }
+    return result;
+  };
+}
+
+/** Calls `listener` after each commit of `db` that wrote delivery rows; returns the unsubscribe. */
+export function onOutboxCommit(db: object, listener: () => void): () => void {
+  const set = listeners.get(db) ?? new Set();
+  listeners.set(db, set);
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+/** A clustered web process's message to the primary: rows committed. */
+export const isWakeMessage = (message: unknown) => message === WAKE_MESSAGE;
+
+export interface WakeListener {
+  close(): Promise<void>;
+}
+
+/**
+ * PostgreSQL: LISTEN on a connection of its own, calling `onWake` for each notification and once
+ * after every (re)connection (rows may have committed while it was away); reconnects after an
+ * error with a growing delay.
+ */
+export function listenForWakeUps(databaseUrl: string, onWake: () => void, log: (message: string, error?: unknown) => void): WakeListener {
+  let client: pg.Client | undefined;
+  let closed = false;
+  let delay = RECONNECT_DELAY_MS.first;
+  let retry: NodeJS.Timeout | undefined;
+
+  const reconnect = (error: unknown) => {
+    if (closed || retry) return;
+    log("webhook wake-up connection lost; reconnecting", error);
+    void client?.end().catch(() => {});
+    client = undefined;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void connect();
+    }, delay);
+    delay = Math.min(delay * 2, RECONNECT_DELAY_MS.max);
+  };
+
+  async function connect() {
+    const { default: driver } = await import("pg");
+    const next = new driver.Client({ connectionString: databaseUrl });
+    client = next;
+    next.on("notification", () => onWake());
+    next.on("error", reconnect);
+    next.on("end", () => client === next && reconnect(new Error("connection ended")));
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      if (closed) return void (await next.end());
+      delay = RECONNECT_DELAY_MS.first;
+      onWake();
+    } catch (error) {
+      if (client === next) reconnect(error);
+    }
+  }
+
+  void connect();
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      const current = client;
+      client = undefined;
+      await current?.end().catch(() => {});
+    },
+  };
+}
