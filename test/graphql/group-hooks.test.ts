@@ -12,7 +12,8 @@ const FIELDS = `id url name description created_at push_events tag_push_events m
   enable_ssl_verification alert_status disabled_until url_variables { key } push_events_branch_filter branch_filter_strategy
   custom_webhook_template custom_headers { key } group_id issues_events confidential_issues_events note_events
   confidential_note_events pipeline_events wiki_page_events job_events deployment_events feature_flag_events releases_events
-  milestone_events subgroup_events emoji_events resource_access_token_events member_events vulnerability_events project_events`;
+  milestone_events subgroup_events emoji_events resource_access_token_events member_events vulnerability_events project_events
+  signing_enabled signing_secret`;
 
 const CREATE = `mutation($id: ID!, $url: String!, $token: String, $vars: [HookKeyValueInput!], $headers: [HookKeyValueInput!], $strategy: BranchFilterStrategy) {
   createGroupHook(id: $id, url: $url, token: $token, url_variables: $vars, custom_headers: $headers, issues_events: true, branch_filter_strategy: $strategy) { ${FIELDS} }
@@ -83,11 +84,16 @@ describe("group hooks over GraphQL", () => {
     expect(errorOf(filter)).toMatchObject({ http: { status: 422 }, gitlab: { error: "Invalid branch filter given" } });
   });
 
-  it("no GraphQL type exposes a token or a variable or header value", async () => {
+  it("no GraphQL type exposes a token or a variable or header value; the signing secret only in the answer that generated it", async () => {
     const res = await owner.api.graphql(`{ __type(name: "GroupHook") { fields { name } } h: __type(name: "HookKey") { fields { name } } }`);
     const names = res.body.data.__type.fields.map((f: any) => f.name);
     expect(names).not.toContain("token");
-    expect(names.filter((n: string) => /secret|value|token$/.test(n))).toEqual([]);
+    expect(names.filter((n: string) => /secret|value|token$/.test(n))).toEqual(["signing_secret"]);
     expect(res.body.data.h.fields).toEqual([{ name: "key" }]);
+    const signed = await owner.api.graphql(`mutation($id: ID!) { createGroupHook(id: $id, url: "http://8.8.8.8/signed", signing_enabled: true) { id signing_enabled signing_secret } }`, { id: String(group.id) });
+    expect(signed.body.errors).toBeUndefined();
+    expect(signed.body.data.createGroupHook.signing_secret).toMatch(/^whsec_/);
+    const read = await owner.api.graphql(`query($id: ID!, $hook: Int!) { groupHook(id: $id, hook_id: $hook) { signing_enabled signing_secret } }`, { id: String(group.id), hook: signed.body.data.createGroupHook.id });
+    expect(read.body.data.groupHook).toEqual({ signing_enabled: true, signing_secret: null });
   });
 });
