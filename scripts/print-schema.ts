@@ -1,8 +1,8 @@
-// Writes schema.graphql (the REST mirror on /graphql) and schema.public.graphql (the public graph),
-// the printed GraphQL schemas (committed; a test fails when either is stale).
+// Writes schema.graphql (the public graph on /graphql) and schema.rest.graphql (the REST facade's
+// schema), the printed GraphQL schemas (committed; a test fails when either is stale).
 import { writeFileSync } from "node:fs";
-import { printedPublicSchema, printedSchema } from "../src/schema/print.js";
+import { printedPublicSchema, printedRestSchema } from "../src/schema/print.js";
 
-writeFileSync(new URL("../schema.graphql", import.meta.url), printedSchema());
-writeFileSync(new URL("../schema.public.graphql", import.meta.url), printedPublicSchema());
-console.log("schema.graphql and schema.public.graphql written");
+writeFileSync(new URL("../schema.graphql", import.meta.url), printedPublicSchema());
+writeFileSync(new URL("../schema.rest.graphql", import.meta.url), printedRestSchema());
+console.log("schema.graphql and schema.rest.graphql written");

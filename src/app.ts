@@ -26,9 +26,9 @@ export interface App {
 }
 
 export function createApp(services: Services, log: (error: unknown) => void = (e) => console.error(e)): App {
-  const yoga = createGraphqlServer(services, log, schema, "/graphql");
-  const graph = createGraphqlServer(services, log, publicSchema, PUBLIC_GRAPH_PATH, [useGraphLimits()], PUBLIC_GRAPHIQL);
-  const rest = createRestHandler(schema, services, log, yoga.getEnveloped);
+  const restGraph = createGraphqlServer(services, log, schema, REST_GRAPH_PATH);
+  const graphs = new Map(GRAPH_PATHS.map((path) => [path, createGraphqlServer(services, log, publicSchema, path, [useGraphLimits()], PUBLIC_GRAPHIQL)]));
+  const rest = createRestHandler(schema, services, log, restGraph.getEnveloped);
   const apiDocs = createApiDocsHandler(schema, API_PREFIX); // public, before the route table
   return {
     async fetch(request) {
@@ -37,8 +37,9 @@ export function createApp(services: Services, log: (error: unknown) => void = (e
       if (pathname === "/api/v3" || pathname.startsWith("/api/v3/")) {
         return errorResponse(new AppError(410, { error: "API V3 is no longer supported. Use API V4 instead." }));
       }
-      if (pathname === PUBLIC_GRAPH_PATH) return graph.fetch(request);
-      if (pathname === "/graphql") return yoga.fetch(request);
+      const graph = graphs.get(pathname);
+      if (graph) return graph.fetch(request);
+      if (pathname === REST_GRAPH_PATH) return restGraph.fetch(request);
       if (pathname === "/oauth/token/info" && request.method === "GET") return oauthTokenInfo(services, request);
       if (pathname.startsWith(UPLOADS_PREFIX) && (request.method === "GET" || request.method === "HEAD")) {
         return serveUpload(services, pathname.slice(UPLOADS_PREFIX.length));
@@ -50,11 +51,15 @@ export function createApp(services: Services, log: (error: unknown) => void = (e
 
 const UPLOADS_PREFIX = "/uploads/-/system/";
 
-/**
- * The public graph (src/graph/) on GitLab's own GraphQL path, beside the REST mirror that /graphql
- * still serves; /graphql moves to it when the mirror becomes REST-only (issue 15).
- */
+/** The public graph (src/graph/): on /graphql and on GitLab's own GraphQL path. */
 export const PUBLIC_GRAPH_PATH = "/api/graphql";
+const GRAPH_PATHS = ["/graphql", PUBLIC_GRAPH_PATH];
+
+/**
+ * The REST facade's own schema (src/schema/: one root field per REST route, which SOFA runs in
+ * process), served for debugging the facade and for clients of the earlier /graphql.
+ */
+export const REST_GRAPH_PATH = "/-/rest/graphql";
 
 /** Stored avatars (public, as GitLab serves avatars). */
 async function serveUpload(services: Services, relative: string): Promise<Response> {

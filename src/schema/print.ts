@@ -4,8 +4,8 @@ import { schema } from "./index.js";
 
 const print = (printed: GraphQLSchema) => `${printSchema(lexicographicSortSchema(printed))}\n`;
 
-/** schema.graphql: the REST mirror served on /graphql. */
-export const printedSchema = () => print(schema);
+/** schema.rest.graphql: the REST facade's schema (src/schema/), served on REST_GRAPH_PATH. */
+export const printedRestSchema = () => print(schema);
 
-/** schema.public.graphql: the public graph (src/graph/). */
+/** schema.graphql: the public graph (src/graph/) on /graphql and /api/graphql. */
 export const printedPublicSchema = () => print(publicSchema);

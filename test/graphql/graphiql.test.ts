@@ -1,5 +1,6 @@
 import { beforeAll, expect, it } from "vitest";
 import { ROOT_TOKEN, startTestApp, type TestApp } from "../helpers/app.js";
+import { REST_GRAPH_PATH } from "../../src/app.js";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -18,7 +19,7 @@ it("serves GraphiQL on /graphql to browsers, with its assets bundled (no CDN)", 
 it("runs the operation a request names in a document of several (as GraphiQL sends them), each time", async () => {
   const query = "query A { currentUser { id } } query B { currentUser { username } }";
   const run = async (operationName: string) => {
-    const res = await t.app.fetch(new Request("http://forgeline.test/graphql", {
+    const res = await t.app.fetch(new Request(`http://forgeline.test${REST_GRAPH_PATH}`, {
       method: "POST",
       headers: { "Content-Type": "application/json", "PRIVATE-TOKEN": ROOT_TOKEN },
       body: JSON.stringify({ query, operationName }),

@@ -5,6 +5,7 @@ import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
 import { storedAvatar } from "../helpers/stored-files.js";
 import { addMember, createUser, uniq, type TestUser } from "../helpers/factories.js";
 import { GIF, JPEG, NOT_AN_IMAGE, pngOfSize, redPng } from "../helpers/images.js";
+import { REST_GRAPH_PATH } from "../../src/app.js";
 
 let t: TestApp;
 let owner: TestUser, maintainer: TestUser;
@@ -25,7 +26,7 @@ async function multipart(user: TestUser | null, query: string, variables: Record
   form.append("map", JSON.stringify({ 0: ["variables.avatar"] }));
   form.append("0", new Blob([new Uint8Array(image)], { type: "image/png" }), filename);
   const headers: Record<string, string> = user ? { "PRIVATE-TOKEN": user.token } : {};
-  const response = await t.app.fetch(new Request(`${BASE_URL}/graphql`, { method: "POST", headers, body: form }));
+  const response = await t.app.fetch(new Request(`${BASE_URL}${REST_GRAPH_PATH}`, { method: "POST", headers, body: form }));
   return { status: response.status, body: (await response.json()) as { data?: any; errors?: any[] } };
 }
 
@@ -112,7 +113,7 @@ describe("group avatars over GraphQL multipart", () => {
     const form = new FormData();
     form.append("map", JSON.stringify({ 0: ["variables.avatar"] }));
     const response = await t.app.fetch(
-      new Request(`${BASE_URL}/graphql`, { method: "POST", headers: { "PRIVATE-TOKEN": owner.token }, body: form }),
+      new Request(`${BASE_URL}${REST_GRAPH_PATH}`, { method: "POST", headers: { "PRIVATE-TOKEN": owner.token }, body: form }),
     );
     expect(response.status).toBe(400);
     expect((await response.json()).errors[0].message).toMatch(/operations/);

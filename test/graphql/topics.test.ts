@@ -6,6 +6,7 @@ import { BASE_URL, ROOT_TOKEN, startTestApp, type TestApp } from "../helpers/app
 import { storedAvatar } from "../helpers/stored-files.js";
 import { createProject, createUser, uniq, type TestUser } from "../helpers/factories.js";
 import { GIF, JPEG, NOT_AN_IMAGE, pngOfSize, redPng } from "../helpers/images.js";
+import { REST_GRAPH_PATH } from "../../src/app.js";
 
 let t: TestApp;
 let user: TestUser;
@@ -33,7 +34,7 @@ async function multipart(token: string | null, query: string, variables: Record<
   form.append("map", JSON.stringify({ 0: ["variables.avatar"] }));
   form.append("0", new Blob([new Uint8Array(image)], { type: "image/png" }), filename);
   const headers: Record<string, string> = token ? { "PRIVATE-TOKEN": token } : {};
-  const response = await t.app.fetch(new Request(`${BASE_URL}/graphql`, { method: "POST", headers, body: form }));
+  const response = await t.app.fetch(new Request(`${BASE_URL}${REST_GRAPH_PATH}`, { method: "POST", headers, body: form }));
   return { status: response.status, body: (await response.json()) as { data?: any; errors?: any[] } };
 }
 

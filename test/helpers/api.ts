@@ -1,5 +1,6 @@
 // A minimal HTTP client for tests: JSON in, { status, headers, body } out.
 import type { App } from "../../src/app.js";
+import { REST_GRAPH_PATH } from "../../src/app.js";
 
 export const BASE = "http://forgeline.test/api/v4";
 
@@ -46,12 +47,12 @@ export class ApiClient {
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   }
 
-  /** GraphQL on /graphql with this client's token. */
+  /** GraphQL on the REST facade's schema (REST_GRAPH_PATH) with this client's token. */
   async graphql<T = any>(query: string, variables: Record<string, unknown> = {}) {
     const headers: Record<string, string> = { "Content-Type": "application/json" };
     if (this.token) headers["PRIVATE-TOKEN"] = this.token;
     const response = await this.app.fetch(
-      new Request("http://forgeline.test/graphql", { method: "POST", headers, body: JSON.stringify({ query, variables }) }),
+      new Request(`http://forgeline.test${REST_GRAPH_PATH}`, { method: "POST", headers, body: JSON.stringify({ query, variables }) }),
     );
     return { status: response.status, body: (await response.json()) as { data?: T; errors?: any[] } };
   }

@@ -6,6 +6,7 @@ import { ROOT_TOKEN, startTestApp, type TestApp } from "../helpers/app.js";
 import { createUser, type TestUser } from "../helpers/factories.js";
 import { createHash } from "node:crypto";
 import { databaseContents } from "../helpers/test-database.js";
+import { gid } from "../helpers/graph.js";
 
 let t: TestApp;
 let alice: TestUser;
@@ -266,7 +267,7 @@ describe("sudo", () => {
       headers: { "PRIVATE-TOKEN": ROOT_TOKEN, Sudo: alice.username, "Content-Type": "application/json" },
       body: JSON.stringify({ query: "{ currentUser { id username } }" }),
     });
-    expect(res.body).toEqual({ data: { currentUser: { id: alice.id, username: alice.username } } });
+    expect(res.body).toEqual({ data: { currentUser: { id: gid("User", alice.id), username: alice.username } } });
   });
 
   it("is for administrators only", async () => {

@@ -9,6 +9,7 @@ import { routes } from "../../src/rest/routes.js";
 import { createFixtures, type Fixtures } from "../fuzz/fixtures.js";
 import { pathValueKeys } from "../fuzz/generator.js";
 import type { Send } from "../fuzz/runner.js";
+import { REST_GRAPH_PATH } from "../../src/app.js";
 
 const BAD_REQUEST = { error: "Bad Request" };
 const HUGE = ["99999999999999999999", "9223372036854775808", "2147483648"];
@@ -140,7 +141,7 @@ describe("other bodies that do not parse", () => {
     const mutation = `mutation($title: String!, $labels: [String!]) { createIssue(id: "${projectId}", title: $title, labels: $labels) { id } }`;
     for (const variables of ['{"title": "\\ud83d"}', '{"title": "a\\u0000b"}', '{"title": "ok", "labels": ["x\\udc00"]}']) {
       const body = `{"query": ${JSON.stringify(mutation)}, "variables": ${variables}}`;
-      const res = await rawRequest(t.app, "POST", "/graphql", { headers: asRoot({ "Content-Type": "application/json" }), body });
+      const res = await rawRequest(t.app, "POST", REST_GRAPH_PATH, { headers: asRoot({ "Content-Type": "application/json" }), body });
       expect(res.status, variables).toBe(400);
       expect(res.body.errors[0].extensions.gitlab, variables).toEqual(BAD_REQUEST);
     }

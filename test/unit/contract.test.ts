@@ -1,11 +1,11 @@
-// The route table and the GraphQL schema agree, and schema.graphql is the printed schema.
+// The route table and the GraphQL schema agree, and the printed schemas are current.
 import { readFileSync } from "node:fs";
 import { isNonNullType } from "graphql";
 import { describe, expect, it } from "vitest";
 import { rootField } from "../../src/rest/adapter.js";
 import { routes } from "../../src/rest/routes.js";
 import { schema } from "../../src/schema/index.js";
-import { printedPublicSchema, printedSchema } from "../../src/schema/print.js";
+import { printedPublicSchema, printedRestSchema } from "../../src/schema/print.js";
 
 describe("route table", () => {
   it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))("%s has its root field and path args", (_name, route) => {
@@ -35,13 +35,13 @@ describe("route table", () => {
 });
 
 describe("schema.graphql", () => {
-  it("is the printed schema (run `npm run schema:print`)", () => {
-    expect(readFileSync(new URL("../../schema.graphql", import.meta.url), "utf8")).toBe(printedSchema());
+  it("is the printed public graph (run `npm run schema:print`)", () => {
+    expect(readFileSync(new URL("../../schema.graphql", import.meta.url), "utf8")).toBe(printedPublicSchema());
   });
 });
 
-describe("schema.public.graphql", () => {
-  it("is the printed public graph (run `npm run schema:print`)", () => {
-    expect(readFileSync(new URL("../../schema.public.graphql", import.meta.url), "utf8")).toBe(printedPublicSchema());
+describe("schema.rest.graphql", () => {
+  it("is the printed schema of the REST facade (run `npm run schema:print`)", () => {
+    expect(readFileSync(new URL("../../schema.rest.graphql", import.meta.url), "utf8")).toBe(printedRestSchema());
   });
 });
