@@ -11,10 +11,17 @@ export interface DbHandle {
   stats: SqlStats;
 }
 
+/**
+ * Interactive transactions wait their turn rather than fail: a write queued behind others on one
+ * row (a project's next iid) or for a pooled connection on a loaded machine answered 500 after
+ * Prisma's defaults (2 s to start, 5 s to finish). GitLab's own statement timeout is 15 s.
+ */
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 15_000 };
+
 /** `onConnect` receives the connection's own `prepare` once Prisma opens it (SQLite). */
 export function createDb(databaseUrl: string, onConnect?: (prepare: PrepareDirect) => void): DbHandle {
   const stats: SqlStats = { statements: 0, writes: 0 };
-  return { db: new PrismaClient({ adapter: adapterFactory(databaseUrl, stats, onConnect) }), stats };
+  return { db: new PrismaClient({ adapter: adapterFactory(databaseUrl, stats, onConnect), transactionOptions: TRANSACTION_OPTIONS }), stats };
 }
 
 export interface PostgresqlHandle extends DbHandle {
@@ -37,7 +44,7 @@ export async function createPostgresqlDb(databaseUrl: string): Promise<Postgresq
     return adapter;
   };
   const pool = factory.pool;
-  const client = new PostgresqlClient({ adapter: factory });
+  const client = new PostgresqlClient({ adapter: factory, transactionOptions: TRANSACTION_OPTIONS });
   reportRollbacks(client, stats);
   return {
     db: client as unknown as Db,

@@ -94,6 +94,10 @@ afterAll(async () => {
   if (onPostgresql) await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`));
 });
 
+/** What the servers printed after they started (a 5xx answer logs its cause there). */
+const serverLogs = () =>
+  servers.map((server, i) => `server ${i}:\n${server.output().split("\n").filter((line) => !line.startsWith("Created administrator")).join("\n").slice(-6000)}`).join("\n");
+
 /** Runs `tasks` with at most `limit` in flight. */
 async function inParallel<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
   const results: T[] = new Array(tasks.length);
@@ -192,7 +196,7 @@ describe(`${SERVERS} servers and 2 workers on one ${onPostgresql ? "PostgreSQL d
     const statuses = [...await inParallel(issues, CONCURRENCY), ...await inParallel(rest, CONCURRENCY)];
     await crash;
     const byStatus = statuses.reduce<Record<number, number>>((counts, s) => ({ ...counts, [s]: (counts[s] ?? 0) + 1 }), {});
-    expect(statuses.filter((s) => s >= 500), JSON.stringify(byStatus)).toEqual([]);
+    expect(statuses.filter((s) => s >= 500), `${JSON.stringify(byStatus)}\n${serverLogs()}`).toEqual([]);
     // every issue, one award per (user, issue, emoji), one approval per (user, merge request)
     const awards = 36;
     const approvals = fixture.mergeRequests.length * USERS;
