@@ -1,0 +1,48 @@
+// Project.approvalRules: the project's approval rules (GitLab's ApprovalProjectRule), from the
+// domain's list behind GET /projects/:id/approval_rules, which also decides who sees them
+// (Maintainers, and those who may create merge requests) and which groups the caller may see.
+import type { RuleView } from "../domain/approvals/views.js";
+import { listProjectRules } from "../domain/approvals/project-rules.js";
+import { builder } from "./builder.js";
+import { countedConnection } from "./connection-types.js";
+import { arrayConnection, offsetConnection } from "./connections.js";
+import { orNull } from "./errors.js";
+import { GroupConnection, GroupRef } from "./namespaces.js";
+import { ProjectRef } from "./projects.js";
+import { ProtectedBranchRef } from "./repository.js";
+import { UserCoreConnection, UserRef } from "./users.js";
+
+const ApprovalProjectRuleRef = builder.objectRef<RuleView>("ApprovalProjectRule");
+
+builder.objectType(ApprovalProjectRuleRef, {
+  description: "A project-level approval rule.",
+  fields: (t) => ({
+    id: t.id({ resolve: (rule) => `gid://forgeline/ApprovalProjectRule/${rule.id}` }),
+    name: t.exposeString("name"),
+    type: t.string({ description: "regular, any_approver, code_owner, report_approver", resolve: (rule) => rule.rule_type }),
+    approvalsRequired: t.int({ resolve: (rule) => rule.approvals_required }),
+    containsHiddenGroups: t.boolean({ resolve: (rule) => rule.contains_hidden_groups }),
+    appliesToAllProtectedBranches: t.boolean({ resolve: (rule) => rule.applies_to_all_protected_branches }),
+    protectedBranches: t.field({ type: [ProtectedBranchRef], resolve: (rule) => rule.protected_branches }),
+    eligibleApprovers: t.connection({ type: UserRef, resolve: (rule, args) => arrayConnection(args, rule.eligible_approvers) }, UserCoreConnection),
+    users: t.connection({ type: UserRef, resolve: (rule, args) => arrayConnection(args, rule.users) }, UserCoreConnection),
+    groups: t.connection(
+      { type: GroupRef, description: "The groups the caller may see.", resolve: (rule, args) => arrayConnection(args, rule.groups) },
+      GroupConnection,
+    ),
+  }),
+});
+
+const ApprovalProjectRuleConnection = countedConnection(ApprovalProjectRuleRef, "ApprovalProjectRule");
+
+builder.objectFields(ProjectRef, (t) => ({
+  approvalRules: t.connection(
+    {
+      type: ApprovalProjectRuleRef,
+      nullable: true,
+      description: "Project-level approval rules; null for callers who may not read them.",
+      resolve: (project, args, ctx) => orNull(() => offsetConnection(args, (page) => listProjectRules(ctx, String(project.id), page))),
+    },
+    ApprovalProjectRuleConnection,
+  ),
+}));
