@@ -26,6 +26,10 @@ builder.objectType(CommitRef, {
     authorName: t.exposeString("authorName"),
     authorEmail: t.exposeString("authorEmail"),
     authoredDate: t.expose("authoredAt", { type: "Time" }),
+    committerName: t.exposeString("committerName"),
+    committerEmail: t.exposeString("committerEmail"),
+    // as REST's committed_date: a commit made here is committed when it is authored
+    committedDate: t.expose("authoredAt", { type: "Time" }),
     webUrl: t.string({ resolve: (commit, _a, ctx) => commitWebUrl(ctx, commit.projectId, commit.sha) }),
   }),
 });

@@ -283,3 +283,29 @@ describe("Group.hooks", () => {
     }
   });
 });
+
+describe("statements per nested page", () => {
+  const NESTED = `query($path: ID!, $first: Int!) { project(fullPath: $path) {
+    branches(first: $first) { nodes { name canPush webUrl commit { sha webUrl } } }
+    protectedBranches(first: $first) { nodes { name pushAccessLevels { accessLevelDescription user { username } } } }
+    approvalRules(first: $first) { nodes { name users { nodes { username } } groups { nodes { fullPath } } } }
+    hooks(first: $first) { nodes { url pushEvents } } } }`;
+
+  /** Statements of the query on a warm server (answered once before), counted at the driver. */
+  async function statementsFor(first: number) {
+    await graphData(team.maintainer.api, NESTED, { path: pathOf(pub), first });
+    const before = t.services.sqlStats.statements;
+    const data = await graphData(team.maintainer.api, NESTED, { path: pathOf(pub), first });
+    return { count: t.services.sqlStats.statements - before, branches: data.project.branches.nodes.length, hooks: data.project.hooks.nodes.length };
+  }
+
+  it("reads a page of each in a number of statements that does not grow with the page", async () => {
+    await protectBranch(team.owner.api, pub.id, "feature-*", { allowed_to_push: [{ user_id: team.reporter.id }] });
+    // two rows at least: the second approval rule's group makes a visibility check of its own
+    const two = await statementsFor(2);
+    const four = await statementsFor(4);
+    expect([two.branches, four.branches, two.hooks, four.hooks]).toEqual([2, 4, 2, 3]);
+    expect(four.count).toBe(two.count);
+    expect((await team.owner.api.delete(`/projects/${pub.id}/protected_branches/feature-*`)).status).toBe(204);
+  });
+});
