@@ -230,6 +230,16 @@ describe("Project.hooks", () => {
     for (const secret of SECRETS) expect(text).not.toContain(secret);
   });
 
+  it("shows a hook that failed too often as REST does: temporarily disabled until a time", async () => {
+    const until = new Date(Date.now() + 3_600_000);
+    const hookId = (await t.root.get(`/projects/${priv.id}/hooks`)).body[0].id;
+    await t.services.db.webHook.update({ where: { id: hookId }, data: { recentFailures: 4, disabledUntil: until } });
+    const data = await graphData(team.owner.api, PROJECT_HOOKS, { path: pathOf(priv) });
+    const rest = (await team.owner.api.get(`/projects/${priv.id}/hooks/${hookId}`)).body;
+    expect(data.project.hooks.nodes[0]).toMatchObject({ alertStatus: "TEMPORARILY_DISABLED", disabledUntil: until.toISOString() });
+    expect([rest.alert_status, rest.disabled_until]).toEqual(["temporarily_disabled", until.toISOString()]);
+  });
+
   it("pages the hooks", async () => {
     const first = await graphData(team.owner.api, PROJECT_HOOKS, { path: pathOf(pub), first: 2 });
     expect(first.project.hooks.nodes.map((h: any) => h.url)).toEqual([`${HOOK_URL}/0`, `${HOOK_URL}/1`]);
