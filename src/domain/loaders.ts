@@ -1,12 +1,13 @@
 // Per-request batch loaders, so that list entities needing related rows cost one query per page.
 import DataLoader from "dataloader";
-import type { AwardEmoji, Namespace, Project, User } from "../generated/prisma/client.js";
+import type { AwardEmoji, Namespace, Note, Project, User } from "../generated/prisma/client.js";
 import type { Db } from "../db/client.js";
 import type { Caches, RepositoryFacts } from "./caches.js";
 import type { Services } from "./context.js";
 import type { Tx } from "./events.js";
 import { batchAwardEmoji, type AwardableKey } from "./award-emoji/batches.js";
 import { batchIssuableFacts, type IssuableFacts, type IssuableKey } from "./issuable-facts.js";
+import { batchNotes, type NotesKey } from "./notes/note-batches.js";
 import { repositoryFactsOf } from "./repository/facts.js";
 
 export interface Loaders {
@@ -16,6 +17,8 @@ export interface Loaders {
   projectTopicNames: DataLoader<number, string[]>;
   /** emoji reactions of an awardable (`awardableKey(type, id)`), oldest first */
   awardEmoji: DataLoader<AwardableKey, AwardEmoji[]>;
+  /** notes of a noteable (`${type}:${id}:${internal notes included ? 1 : 0}`), oldest first */
+  notes: DataLoader<NotesKey, Note[]>;
   /** comment and vote counts, assignees of an issue or merge request (`issuableKey(type, id)`) */
   issuableFacts: DataLoader<IssuableKey, IssuableFacts>;
   /** empty_repo and readme_url of a project (by id; its default branch is read from the row given) */
@@ -44,6 +47,7 @@ export function createLoaders(services: Services): Loaders {
   return {
     awardEmoji: new DataLoader((keys) => batchAwardEmoji(services.db, keys)),
     issuableFacts: new DataLoader((keys) => batchIssuableFacts(services.db, keys)),
+    notes: new DataLoader((keys) => batchNotes(services.db, keys)),
     repositoryFacts: new DataLoader((projects) => repositoryFactsOf(services.db, services.caches.repositories, projects), { cacheKeyFn: (p) => p.id }),
     namespace: new DataLoader(async (ids) => {
       const rows = await services.db.namespace.findMany({ where: { id: { in: [...ids] } } });

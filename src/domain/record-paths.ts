@@ -36,3 +36,9 @@ export async function notePathById(ctx: DomainContext, id: number): Promise<Note
   const ref = lookUp ? (await lookUp(ctx, note.noteableId))?.iid : note.noteableId;
   return ref == null ? null : { noteableType, projectId: note.projectId, ref, noteId: id };
 }
+
+/** The project of a project snippet (null for a missing or personal snippet). */
+export async function snippetProjectById(ctx: DomainContext, id: number): Promise<number | null> {
+  if (!fitsIdColumn(id)) return null;
+  return (await ctx.db.snippet.findUnique({ where: { id }, select: { projectId: true } }))?.projectId ?? null;
+}

@@ -1,11 +1,14 @@
-// Comments: the `Noteable` interface (issues and merge requests) and Note.
+// Comments: the `Noteable` interface (issues, merge requests and snippets) and Note. A page of
+// noteables loads the notes of all of them in one batch (ctx.loaders.notes).
+import type { Context } from "../context.js";
+import { filterNotes, notesOfShownNoteable } from "../domain/notes/note-batches.js";
 import type { NoteableType, NoteView } from "../domain/notes/notes.js";
-import { getNote, listNotes } from "../domain/notes/notes.js";
+import { getNote } from "../domain/notes/notes.js";
 import { notePathById } from "../domain/record-paths.js";
 import { AwardableRef } from "./award-emoji.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
-import { offsetConnection } from "./connections.js";
+import { arrayConnection } from "./connections.js";
 import { orNull } from "./errors.js";
 import { registerNodeLoader } from "./node.js";
 import { userById, UserRef } from "./users.js";
@@ -29,8 +32,23 @@ builder.node(NoteRef, {
 
 export const NoteConnection = countedConnection(NoteRef, "Note");
 
-/** Issues and merge requests: what the domain's note lookups need. */
-export const NoteableRef = builder.interfaceRef<{ id: number; projectId: number; iid: number }>("Noteable");
+/** Issues and merge requests (by iid) and project snippets: what the domain's note lookups need. */
+export interface NoteableParent {
+  id: number;
+  projectId: number | null;
+  iid?: number;
+}
+
+export const NoteableRef = builder.interfaceRef<NoteableParent>("Noteable");
+
+/**
+ * The notes of a noteable the caller was shown (null for anonymous callers), oldest first; the
+ * concrete GraphQL type tells the noteable's type.
+ */
+export function notesOfNoteable(ctx: Context, type: string, noteable: NoteableParent): Promise<NoteView[] | null> {
+  return orNull(() =>
+    notesOfShownNoteable(ctx, { type: type as NoteableType, id: noteable.id, projectId: noteable.projectId!, ref: noteable.iid ?? noteable.id }));
+}
 
 const NotesFilterEnum = builder.enumType("NotesFilterType", {
   values: { ALL_NOTES: { value: "all_notes" }, ONLY_COMMENTS: { value: "only_comments" }, ONLY_ACTIVITY: { value: "only_activity" } } as const,
@@ -45,10 +63,10 @@ NoteableRef.implement({
         nullable: true,
         description: "Notes, oldest first; null for anonymous callers (the notes API wants a signed-in caller).",
         args: { filter: t.arg({ type: NotesFilterEnum, defaultValue: "all_notes" }) },
-        resolve: (noteable, args, ctx, info) =>
-          orNull(() =>
-            offsetConnection(args, (page) =>
-              listNotes(ctx, info.parentType.name as NoteableType, noteable.projectId, noteable.iid, { sort: "asc", activity_filter: args.filter, ...page }))),
+        resolve: async (noteable, args, ctx, info) => {
+          const notes = await notesOfNoteable(ctx, info.parentType.name, noteable);
+          return notes && arrayConnection(args, filterNotes(notes, args.filter!));
+        },
       },
       NoteConnection,
     ),

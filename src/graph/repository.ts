@@ -1,38 +1,18 @@
 // Branches and protected branches on Project, read through the domain's branch and protected
 // branch lists (the REST routes' functions): null for callers who may not read the code.
 import type { Context } from "../context.js";
-import type { Commit, ProtectedBranchAccessLevel } from "../generated/prisma/client.js";
+import type { ProtectedBranchAccessLevel } from "../generated/prisma/client.js";
 import { listBranches, type BranchView } from "../domain/repository/branches.js";
 import { listProtectedBranches } from "../domain/repository/protected-branches.js";
 import { roleDescription, type AccessKind, type ProtectedBranchWithLevels } from "../domain/repository/protection-rules.js";
-import { branchWebUrl, commitWebUrl } from "../domain/repository/urls.js";
+import { branchWebUrl } from "../domain/repository/urls.js";
 import { builder } from "./builder.js";
+import { CommitRef } from "./commits.js";
 import { countedConnection } from "./connection-types.js";
 import { offsetConnection } from "./connections.js";
 import { orNull } from "./errors.js";
 import { ProjectRef } from "./projects.js";
 import { UserRef } from "./users.js";
-
-export const CommitRef = builder.objectRef<Commit>("Commit");
-
-builder.objectType(CommitRef, {
-  description: "A commit.",
-  fields: (t) => ({
-    id: t.id({ resolve: (commit) => `gid://forgeline/Commit/${commit.id}` }),
-    sha: t.exposeString("sha"),
-    shortId: t.string({ resolve: (commit) => commit.sha.slice(0, 8) }),
-    title: t.exposeString("title"),
-    message: t.exposeString("message"),
-    authorName: t.exposeString("authorName"),
-    authorEmail: t.exposeString("authorEmail"),
-    authoredDate: t.expose("authoredAt", { type: "Time" }),
-    committerName: t.exposeString("committerName"),
-    committerEmail: t.exposeString("committerEmail"),
-    // as REST's committed_date: a commit made here is committed when it is authored
-    committedDate: t.expose("authoredAt", { type: "Time" }),
-    webUrl: t.string({ resolve: (commit, _a, ctx) => commitWebUrl(ctx, commit.projectId, commit.sha) }),
-  }),
-});
 
 const BranchRef = builder.objectRef<BranchView>("Branch");
 

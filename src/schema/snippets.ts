@@ -2,20 +2,16 @@
 // (raw: the first file's content as a RawBlob), each through one domain function.
 import type { Context } from "../context.js";
 import type { Snippet, User } from "../generated/prisma/client.js";
-import { projectFullPath, projectPageUrl, projectWebUrl } from "../domain/projects.js";
-import { sshUrlToRepo } from "../domain/repository/urls.js";
+import { snippetFileRawUrl, snippetHttpUrlToRepo, snippetRawUrl, snippetSshUrlToRepo, snippetWebUrl } from "../domain/snippets/snippet-urls.js";
 import { createProjectSnippet, deleteProjectSnippet, updateProjectSnippet } from "../domain/snippets/snippet-writes.js";
 import { getProjectSnippet, getProjectSnippetRaw, listProjectSnippets, type SnippetRaw, type SnippetView } from "../domain/snippets/snippets.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import { UserBasic } from "./users.js";
 
-/** Snippet repositories' default branch, part of each file's raw_url. */
-const SNIPPET_REF = "main";
-
 /** Every snippet root field answers with the domain's SnippetView (files and project loaded). */
 const view = (snippet: Snippet) => snippet as SnippetView;
-const webUrl = (ctx: Context, snippet: Snippet) => projectPageUrl(ctx, view(snippet).project, "snippets", snippet.id);
+const webUrl = (ctx: Context, snippet: Snippet) => snippetWebUrl(ctx, view(snippet));
 
 interface SnippetFileView {
   path: string;
@@ -41,13 +37,13 @@ export const SnippetEntity = builder.prismaObject("Snippet", {
     updated_at: t.expose("updatedAt", { type: "DateTime" }),
     project_id: t.exposeInt("projectId", { nullable: true }),
     web_url: t.string({ resolve: (s, _a, ctx) => webUrl(ctx, s) }),
-    raw_url: t.string({ resolve: (s, _a, ctx) => `${webUrl(ctx, s)}/raw` }),
-    ssh_url_to_repo: t.string({ resolve: (s, _a, ctx) => sshUrlToRepo(ctx, `${projectFullPath(view(s).project)}/snippets/${s.id}`) }),
-    http_url_to_repo: t.string({ resolve: (s, _a, ctx) => `${projectWebUrl(ctx, view(s).project)}/snippets/${s.id}.git` }),
+    raw_url: t.string({ resolve: (s, _a, ctx) => snippetRawUrl(ctx, view(s)) }),
+    ssh_url_to_repo: t.string({ resolve: (s, _a, ctx) => snippetSshUrlToRepo(ctx, view(s)) }),
+    http_url_to_repo: t.string({ resolve: (s, _a, ctx) => snippetHttpUrlToRepo(ctx, view(s)) }),
     file_name: t.string({ nullable: true, resolve: (s) => view(s).files[0]?.path ?? null }),
     files: t.field({
       type: [SnippetFileRef],
-      resolve: (s, _a, ctx) => view(s).files.map((file) => ({ path: file.path, raw_url: `${webUrl(ctx, s)}/raw/${SNIPPET_REF}/${file.path}` })),
+      resolve: (s, _a, ctx) => view(s).files.map((file) => ({ path: file.path, raw_url: snippetFileRawUrl(ctx, view(s), file.path) })),
     }),
     imported: t.boolean({ resolve: () => false }),
     imported_from: t.string({ resolve: () => "none" }),

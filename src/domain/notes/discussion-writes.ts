@@ -9,7 +9,7 @@ import { AccessLevel, requireAuthenticated } from "../access.js";
 import { isAdmin, type DomainContext } from "../context.js";
 import { addNote, changeNote } from "./note-writes.js";
 import { canReadNote, findNoteable, findNoteRecord, passesLock, withIid, type Noteable, type NoteableType, type NoteView } from "./notes.js";
-import { discussionOf, findDiscussion, isResolvable, readableDiscussionNotes, THREAD_NOTE, type DiscussionView } from "./discussions.js";
+import { discussionOf, findDiscussion, isResolvable, isThreadResolved, readableDiscussionNotes, THREAD_NOTE, type DiscussionView } from "./discussions.js";
 
 export interface DiscussionCreateInput {
   body: string;
@@ -63,12 +63,6 @@ export async function replyToDiscussion(
     resolved: isThreadResolved(discussion.notes),
     converts: individual ? first.id : undefined,
   });
-}
-
-/** ResolvableDiscussion#resolved?: resolvable, and none of its resolvable notes waits to be resolved. */
-function isThreadResolved(notes: Note[]): boolean {
-  const resolvable = notes.filter(isResolvable);
-  return resolvable.length > 0 && resolvable.every((note) => note.resolvedAt != null);
 }
 
 export interface DiscussionNoteUpdateInput {

@@ -31,6 +31,38 @@ export function isResolvable(note: Pick<Note, "type" | "system" | "noteableType"
   return note.type === THREAD_NOTE && !note.system && RESOLVABLE_NOTEABLES.includes(note.noteableType);
 }
 
+/** ResolvableDiscussion#resolved?: resolvable, and none of its resolvable notes waits to be resolved. */
+export function isThreadResolved(notes: Note[]): boolean {
+  const resolvable = notes.filter(isResolvable);
+  return resolvable.length > 0 && resolvable.every((note) => note.resolvedAt != null);
+}
+
+/**
+ * ResolvableDiscussion: resolvable when any note is; resolved_at and resolved_by are those of the
+ * note resolved last, shown only while the whole thread is resolved.
+ */
+export function threadResolution(notes: Note[]): { resolvable: boolean; resolved: boolean; resolvedAt: Date | null; resolvedById: number | null } {
+  const resolved = isThreadResolved(notes);
+  const last = resolved
+    ? notes.filter(isResolvable).reduce((a, b) => (b.resolvedAt!.getTime() >= a.resolvedAt!.getTime() ? b : a))
+    : null;
+  return { resolvable: notes.some(isResolvable), resolved, resolvedAt: last?.resolvedAt ?? null, resolvedById: last?.resolvedById ?? null };
+}
+
+/**
+ * The discussions of a noteable's notes (oldest first): grouped by discussion id, in the order of
+ * each discussion's first note, as listDiscussions orders its page.
+ */
+export function discussionsOfNotes(notes: NoteView[]): DiscussionView[] {
+  const byDiscussion = new Map<string, NoteView[]>();
+  for (const note of notes) {
+    const thread = byDiscussion.get(note.discussionId);
+    if (thread) thread.push(note);
+    else byDiscussion.set(note.discussionId, [note]);
+  }
+  return [...byDiscussion].map(([id, thread]) => discussionOf(id, thread));
+}
+
 /** The notes a caller may read: internal notes only for Reporters and above (Note#readable_by?). */
 export function readableNotesOf(ctx: DomainContext, noteable: Noteable): Prisma.NoteWhereInput {
   return { ...notesOf(noteable), ...(canReadInternalNotes(ctx, noteable.access) ? {} : { internal: false }) };

@@ -1,0 +1,45 @@
+// Commits: the Commit type and MergeRequest.commits, the merge request's commits newest first
+// (what its source head has that the target lacks), read through the same domain function as REST.
+import type { Commit } from "../generated/prisma/client.js";
+import { listMergeRequestCommits } from "../domain/merge-requests/reviews.js";
+import { commitWebUrl } from "../domain/repository/urls.js";
+import { builder } from "./builder.js";
+import { countedConnection } from "./connection-types.js";
+import { offsetConnection } from "./connections.js";
+import { orNull } from "./errors.js";
+import { MergeRequestRef } from "./merge-requests.js";
+
+export const CommitRef = builder.objectRef<Commit>("Commit");
+
+builder.objectType(CommitRef, {
+  description: "A commit of a project's repository.",
+  fields: (t) => ({
+    id: t.id({ description: "The commit's global id (by its sha).", resolve: (commit) => `gid://forgeline/Commit/${commit.sha}` }),
+    sha: t.exposeString("sha"),
+    shortId: t.string({ resolve: (commit) => commit.sha.slice(0, 8) }),
+    title: t.exposeString("title"),
+    message: t.exposeString("message"),
+    authorName: t.exposeString("authorName"),
+    authorEmail: t.exposeString("authorEmail"),
+    committerName: t.exposeString("committerName"),
+    committerEmail: t.exposeString("committerEmail"),
+    authoredDate: t.expose("authoredAt", { type: "Time" }),
+    // Forgeline records one time per commit (the REST entity's committed_date is the same)
+    committedDate: t.expose("authoredAt", { type: "Time" }),
+    webUrl: t.string({ resolve: (commit, _a, ctx) => commitWebUrl(ctx, commit.projectId, commit.sha) }),
+  }),
+});
+
+export const CommitConnection = countedConnection(CommitRef, "Commit");
+
+builder.objectFields(MergeRequestRef, (t) => ({
+  commits: t.connection(
+    {
+      type: CommitRef,
+      nullable: true,
+      description: "The merge request's commits, newest first.",
+      resolve: (mr, args, ctx) => orNull(() => offsetConnection(args, (page) => listMergeRequestCommits(ctx, String(mr.projectId), mr.iid, page))),
+    },
+    CommitConnection,
+  ),
+}));

@@ -1,0 +1,84 @@
+// Project snippets: the Snippet node (Awardable, Noteable) with its blobs, and Project.snippets,
+// read through the domain's snippet list and lookup (members see every snippet, others the
+// public ones and, signed in, the internal ones).
+import type { SnippetFile } from "../generated/prisma/client.js";
+import { snippetProjectById } from "../domain/record-paths.js";
+import { snippetFileRawUrl, snippetHttpUrlToRepo, snippetRawUrl, snippetSshUrlToRepo, snippetWebUrl } from "../domain/snippets/snippet-urls.js";
+import { getProjectSnippet, listProjectSnippets, type SnippetView } from "../domain/snippets/snippets.js";
+import { AwardableRef } from "./award-emoji.js";
+import { builder } from "./builder.js";
+import { countedConnection } from "./connection-types.js";
+import { arrayConnection, offsetConnection } from "./connections.js";
+import { orNull } from "./errors.js";
+import { registerNodeLoader } from "./node.js";
+import { NoteableRef } from "./notes.js";
+import { ProjectRef } from "./projects.js";
+import { userById, UserRef } from "./users.js";
+
+export const SnippetRef = builder.objectRef<SnippetView>("Snippet");
+
+/** A file of a snippet, with the snippet it belongs to (for its raw url). */
+interface BlobView {
+  snippet: SnippetView;
+  file: SnippetFile;
+}
+
+const SnippetBlobRef = builder.objectRef<BlobView>("SnippetBlob");
+
+builder.objectType(SnippetBlobRef, {
+  description: "A file of a snippet.",
+  fields: (t) => ({
+    path: t.string({ resolve: ({ file }) => file.path }),
+    name: t.string({ description: "The file's name without its folders.", resolve: ({ file }) => file.path.split("/").pop()! }),
+    rawPath: t.string({ resolve: ({ snippet, file }, _a, ctx) => new URL(snippetFileRawUrl(ctx, snippet, file.path)).pathname }),
+    rawPlainData: t.string({ resolve: ({ file }) => file.content }),
+    size: t.int({ description: "Bytes of the content (UTF-8).", resolve: ({ file }) => Buffer.byteLength(file.content) }),
+  }),
+});
+
+const SnippetBlobConnection = countedConnection(SnippetBlobRef, "SnippetBlob");
+
+const VisibilityLevelsEnum = builder.enumType("VisibilityLevelsEnum", { values: ["private", "internal", "public"] as const });
+
+builder.node(SnippetRef, {
+  description: "A project snippet.",
+  interfaces: [AwardableRef, NoteableRef],
+  id: { resolve: (snippet) => snippet.id },
+  fields: (t) => ({
+    title: t.exposeString("title"),
+    description: t.exposeString("description", { nullable: true }),
+    visibilityLevel: t.field({ type: VisibilityLevelsEnum, resolve: (snippet) => snippet.visibility as "private" | "internal" | "public" }),
+    fileName: t.string({ nullable: true, description: "The first file's path.", resolve: (snippet) => snippet.files[0]?.path ?? null }),
+    blobs: t.connection(
+      { type: SnippetBlobRef, resolve: (snippet, args) => arrayConnection(args, snippet.files.map((file) => ({ snippet, file }))) },
+      SnippetBlobConnection,
+    ),
+    webUrl: t.string({ resolve: (snippet, _a, ctx) => snippetWebUrl(ctx, snippet) }),
+    rawUrl: t.string({ resolve: (snippet, _a, ctx) => snippetRawUrl(ctx, snippet) }),
+    httpUrlToRepo: t.string({ resolve: (snippet, _a, ctx) => snippetHttpUrlToRepo(ctx, snippet) }),
+    sshUrlToRepo: t.string({ resolve: (snippet, _a, ctx) => snippetSshUrlToRepo(ctx, snippet) }),
+    author: t.field({ type: UserRef, resolve: (snippet, _a, ctx) => userById(ctx, snippet.authorId) }),
+    project: t.field({ type: ProjectRef, resolve: (snippet) => snippet.project }),
+    createdAt: t.expose("createdAt", { type: "Time" }),
+    updatedAt: t.expose("updatedAt", { type: "Time" }),
+  }),
+});
+
+export const SnippetConnection = countedConnection(SnippetRef, "Snippet");
+
+builder.objectFields(ProjectRef, (t) => ({
+  snippets: t.connection(
+    {
+      type: SnippetRef,
+      nullable: true,
+      description: "Snippets the caller may read, newest first; null for anonymous callers and when the feature is closed to the caller.",
+      resolve: (project, args, ctx) => orNull(() => offsetConnection(args, (page) => listProjectSnippets(ctx, String(project.id), page))),
+    },
+    SnippetConnection,
+  ),
+}));
+
+registerNodeLoader("Snippet", SnippetRef, async (ctx, id) => {
+  const projectId = await snippetProjectById(ctx, id);
+  return projectId == null ? null : getProjectSnippet(ctx, String(projectId), id);
+});
