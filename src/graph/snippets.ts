@@ -1,15 +1,19 @@
-// Project snippets: the Snippet node (Awardable, Noteable) with its blobs, and Project.snippets,
-// read through the domain's snippet list and lookup (members see every snippet, others the
-// public ones and, signed in, the internal ones).
+// Project snippets: the Snippet node (Awardable, Noteable) with its blobs, Project.snippets and
+// the root `snippets`, read through the domain's snippet list and lookups (members see every
+// snippet, others the public ones and, signed in, the internal ones). Forgeline has no personal
+// snippets: `type: personal` finds none.
+import { GraphQLError } from "graphql";
 import type { SnippetFile } from "../generated/prisma/client.js";
 import { snippetProjectById } from "../domain/record-paths.js";
 import { snippetFileRawUrl, snippetHttpUrlToRepo, snippetRawUrl, snippetSshUrlToRepo, snippetWebUrl } from "../domain/snippets/snippet-urls.js";
+import { findSnippetsByIds } from "../domain/snippets/snippet-lookups.js";
 import { getProjectSnippet, listProjectSnippets, type SnippetView } from "../domain/snippets/snippets.js";
 import { AwardableRef } from "./award-emoji.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { arrayConnection, offsetConnection } from "./connections.js";
 import { orNull } from "./errors.js";
+import { idOfGid } from "./ids.js";
 import { registerNodeLoader } from "./node.js";
 import { NoteableRef } from "./notes.js";
 import { ProjectRef } from "./projects.js";
@@ -82,3 +86,47 @@ registerNodeLoader("Snippet", SnippetRef, async (ctx, id) => {
   const projectId = await snippetProjectById(ctx, id);
   return projectId == null ? null : getProjectSnippet(ctx, String(projectId), id);
 });
+
+const SnippetTypeEnum = builder.enumType("TypeEnum", { values: ["personal", "project"] as const });
+const VisibilityScopesEnum = builder.enumType("VisibilityScopesEnum", { values: ["private", "internal", "public"] as const });
+
+/** GitLab's limit on `ids`. */
+const MAX_IDS = 100;
+
+/** Global ids of `model` as numbers; null when one is malformed or of another type (it finds nothing). */
+function idsOf(gids: readonly (string | number)[], model: string): number[] | null {
+  const ids = gids.map((id) => idOfGid(String(id), model));
+  return ids.every((id): id is number => id != null) ? ids : null;
+}
+
+builder.queryFields((t) => ({
+  snippets: t.connection(
+    {
+      type: SnippetRef,
+      nullable: true,
+      description:
+        "Snippets the caller may read, newest first: of one project (`projectId`, signed-in callers) or by id (`ids`). " +
+        "Null when an id is malformed or the project hidden from the caller.",
+      args: {
+        ids: t.arg.idList({ description: `At most ${MAX_IDS} snippet ids.` }),
+        projectId: t.arg.id(),
+        authorId: t.arg.id(),
+        visibility: t.arg({ type: VisibilityScopesEnum }),
+        type: t.arg({ type: SnippetTypeEnum }),
+      },
+      resolve: (_root, args, ctx) => {
+        if (!args.ids && args.projectId == null) throw new GraphQLError("Provide projectId or ids: Forgeline has no instance-wide snippet list");
+        if (args.ids && args.ids.length > MAX_IDS) throw new GraphQLError(`At most ${MAX_IDS} ids may be given`);
+        const ids = args.ids ? idsOf(args.ids, "Snippet") : undefined;
+        const projectId = args.projectId == null ? undefined : idOfGid(String(args.projectId), "Project");
+        const authorId = args.authorId == null ? undefined : idOfGid(String(args.authorId), "User");
+        if (ids === null || projectId === null || authorId === null) return null;
+        const filters = { author_id: authorId, visibility: args.visibility };
+        if (args.type === "personal") return arrayConnection(args, []);
+        if (projectId == null) return findSnippetsByIds(ctx, ids!, filters).then((rows) => arrayConnection(args, rows));
+        return orNull(() => offsetConnection(args, (page) => listProjectSnippets(ctx, String(projectId), { ids, ...filters, ...page })));
+      },
+    },
+    SnippetConnection,
+  ),
+}));

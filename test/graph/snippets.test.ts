@@ -157,6 +157,63 @@ describe("node(id:) of a snippet", () => {
   });
 });
 
+const ROOT = `query($ids: [ID!], $projectId: ID, $authorId: ID, $visibility: VisibilityScopesEnum, $type: TypeEnum, $first: Int) {
+  snippets(ids: $ids, projectId: $projectId, authorId: $authorId, visibility: $visibility, type: $type, first: $first) { count nodes { title } } }`;
+
+describe("snippets (root)", () => {
+  const allIds = () => [snippets.public, snippets.internal, snippets.private, privateProjectSnippet].map((s) => gid("Snippet", s.id)).concat(gid("Snippet", 999_999));
+  const readableByIds: Record<Actor, string[]> = {
+    anonymous: newestFirst("public"),
+    nonMember: newestFirst("internal", "public"),
+    guest: ["In a private project", ...newestFirst("private", "internal", "public")],
+    reporter: ["In a private project", ...newestFirst("private", "internal", "public")],
+    developer: ["In a private project", ...newestFirst("private", "internal", "public")],
+    maintainer: ["In a private project", ...newestFirst("private", "internal", "public")],
+    owner: ["In a private project", ...newestFirst("private", "internal", "public")],
+    admin: ["In a private project", ...newestFirst("private", "internal", "public")],
+  };
+
+  it.each(ACTORS)("finds by ids the snippets %s may read, newest first", async (actor) => {
+    const data = await graphData(clientOf(t, team, actor), ROOT, { ids: allIds() });
+    expect(data.snippets).toEqual({ count: readableByIds[actor].length, nodes: readableByIds[actor].map((title) => ({ title })) });
+  });
+
+  it.each(ACTORS)("lists one project's snippets with filters for %s (null when anonymous)", async (actor) => {
+    const client = clientOf(t, team, actor);
+    const projectId = gid("Project", team.publicProject.id);
+    const all = await graphData(client, ROOT, { projectId });
+    const internal = await graphData(client, ROOT, { projectId, visibility: "internal" });
+    const byDeveloper = await graphData(client, ROOT, { projectId, authorId: gid("User", team.developer.id) });
+    if (actor === "anonymous") {
+      expect([all.snippets, internal.snippets, byDeveloper.snippets]).toEqual([null, null, null]);
+      return;
+    }
+    const member = MEMBERS.includes(actor);
+    expect(all.snippets.nodes.map((n: any) => n.title)).toEqual(member ? newestFirst("private", "internal", "public") : newestFirst("internal", "public"));
+    expect(internal.snippets.nodes).toEqual([{ title: TITLES.internal }]);
+    expect(byDeveloper.snippets.nodes).toEqual(member ? [{ title: TITLES.private }] : []);
+  });
+
+  it("is null for a project hidden from the caller, and for malformed ids", async () => {
+    expect((await graphData(team.nonMember.api, ROOT, { projectId: gid("Project", team.privateProject.id) })).snippets).toBeNull();
+    expect((await graphData(team.owner.api, ROOT, { projectId: "not-an-id" })).snippets).toBeNull();
+    expect((await graphData(team.owner.api, ROOT, { ids: [gid("Issue", snippets.public.id)] })).snippets).toBeNull();
+  });
+
+  it("finds no personal snippets (Forgeline has none)", async () => {
+    expect((await graphData(t.root, ROOT, { ids: allIds(), type: "personal" })).snippets).toEqual({ count: 0, nodes: [] });
+  });
+
+  it.each([
+    ["neither projectId nor ids", {}, "Provide projectId or ids: Forgeline has no instance-wide snippet list"],
+    ["more than 100 ids", { ids: Array.from({ length: 101 }, (_, i) => gid("Snippet", i + 1)) }, "At most 100 ids may be given"],
+  ])("refuses %s", async (_name, vars, message) => {
+    const res = await graph(t.root, ROOT, vars);
+    expect(res.body.errors?.[0]?.message).toBe(message);
+    expect(res.body.data?.snippets ?? null).toBeNull();
+  });
+});
+
 const NOTES = `query($id: ID!) { node(id: $id) { ... on Snippet {
   notes { count nodes { id body internal author { username } } }
   discussions { count nodes { id individualNote resolvable resolved notes { nodes { id } } } }

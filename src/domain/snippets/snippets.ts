@@ -75,11 +75,26 @@ export async function snippetForChange(ctx: DomainContext, access: ProjectAccess
   return snippet;
 }
 
+/** Narrowing a snippet list (the public graph's `snippets` arguments; REST takes none). */
+export interface SnippetFilters {
+  ids?: readonly number[] | null;
+  author_id?: number | null;
+  visibility?: string | null;
+}
+
+export function snippetFiltersWhere(filters: SnippetFilters): Prisma.SnippetWhereInput {
+  return {
+    ...(filters.ids ? { id: { in: [...filters.ids] } } : {}),
+    ...(filters.author_id != null ? { authorId: filters.author_id } : {}),
+    ...(filters.visibility ? { visibility: filters.visibility } : {}),
+  };
+}
+
 /** GET /projects/:id/snippets: signed-in callers only, newest first. */
-export async function listProjectSnippets(ctx: DomainContext, projectRef: string, args: PageArgs): Promise<Page<SnippetView>> {
+export async function listProjectSnippets(ctx: DomainContext, projectRef: string, args: PageArgs & SnippetFilters): Promise<Page<SnippetView>> {
   const access = await snippetsProject(ctx, projectRef);
   requireAuthenticated(ctx);
-  const where = readableSnippetsWhere(ctx, access);
+  const where = { AND: [readableSnippetsWhere(ctx, access), snippetFiltersWhere(args)] };
   const page = await paginate(
     args,
     (cap) => ctx.db.snippet.count({ where, orderBy: SNIPPET_ORDER, take: cap }),
