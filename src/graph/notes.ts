@@ -1,9 +1,9 @@
 // Comments: the `Noteable` interface (issues, merge requests and snippets) and Note. A page of
 // noteables loads the notes of all of them in one batch (ctx.loaders.notes).
 import type { Context } from "../context.js";
-import { filterNotes, notesOfShownNoteable } from "../domain/notes/note-batches.js";
+import { notesOfShownNoteable } from "../domain/notes/note-batches.js";
 import type { NoteableType, NoteView } from "../domain/notes/notes.js";
-import { getNote } from "../domain/notes/notes.js";
+import { filterNotes, getNote } from "../domain/notes/notes.js";
 import { notePathById } from "../domain/record-paths.js";
 import { AwardableRef } from "./award-emoji.js";
 import { builder } from "./builder.js";

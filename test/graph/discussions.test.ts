@@ -100,6 +100,13 @@ describe("Issue.discussions", () => {
     expect(await ids("reporter")).toContain(gid("Note", internalNote.id));
   });
 
+  it("filters notes by kind (Forgeline writes no system notes: activity is empty)", async () => {
+    const q = `query($path: ID!, $iid: String!) { project(fullPath: $path) { issue(iid: $iid) {
+      all: notes { count } comments: notes(filter: ONLY_COMMENTS) { count } activity: notes(filter: ONLY_ACTIVITY) { count } } } }`;
+    const data = await graphData(team.reporter.api, q, issueVars());
+    expect(data.project.issue).toEqual({ all: { count: 4 }, comments: { count: 4 }, activity: { count: 0 } });
+  });
+
   async function walk(direction: "forward" | "backward"): Promise<string[]> {
     const seen: string[] = [];
     let cursor: string | null = null;

@@ -6,7 +6,7 @@ import type { Db } from "../../db/client.js";
 import { requireAuthenticated, findProject } from "../access.js";
 import type { DomainContext } from "../context.js";
 import type { Loaders } from "../loaders.js";
-import { canReadInternalNotes, type NoteableType, type NotesFilter, type NoteView } from "./notes.js";
+import { canReadInternalNotes, type NoteableType, type NoteView } from "./notes.js";
 
 /** `${noteable_type}:${noteable_id}:${internal notes included ? 1 : 0}`, e.g. "Issue:12:0" */
 export type NotesKey = `${NoteableType}:${number}:${0 | 1}`;
@@ -58,9 +58,4 @@ export async function notesOfShownNoteable(ctx: DomainContext & { loaders: Loade
   const access = await findProject(ctx, noteable.projectId);
   const notes = await ctx.loaders.notes.load(notesKey(noteable.type, noteable.id, canReadInternalNotes(ctx, access)));
   return notes.map((note) => ({ ...note, noteableIid: noteable.type === "Snippet" ? null : noteable.ref }));
-}
-
-/** UserPreference::NOTES_FILTERS on notes already read: everything, comments only, or system notes only. */
-export function filterNotes(notes: NoteView[], filter: NotesFilter): NoteView[] {
-  return filter === "all_notes" ? notes : notes.filter((note) => note.system === (filter === "only_activity"));
 }
