@@ -1,4 +1,6 @@
-// createIssue and updateIssue: one `input`, a payload `{ issue, errors }` (issue-writes.ts rules).
+// createIssue and updateIssue: one `input`, a payload `{ issue, errors }` (issue-writes.ts rules);
+// issueDelete, Forgeline's graph form of REST DELETE /projects/:id/issues/:iid (issue-destroy.ts).
+import { deleteIssue } from "../domain/issues/issue-destroy.js";
 import { createIssue, updateIssue } from "../domain/issues/issue-writes.js";
 import { builder } from "./builder.js";
 import { payload } from "./errors.js";
@@ -88,6 +90,13 @@ builder.relayMutationField(
       errors: t.stringList({ resolve: (result) => result.errors }),
     }),
   },
+);
+
+builder.relayMutationField(
+  "issueDelete",
+  { inputFields: (t) => ({ projectPath: t.id({ required: true }), iid: t.string({ required: true }) }) },
+  { resolve: (_root, { input }, ctx) => payload(ctx, "deleted", () => deleteIssue(ctx, projectPathOf(input.projectPath), iidArg(input.iid))) },
+  { outputFields: (t) => ({ errors: t.stringList({ resolve: (result) => result.errors }) }) },
 );
 
 /** Only the fields given (the domain's "at least one of" counts what is present). */

@@ -1,7 +1,12 @@
-// createNote: a comment on an issue or merge request given by its global id (note-writes.ts rules).
-import { createNote } from "../domain/notes/note-writes.js";
+// createNote, updateNote and destroyNote: comments on issues and merge requests, by global id
+// (note-writes.ts rules).
+import { createNote, deleteNote, updateNote } from "../domain/notes/note-writes.js";
+import { notePathById } from "../domain/record-paths.js";
+import { notFound } from "../errors.js";
+import type { Context } from "../context.js";
 import { builder } from "./builder.js";
 import { payload } from "./errors.js";
+import { idOfGid } from "./ids.js";
 import { noteablePathOf } from "./mutation-inputs.js";
 import { NoteRef } from "./notes.js";
 
@@ -24,6 +29,56 @@ builder.relayMutationField(
   {
     outputFields: (t) => ({
       note: t.field({ type: NoteRef, nullable: true, resolve: (result) => result.note }),
+      errors: t.stringList({ resolve: (result) => result.errors }),
+    }),
+  },
+);
+
+/** The note a global id names, as the path the domain's note lookups take. */
+async function notePathOf(ctx: Context, gid: string) {
+  const id = idOfGid(gid, "Note");
+  const path = id == null ? null : await notePathById(ctx, id);
+  if (!path) throw notFound();
+  return path;
+}
+
+builder.relayMutationField(
+  "updateNote",
+  {
+    inputFields: (t) => ({
+      id: t.id({ required: true, description: "Global id of the note." }),
+      body: t.string({ description: "The new body; without one the note stays as it is." }),
+    }),
+  },
+  {
+    resolve: (_root, { input }, ctx) =>
+      payload(ctx, "note", async () => {
+        const note = await notePathOf(ctx, String(input.id));
+        return updateNote(ctx, note.noteableType, note.projectId, note.ref, note.noteId, { body: input.body });
+      }),
+  },
+  {
+    outputFields: (t) => ({
+      note: t.field({ type: NoteRef, nullable: true, resolve: (result) => result.note }),
+      errors: t.stringList({ resolve: (result) => result.errors }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  "destroyNote",
+  { inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the note." }) }) },
+  {
+    resolve: (_root, { input }, ctx) =>
+      payload(ctx, "note", async () => {
+        const note = await notePathOf(ctx, String(input.id));
+        await deleteNote(ctx, note.noteableType, note.projectId, note.ref, note.noteId);
+        return null;
+      }),
+  },
+  {
+    outputFields: (t) => ({
+      note: t.field({ type: NoteRef, nullable: true, description: "Always null: the note is gone.", resolve: (result) => result.note }),
       errors: t.stringList({ resolve: (result) => result.errors }),
     }),
   },
