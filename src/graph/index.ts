@@ -24,5 +24,6 @@ import "./issue-mutations.js";
 import "./note-mutations.js";
 import "./award-emoji-mutations.js";
 import "./merge-request-mutations.js";
+import "./merge-request-writes.js";
 
 export const publicSchema = builder.toSchema({ sortSchema: true });

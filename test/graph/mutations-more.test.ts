@@ -4,8 +4,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { graph, graphData, gid } from "../helpers/graph.js";
-import { createUser } from "../helpers/factories.js";
+import { createUser, uniq } from "../helpers/factories.js";
 import { createIssue } from "../helpers/issues.js";
+import { createBranch, createMergeRequest } from "../helpers/merge-requests.js";
 import { clientOf, createTeamWithProjects, type Actor, type TeamWithProjects } from "../helpers/team.js";
 
 let t: TestApp;
@@ -106,5 +107,108 @@ describe("issueDelete", () => {
     expectNotAvailable(await graph(team.owner.api, DELETE, input(team.privateProject, "abc")), "issueDelete");
     expectNotAvailable(await graph(team.owner.api, DELETE, { input: { projectPath: "no/such", iid: "1" } }), "issueDelete");
     await expectReadApiRefused(DELETE, input(team.publicProject, 1));
+  });
+});
+
+describe("merge request writes", () => {
+  const MR_FIELDS = `errors mergeRequest { iid title description state draft sourceBranch targetBranch labels { nodes { title } } assignees { nodes { username } } author { username } }`;
+  const CREATE = `mutation($input: MergeRequestCreateInput!) { mergeRequestCreate(input: $input) { ${MR_FIELDS} } }`;
+  const UPDATE = `mutation($input: MergeRequestUpdateInput!) { mergeRequestUpdate(input: $input) { ${MR_FIELDS} } }`;
+  const DRAFT = `mutation($input: MergeRequestSetDraftInput!) { mergeRequestSetDraft(input: $input) { ${MR_FIELDS} } }`;
+  const LABELS = `mutation($input: MergeRequestSetLabelsInput!) { mergeRequestSetLabels(input: $input) { ${MR_FIELDS} } }`;
+  const ASSIGNEES = `mutation($input: MergeRequestSetAssigneesInput!) { mergeRequestSetAssignees(input: $input) { ${MR_FIELDS} } }`;
+  const READ = `query($path: ID!, $iid: String!) { project(fullPath: $path) { mergeRequest(iid: $iid) { title description state draft labels { nodes { title } } assignees { nodes { username } } } } }`;
+  const read = async (project: any, iid: string | number) =>
+    (await graphData(team.owner.api, READ, { path: project.path_with_namespace, iid: String(iid) })).project.mergeRequest;
+  let branch: string;
+  let mr: any;
+  const mrInput = (fields: Record<string, unknown> = {}) => ({ input: { projectPath: team.privateProject.path_with_namespace, iid: String(mr.iid), ...fields } });
+  beforeAll(async () => {
+    branch = uniq("feature");
+    await createBranch(team.owner.api, team.privateProject.id, branch);
+    mr = await createMergeRequest(team.owner.api, team.privateProject.id, { title: "Writable" });
+  });
+
+  it.each(["developer", "maintainer", "admin"] as Actor[])("opens a merge request in the private project as %s", async (actor) => {
+    const source = uniq("feature");
+    await createBranch(team.owner.api, team.privateProject.id, source);
+    const input = { projectPath: team.privateProject.path_with_namespace, title: `By ${actor}`, sourceBranch: source, targetBranch: "main", description: "Why", labels: ["review"], assigneeIds: [gid("User", team.developer.id)] };
+    const data = await graphData(clientOf(t, team, actor), CREATE, { input });
+    expect(data.mergeRequestCreate.errors).toEqual([]);
+    expect(data.mergeRequestCreate.mergeRequest).toMatchObject({
+      title: `By ${actor}`, description: "Why", state: "opened", draft: false, sourceBranch: source, targetBranch: "main",
+      labels: { nodes: [{ title: "review" }] }, assignees: { nodes: [{ username: team.developer.username }] },
+    });
+    expect(await read(team.privateProject, data.mergeRequestCreate.mergeRequest.iid)).toMatchObject({ title: `By ${actor}`, state: "opened" });
+  });
+
+  it.each(["anonymous", "nonMember", "guest", "reporter"] as Actor[])("refuses to open one as %s", async (actor) => {
+    const input = { projectPath: team.privateProject.path_with_namespace, title: "Nope", sourceBranch: branch, targetBranch: "main" };
+    expectNotAvailable(await graph(clientOf(t, team, actor), CREATE, { input }), "mergeRequestCreate");
+  });
+
+  it("lists a missing branch and a blank title as errors, and refuses read_api tokens", async () => {
+    const input = { projectPath: team.privateProject.path_with_namespace, title: "Bad", sourceBranch: "no-such-branch", targetBranch: "main" };
+    const missing = await graphData(team.developer.api, CREATE, { input });
+    expect(missing.mergeRequestCreate.mergeRequest).toBeNull();
+    expect(missing.mergeRequestCreate.errors.length).toBeGreaterThan(0);
+    const blank = await graphData(team.developer.api, CREATE, { input: { ...input, sourceBranch: branch, title: " " } });
+    expect(blank.mergeRequestCreate.mergeRequest).toBeNull();
+    expect(blank.mergeRequestCreate.errors.length).toBeGreaterThan(0);
+    await expectReadApiRefused(CREATE, { input });
+  });
+
+  it("changes, closes and reopens a merge request as a developer", async () => {
+    const changed = await graphData(team.developer.api, UPDATE, mrInput({ title: "Rewritten", description: "New", state: "CLOSED" }));
+    expect(changed.mergeRequestUpdate).toMatchObject({ errors: [], mergeRequest: { title: "Rewritten", description: "New", state: "closed" } });
+    expect(await read(team.privateProject, mr.iid)).toMatchObject({ title: "Rewritten", state: "closed" });
+    const reopened = await graphData(team.developer.api, UPDATE, mrInput({ state: "OPEN" }));
+    expect(reopened.mergeRequestUpdate.mergeRequest.state).toBe("opened");
+  });
+
+  it.each(["anonymous", "nonMember", "guest", "reporter"] as Actor[])("refuses changes by %s", async (actor) => {
+    const client = clientOf(t, team, actor);
+    expectNotAvailable(await graph(client, UPDATE, mrInput({ title: "Nope" })), "mergeRequestUpdate");
+    expectNotAvailable(await graph(client, DRAFT, mrInput({ draft: true })), "mergeRequestSetDraft");
+    expectNotAvailable(await graph(client, LABELS, mrInput({ labels: ["x"] })), "mergeRequestSetLabels");
+    expectNotAvailable(await graph(client, ASSIGNEES, mrInput({ assigneeUsernames: [] })), "mergeRequestSetAssignees");
+    expect((await read(team.privateProject, mr.iid)).title).not.toBe("Nope");
+  });
+
+  it("needs a change, a visible merge request and a real iid", async () => {
+    const none = await graphData(team.developer.api, UPDATE, mrInput());
+    expect(none.mergeRequestUpdate.mergeRequest).toBeNull();
+    expect(none.mergeRequestUpdate.errors).toHaveLength(1);
+    expectNotAvailable(await graph(team.developer.api, UPDATE, mrInput({ iid: "999999", title: "x" })), "mergeRequestUpdate");
+    expectNotAvailable(await graph(team.developer.api, UPDATE, mrInput({ iid: "abc", title: "x" })), "mergeRequestUpdate");
+    await expectReadApiRefused(UPDATE, mrInput({ title: "x" }));
+  });
+
+  it("marks a merge request as a draft and as ready", async () => {
+    const drafted = await graphData(team.developer.api, DRAFT, mrInput({ draft: true }));
+    expect(drafted.mergeRequestSetDraft.mergeRequest).toMatchObject({ draft: true, title: expect.stringMatching(/^Draft: /) });
+    expect((await read(team.privateProject, mr.iid)).draft).toBe(true);
+    const ready = await graphData(team.developer.api, DRAFT, mrInput({ draft: false }));
+    expect(ready.mergeRequestSetDraft.mergeRequest.draft).toBe(false);
+    expect((await read(team.privateProject, mr.iid)).title).not.toMatch(/draft/i);
+  });
+
+  it("replaces, appends and removes labels", async () => {
+    const titles = (data: any) => data.mergeRequestSetLabels.mergeRequest.labels.nodes.map((l: any) => l.title);
+    expect(titles(await graphData(team.developer.api, LABELS, mrInput({ labels: ["a", "b"] })))).toEqual(["a", "b"]);
+    expect(titles(await graphData(team.developer.api, LABELS, mrInput({ labels: ["c"], operationMode: "APPEND" })))).toEqual(["a", "b", "c"]);
+    expect(titles(await graphData(team.developer.api, LABELS, mrInput({ labels: ["a"], operationMode: "REMOVE" })))).toEqual(["b", "c"]);
+    expect((await read(team.privateProject, mr.iid)).labels.nodes).toEqual([{ title: "b" }, { title: "c" }]);
+  });
+
+  it("replaces, appends and removes assignees by username", async () => {
+    const names = (data: any) => data.mergeRequestSetAssignees.mergeRequest.assignees.nodes.map((u: any) => u.username).sort();
+    const set = (usernames: string[], operationMode?: string) => graphData(team.maintainer.api, ASSIGNEES, mrInput({ assigneeUsernames: usernames, operationMode }));
+    expect(names(await set([team.developer.username]))).toEqual([team.developer.username]);
+    expect(names(await set([team.maintainer.username], "APPEND"))).toEqual([team.developer.username, team.maintainer.username].sort());
+    expect(names(await set([team.developer.username], "REMOVE"))).toEqual([team.maintainer.username]);
+    // someone who cannot read the merge request is dropped, as the REST route does
+    expect(names(await set([team.nonMember.username, "no-such-user"]))).toEqual([]);
+    expect((await read(team.privateProject, mr.iid)).assignees.nodes).toEqual([]);
   });
 });

@@ -8,6 +8,12 @@ type ProjectPath = { path: string; namespaceId: number; namespace: { fullPath: s
 /** MergeRequest.draft?: the title starts with "[Draft]", "(Draft)" or "Draft:" (any case). */
 export const isDraftTitle = (title: string) => /^(\[draft\]|\(draft\)|draft:)/i.test(title);
 
+/** MergeRequest#draftless_title: the title without its draft prefix. */
+export const draftlessTitle = (title: string) => title.replace(/^(\[draft\]|\(draft\)|draft:)\s*/i, "");
+
+/** The title marked as a draft ("Draft: " as GitLab writes it) or not. */
+export const titleWithDraft = (title: string, draft: boolean) => (draft ? `Draft: ${draftlessTitle(title)}` : draftlessTitle(title));
+
 /** Label names, sorted as GitLab lists them: the issues' label rules serve merge requests too. */
 export { labelsOf } from "../issues/issue-values.js";
 
