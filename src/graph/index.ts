@@ -25,5 +25,6 @@ import "./note-mutations.js";
 import "./award-emoji-mutations.js";
 import "./merge-request-mutations.js";
 import "./merge-request-writes.js";
+import "./topic-mutations.js";
 
 export const publicSchema = builder.toSchema({ sortSchema: true });

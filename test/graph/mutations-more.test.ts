@@ -212,3 +212,51 @@ describe("merge request writes", () => {
     expect((await read(team.privateProject, mr.iid)).assignees.nodes).toEqual([]);
   });
 });
+
+describe("topic writes", () => {
+  const CREATE = `mutation($input: TopicCreateInput!) { topicCreate(input: $input) { errors topic { id name title description } } }`;
+  const UPDATE = `mutation($input: TopicUpdateInput!) { topicUpdate(input: $input) { errors topic { id name title description } } }`;
+  const DELETE = `mutation($input: TopicDeleteInput!) { topicDelete(input: $input) { errors } }`;
+  const READ = `query($id: ID!) { node(id: $id) { ... on Topic { name title description } } }`;
+  const create = async (name = uniq("topic")) => (await graphData(t.root, CREATE, { input: { name, title: `Title ${name}` } })).topicCreate.topic;
+
+  it("creates, changes and deletes a topic as an administrator", async () => {
+    const name = uniq("topic");
+    const created = await graphData(t.root, CREATE, { input: { name, title: "A topic", description: "About" } });
+    expect(created.topicCreate).toMatchObject({ errors: [], topic: { name, title: "A topic", description: "About" } });
+    const id = created.topicCreate.topic.id;
+    const search = await graphData(t.anon, `query($s: String) { topics(search: $s) { nodes { id name } } }`, { s: name });
+    expect(search.topics.nodes).toEqual([{ id, name }]);
+    const updated = await graphData(t.root, UPDATE, { input: { id, title: "Renamed" } });
+    expect(updated.topicUpdate).toEqual({ errors: [], topic: { id, name, title: "Renamed", description: "About" } });
+    expect((await graphData(t.anon, READ, { id })).node).toEqual({ name, title: "Renamed", description: "About" });
+    expect((await graphData(t.root, DELETE, { input: { id } })).topicDelete).toEqual({ errors: [] });
+    expect((await graphData(t.anon, READ, { id })).node).toBeNull();
+    expectNotAvailable(await graph(t.root, DELETE, { input: { id } }), "topicDelete");
+  });
+
+  it.each(["anonymous", "nonMember", "owner"] as Actor[])("refuses %s (administrators only)", async (actor) => {
+    const topic = await create();
+    const client = clientOf(t, team, actor);
+    expectNotAvailable(await graph(client, CREATE, { input: { name: uniq("topic"), title: "x" } }), "topicCreate");
+    expectNotAvailable(await graph(client, UPDATE, { input: { id: topic.id, title: "x" } }), "topicUpdate");
+    expectNotAvailable(await graph(client, DELETE, { input: { id: topic.id } }), "topicDelete");
+    expect((await graphData(t.anon, READ, { id: topic.id })).node.title).toBe(topic.title);
+  });
+
+  it("lists a taken name and a blank title as errors, hides unknown ids", async () => {
+    const topic = await create();
+    const taken = await graphData(t.root, CREATE, { input: { name: topic.name.toUpperCase(), title: "Again" } });
+    expect(taken.topicCreate.topic).toBeNull();
+    expect(taken.topicCreate.errors.length).toBeGreaterThan(0);
+    const blank = await graphData(t.root, CREATE, { input: { name: uniq("topic"), title: " " } });
+    expect(blank.topicCreate.topic).toBeNull();
+    expect(blank.topicCreate.errors.length).toBeGreaterThan(0);
+    const other = await create();
+    const renamed = await graphData(t.root, UPDATE, { input: { id: topic.id, name: other.name } });
+    expect(renamed.topicUpdate.topic).toBeNull();
+    expect(renamed.topicUpdate.errors.length).toBeGreaterThan(0);
+    expectNotAvailable(await graph(t.root, UPDATE, { input: { id: gid("Topic", 999_999_999), title: "x" } }), "topicUpdate");
+    expectNotAvailable(await graph(t.root, DELETE, { input: { id: gid("Project", team.publicProject.id) } }), "topicDelete");
+  });
+});

@@ -1,0 +1,65 @@
+// topicCreate, topicUpdate and topicDelete (administrators only, as REST /topics): one `input`, a
+// payload `{ topic, errors }` (topics.ts rules). Avatars are REST uploads only.
+import { createTopic, deleteTopic, updateTopic } from "../domain/topics.js";
+import { notFound } from "../errors.js";
+import { builder } from "./builder.js";
+import { payload } from "./errors.js";
+import { idOfGid } from "./ids.js";
+import { TopicRef } from "./topics.js";
+
+function topicIdOf(gid: string | number): number {
+  const id = idOfGid(String(gid), "Topic");
+  if (id == null) throw notFound();
+  return id;
+}
+
+builder.relayMutationField(
+  "topicCreate",
+  {
+    inputFields: (t) => ({
+      name: t.string({ required: true }),
+      title: t.string({ required: true }),
+      description: t.string(),
+    }),
+  },
+  {
+    resolve: (_root, { input }, ctx) =>
+      payload(ctx, "topic", () => createTopic(ctx, { name: input.name, title: input.title, description: input.description })),
+  },
+  {
+    outputFields: (t) => ({
+      topic: t.field({ type: TopicRef, nullable: true, resolve: (result) => result.topic }),
+      errors: t.stringList({ resolve: (result) => result.errors }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  "topicUpdate",
+  {
+    inputFields: (t) => ({
+      id: t.id({ required: true, description: "Global id of the topic." }),
+      name: t.string(),
+      title: t.string(),
+      description: t.string(),
+    }),
+  },
+  {
+    resolve: (_root, { input }, ctx) =>
+      payload(ctx, "topic", () =>
+        updateTopic(ctx, topicIdOf(input.id), { name: input.name, title: input.title, description: input.description })),
+  },
+  {
+    outputFields: (t) => ({
+      topic: t.field({ type: TopicRef, nullable: true, resolve: (result) => result.topic }),
+      errors: t.stringList({ resolve: (result) => result.errors }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  "topicDelete",
+  { inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the topic." }) }) },
+  { resolve: (_root, { input }, ctx) => payload(ctx, "deleted", () => deleteTopic(ctx, topicIdOf(input.id))) },
+  { outputFields: (t) => ({ errors: t.stringList({ resolve: (result) => result.errors }) }) },
+);
