@@ -26,5 +26,6 @@ import "./award-emoji-mutations.js";
 import "./merge-request-mutations.js";
 import "./merge-request-writes.js";
 import "./topic-mutations.js";
+import "./member-mutations.js";
 
 export const publicSchema = builder.toSchema({ sortSchema: true });

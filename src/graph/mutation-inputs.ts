@@ -14,6 +14,15 @@ export function projectPathOf(path: string | number): string {
   return String(path);
 }
 
+/** A group's full path (never a numeric id). */
+export function groupPathOf(path: string | number): string {
+  if (/^\d+$/.test(String(path))) throw notFound("Group");
+  return String(path);
+}
+
+/** The id of a user given as a global id; an id of another type matches nobody. */
+export const userIdOf = (id: string | number) => idOfGid(String(id), "User") ?? -1;
+
 export function iidArg(iid: string): number {
   const value = iidOf(iid);
   if (value == null) throw notFound();

@@ -4,10 +4,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { graph, graphData, gid } from "../helpers/graph.js";
-import { createUser, uniq } from "../helpers/factories.js";
+import { addMember, createGroup, createUser, uniq } from "../helpers/factories.js";
 import { createIssue } from "../helpers/issues.js";
 import { createBranch, createMergeRequest } from "../helpers/merge-requests.js";
-import { clientOf, createTeamWithProjects, type Actor, type TeamWithProjects } from "../helpers/team.js";
+import { ACCESS_LEVEL, clientOf, createTeamProject, createTeamWithProjects, type Actor, type TeamWithProjects } from "../helpers/team.js";
 
 let t: TestApp;
 let team: TeamWithProjects;
@@ -258,5 +258,68 @@ describe("topic writes", () => {
     expect(renamed.topicUpdate.errors.length).toBeGreaterThan(0);
     expectNotAvailable(await graph(t.root, UPDATE, { input: { id: gid("Topic", 999_999_999), title: "x" } }), "topicUpdate");
     expectNotAvailable(await graph(t.root, DELETE, { input: { id: gid("Project", team.publicProject.id) } }), "topicDelete");
+  });
+});
+
+describe.each([
+  { noun: "project", pathKey: "projectPath", manager: "maintainer" as Actor, tooLow: "developer" as Actor },
+  { noun: "group", pathKey: "groupPath", manager: "owner" as Actor, tooLow: "maintainer" as Actor },
+])("$noun member writes", ({ noun, pathKey, manager, tooLow }) => {
+  const Noun = noun[0]!.toUpperCase() + noun.slice(1);
+  const ADD = `mutation($input: ${Noun}MemberAddInput!) { ${noun}MemberAdd(input: $input) { errors ${noun}Member { user { username } accessLevel { stringValue } expiresAt } } }`;
+  const UPDATE = `mutation($input: ${Noun}MemberUpdateInput!) { ${noun}MemberUpdate(input: $input) { errors ${noun}Member { user { username } accessLevel { stringValue } } } }`;
+  const REMOVE = `mutation($input: ${Noun}MemberRemoveInput!) { ${noun}MemberRemove(input: $input) { errors } }`;
+  const READ = `query($path: ID!, $search: String) { ${noun}(fullPath: $path) { ${noun}Members(search: $search) { nodes { user { username } accessLevel { stringValue } } } } }`;
+  let path: string;
+  const input = (user: { id: number }, fields: Record<string, unknown> = {}) => ({ input: { [pathKey]: path, userId: gid("User", user.id), ...fields } });
+  const membersNamed = async (username: string) => (await graphData(team.owner.api, READ, { path, search: username }))[noun][`${noun}Members`].nodes;
+
+  beforeAll(async () => {
+    if (noun === "project") {
+      path = (await createTeamProject(team)).path_with_namespace;
+      return;
+    }
+    const group = await createGroup(team.owner.api);
+    for (const role of ["maintainer", "developer", "reporter", "guest"] as const) await addMember(team.owner.api, "groups", group.id, team[role].id, ACCESS_LEVEL[role]);
+    path = group.full_path;
+  });
+
+  it(`adds, changes and removes a member as the ${manager} and as an administrator`, async () => {
+    for (const actor of [manager, "admin"] as Actor[]) {
+      const user = await createUser(t);
+      const added = await graphData(clientOf(t, team, actor), ADD, input(user, { accessLevel: "DEVELOPER", expiresAt: "2099-01-31" }));
+      expect(added[`${noun}MemberAdd`]).toEqual({ errors: [], [`${noun}Member`]: { user: { username: user.username }, accessLevel: { stringValue: "DEVELOPER" }, expiresAt: "2099-01-31T00:00:00.000Z" } });
+      expect(await membersNamed(user.username)).toEqual([{ user: { username: user.username }, accessLevel: { stringValue: "DEVELOPER" } }]);
+      const updated = await graphData(clientOf(t, team, actor), UPDATE, input(user, { accessLevel: "REPORTER" }));
+      expect(updated[`${noun}MemberUpdate`]).toEqual({ errors: [], [`${noun}Member`]: { user: { username: user.username }, accessLevel: { stringValue: "REPORTER" } } });
+      expect((await graphData(clientOf(t, team, actor), REMOVE, input(user)))[`${noun}MemberRemove`]).toEqual({ errors: [] });
+      expect(await membersNamed(user.username)).toEqual([]);
+    }
+  });
+
+  it.each(["anonymous", "nonMember", "guest", tooLow])("refuses %s", async (actor) => {
+    const user = await createUser(t);
+    const client = clientOf(t, team, actor as Actor);
+    expectNotAvailable(await graph(client, ADD, input(user, { accessLevel: "GUEST" })), `${noun}MemberAdd`);
+    expectNotAvailable(await graph(client, UPDATE, input(team.reporter, { accessLevel: "GUEST" })), `${noun}MemberUpdate`);
+    expectNotAvailable(await graph(client, REMOVE, input(team.reporter)), `${noun}MemberRemove`);
+    expect(await membersNamed(user.username)).toEqual([]);
+    expect(await membersNamed(team.reporter.username)).toEqual([{ user: { username: team.reporter.username }, accessLevel: { stringValue: "REPORTER" } }]);
+  });
+
+  it("lists an existing member as an error, hides unknown members and sources, refuses read_api tokens", async () => {
+    const again = await graphData(clientOf(t, team, manager), ADD, input(team.reporter, { accessLevel: "GUEST" }));
+    expect(again[`${noun}MemberAdd`]).toEqual({ errors: ["Member already exists"], [`${noun}Member`]: null });
+    const stranger = await createUser(t);
+    expectNotAvailable(await graph(clientOf(t, team, manager), UPDATE, input(stranger, { accessLevel: "GUEST" })), `${noun}MemberUpdate`);
+    expectNotAvailable(await graph(clientOf(t, team, manager), REMOVE, { input: { [pathKey]: "no/such", userId: gid("User", team.reporter.id) } }), `${noun}MemberRemove`);
+    await expectReadApiRefused(REMOVE, input(team.reporter));
+  });
+
+  it("lets a member leave on their own", async () => {
+    const leaver = await createUser(t);
+    await graphData(clientOf(t, team, manager), ADD, input(leaver, { accessLevel: "GUEST" }));
+    expect((await graphData(leaver.api, REMOVE, input(leaver)))[`${noun}MemberRemove`]).toEqual({ errors: [] });
+    expect(await membersNamed(leaver.username)).toEqual([]);
   });
 });
