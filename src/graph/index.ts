@@ -27,5 +27,7 @@ import "./merge-request-mutations.js";
 import "./merge-request-writes.js";
 import "./topic-mutations.js";
 import "./member-mutations.js";
+import "./group-mutations.js";
+import "./project-mutations.js";
 
 export const publicSchema = builder.toSchema({ sortSchema: true });

@@ -5,8 +5,13 @@ import type { AwardablePath } from "../domain/award-emoji/awardables.js";
 import type { NoteableType } from "../domain/notes/notes.js";
 import { issuePathById, mergeRequestPathById, notePathById, type IssuablePath } from "../domain/record-paths.js";
 import type { Context } from "../context.js";
+import { VISIBILITIES } from "../domain/paths.js";
+import { builder } from "./builder.js";
 import { decodeGid, idOfGid } from "./ids.js";
 import { iidOf } from "./issuables.js";
+
+/** GitLab's VisibilityLevelsEnum (lower-case values, as GitLab's). */
+export const VisibilityLevelsEnum = builder.enumType("VisibilityLevelsEnum", { values: VISIBILITIES });
 
 /** A project's full path (never a numeric id, which the domain would also take). */
 export function projectPathOf(path: string | number): string {

@@ -323,3 +323,139 @@ describe.each([
     expect(await membersNamed(leaver.username)).toEqual([]);
   });
 });
+
+describe("group writes", () => {
+  const CREATE = `mutation($input: GroupCreateInput!) { groupCreate(input: $input) { errors group { id name path fullPath description visibility } } }`;
+  const UPDATE = `mutation($input: GroupUpdateInput!) { groupUpdate(input: $input) { errors group { name fullPath description visibility } } }`;
+  const DELETE = `mutation($input: GroupDeleteInput!) { groupDelete(input: $input) { errors } }`;
+  const READ = `query($path: ID!) { group(fullPath: $path) { name fullPath description visibility } }`;
+  let group: any;
+  beforeAll(async () => {
+    group = await createGroup(team.owner.api);
+    for (const role of ["maintainer", "developer", "guest"] as const) await addMember(team.owner.api, "groups", group.id, team[role].id, ACCESS_LEVEL[role]);
+  });
+
+  it("creates a top-level group as any signed-in user, who becomes its owner", async () => {
+    const path = uniq("g");
+    const data = await graphData(team.nonMember.api, CREATE, { input: { name: `Group ${path}`, path, description: "Mine", visibility: "internal" } });
+    expect(data.groupCreate).toMatchObject({ errors: [], group: { name: `Group ${path}`, path, fullPath: path, description: "Mine", visibility: "internal" } });
+    const renamed = await graphData(team.nonMember.api, UPDATE, { input: { fullPath: path, name: "Renamed" } });
+    expect(renamed.groupUpdate).toMatchObject({ errors: [], group: { name: "Renamed" } });
+    expect((await graphData(team.guest.api, READ, { path })).group).toMatchObject({ name: "Renamed", visibility: "internal" });
+    expect((await graphData(t.anon, READ, { path })).group).toBeNull();
+  });
+
+  it("creates a subgroup as the parent's maintainer, refuses its developer and anonymous callers", async () => {
+    const input = (path: string) => ({ input: { name: path, path, parentId: gid("Group", group.id) } });
+    const path = uniq("sub");
+    const data = await graphData(team.maintainer.api, CREATE, input(path));
+    expect(data.groupCreate).toMatchObject({ errors: [], group: { fullPath: `${group.full_path}/${path}`, visibility: "private" } });
+    expect((await graphData(team.guest.api, READ, { path: `${group.full_path}/${path}` })).group.fullPath).toBe(`${group.full_path}/${path}`);
+    expectNotAvailable(await graph(team.developer.api, CREATE, input(uniq("sub"))), "groupCreate");
+    expectNotAvailable(await graph(team.nonMember.api, CREATE, input(uniq("sub"))), "groupCreate");
+    expectNotAvailable(await graph(t.anon, CREATE, { input: { name: "x", path: uniq("g") } }), "groupCreate");
+    await expectReadApiRefused(CREATE, { input: { name: "x", path: uniq("g") } });
+  });
+
+  it("lists a taken or malformed path as errors", async () => {
+    const taken = await graphData(team.nonMember.api, CREATE, { input: { name: "Taken", path: group.path } });
+    expect(taken.groupCreate.group).toBeNull();
+    expect(taken.groupCreate.errors.length).toBeGreaterThan(0);
+    const malformed = await graphData(team.owner.api, UPDATE, { input: { fullPath: group.full_path, path: "-bad." } });
+    expect(malformed.groupUpdate.group).toBeNull();
+    expect(malformed.groupUpdate.errors.length).toBeGreaterThan(0);
+  });
+
+  it.each(["owner", "admin"] as Actor[])("changes the group as %s", async (actor) => {
+    const data = await graphData(clientOf(t, team, actor), UPDATE, { input: { fullPath: group.full_path, description: `By ${actor}` } });
+    expect(data.groupUpdate).toMatchObject({ errors: [], group: { description: `By ${actor}` } });
+    expect((await graphData(team.guest.api, READ, { path: group.full_path })).group.description).toBe(`By ${actor}`);
+  });
+
+  it.each(["anonymous", "nonMember", "guest", "developer", "maintainer"] as Actor[])("refuses changes and deletion by %s", async (actor) => {
+    const client = clientOf(t, team, actor);
+    expectNotAvailable(await graph(client, UPDATE, { input: { fullPath: group.full_path, description: "Nope" } }), "groupUpdate");
+    expectNotAvailable(await graph(client, DELETE, { input: { fullPath: group.full_path } }), "groupDelete");
+    expect((await graphData(team.owner.api, READ, { path: group.full_path })).group.description).not.toBe("Nope");
+  });
+
+  it("deletes a group as its owner; unknown paths and numeric ids are not available", async () => {
+    const doomed = await createGroup(team.owner.api);
+    expect((await graphData(team.owner.api, DELETE, { input: { fullPath: doomed.full_path } })).groupDelete).toEqual({ errors: [] });
+    expect((await graphData(team.owner.api, READ, { path: doomed.full_path })).group).toBeNull();
+    expectNotAvailable(await graph(team.owner.api, DELETE, { input: { fullPath: doomed.full_path } }), "groupDelete");
+    expectNotAvailable(await graph(team.owner.api, DELETE, { input: { fullPath: String(group.id) } }), "groupDelete");
+  });
+});
+
+describe("project writes", () => {
+  const CREATE = `mutation($input: ProjectCreateInput!) { projectCreate(input: $input) { errors project { id name path fullPath description visibility topics } } }`;
+  const UPDATE = `mutation($input: ProjectUpdateInput!) { projectUpdate(input: $input) { errors project { name fullPath description visibility topics } } }`;
+  const DELETE = `mutation($input: ProjectDeleteInput!) { projectDelete(input: $input) { errors } }`;
+  const READ = `query($path: ID!) { project(fullPath: $path) { name description visibility topics } }`;
+  let project: any;
+  let group: any;
+  beforeAll(async () => {
+    project = await createTeamProject(team);
+    group = await createGroup(team.owner.api);
+    for (const role of ["developer", "reporter"] as const) await addMember(team.owner.api, "groups", group.id, team[role].id, ACCESS_LEVEL[role]);
+  });
+
+  it("creates a project in the caller's namespace and in a group as its developer", async () => {
+    const path = uniq("p");
+    const own = await graphData(team.nonMember.api, CREATE, { input: { name: `Project ${path}`, path, description: "Mine", visibility: "public", topics: ["graph"] } });
+    expect(own.projectCreate).toMatchObject({ errors: [], project: { path, fullPath: `${team.nonMember.username}/${path}`, description: "Mine", visibility: "public", topics: ["graph"] } });
+    expect((await graphData(t.anon, READ, { path: `${team.nonMember.username}/${path}` })).project).toMatchObject({ name: `Project ${path}` });
+    const inGroup = await graphData(team.developer.api, CREATE, { input: { path: uniq("p"), namespacePath: group.full_path } });
+    expect(inGroup.projectCreate.errors).toEqual([]);
+    expect(inGroup.projectCreate.project.fullPath).toMatch(new RegExp(`^${group.full_path}/`));
+  });
+
+  it("lists a namespace the caller may not create in, a taken path and missing names as errors", async () => {
+    const reporter = await graphData(team.reporter.api, CREATE, { input: { path: uniq("p"), namespacePath: group.full_path } });
+    expect(reporter.projectCreate).toEqual({ errors: ["namespace is not valid"], project: null });
+    const taken = await graphData(team.owner.api, CREATE, { input: { path: project.path } });
+    expect(taken.projectCreate.project).toBeNull();
+    expect(taken.projectCreate.errors.length).toBeGreaterThan(0);
+    const nameless = await graphData(team.owner.api, CREATE, { input: {} });
+    expect(nameless.projectCreate.project).toBeNull();
+    expect(nameless.projectCreate.errors).toHaveLength(1);
+    expectNotAvailable(await graph(t.anon, CREATE, { input: { path: uniq("p") } }), "projectCreate");
+    await expectReadApiRefused(CREATE, { input: { path: uniq("p") } });
+  });
+
+  it.each(["maintainer", "owner", "admin"] as Actor[])("changes the project as %s", async (actor) => {
+    const data = await graphData(clientOf(t, team, actor), UPDATE, { input: { fullPath: project.path_with_namespace, description: `By ${actor}`, topics: [actor] } });
+    expect(data.projectUpdate).toMatchObject({ errors: [], project: { description: `By ${actor}`, topics: [actor] } });
+    expect((await graphData(team.guest.api, READ, { path: project.path_with_namespace })).project).toMatchObject({ description: `By ${actor}`, topics: [actor] });
+  });
+
+  it("lets only owners change the visibility", async () => {
+    expectNotAvailable(await graph(team.maintainer.api, UPDATE, { input: { fullPath: project.path_with_namespace, visibility: "internal" } }), "projectUpdate");
+    const data = await graphData(team.owner.api, UPDATE, { input: { fullPath: project.path_with_namespace, visibility: "internal" } });
+    expect(data.projectUpdate.project.visibility).toBe("internal");
+    await graphData(team.owner.api, UPDATE, { input: { fullPath: project.path_with_namespace, visibility: "private" } });
+  });
+
+  it.each(["anonymous", "nonMember", "guest", "developer"] as Actor[])("refuses changes and deletion by %s", async (actor) => {
+    const client = clientOf(t, team, actor);
+    expectNotAvailable(await graph(client, UPDATE, { input: { fullPath: project.path_with_namespace, description: "Nope" } }), "projectUpdate");
+    expectNotAvailable(await graph(client, DELETE, { input: { fullPath: project.path_with_namespace } }), "projectDelete");
+    expect((await graphData(team.owner.api, READ, { path: project.path_with_namespace })).project.description).not.toBe("Nope");
+  });
+
+  it("lists a malformed path as an error", async () => {
+    const data = await graphData(team.owner.api, UPDATE, { input: { fullPath: project.path_with_namespace, path: "-bad" } });
+    expect(data.projectUpdate.project).toBeNull();
+    expect(data.projectUpdate.errors.length).toBeGreaterThan(0);
+  });
+
+  it("deletes a project as its owner, refusing its maintainer; then it is not available", async () => {
+    const doomed = await createTeamProject(team);
+    expectNotAvailable(await graph(team.maintainer.api, DELETE, { input: { fullPath: doomed.path_with_namespace } }), "projectDelete");
+    expect((await graphData(team.owner.api, DELETE, { input: { fullPath: doomed.path_with_namespace } })).projectDelete).toEqual({ errors: [] });
+    expect((await graphData(team.owner.api, READ, { path: doomed.path_with_namespace })).project).toBeNull();
+    expectNotAvailable(await graph(team.owner.api, DELETE, { input: { fullPath: doomed.path_with_namespace } }), "projectDelete");
+    expectNotAvailable(await graph(team.owner.api, DELETE, { input: { fullPath: String(project.id) } }), "projectDelete");
+  });
+});

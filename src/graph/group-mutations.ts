@@ -1,0 +1,79 @@
+// groupCreate, groupUpdate and groupDelete (groups.ts and group-lifecycle.ts rules, as REST POST,
+// PUT and DELETE /groups): one `input`, a payload `{ group, errors }`. Avatars are REST uploads only.
+import { deleteGroup } from "../domain/group-lifecycle.js";
+import { createGroup, updateGroup } from "../domain/groups.js";
+import { builder } from "./builder.js";
+import { payload } from "./errors.js";
+import { idOfGid } from "./ids.js";
+import { groupPathOf, VisibilityLevelsEnum } from "./mutation-inputs.js";
+import { GroupRef } from "./namespaces.js";
+
+builder.relayMutationField(
+  "groupCreate",
+  {
+    inputFields: (t) => ({
+      name: t.string({ required: true }),
+      path: t.string({ required: true }),
+      parentId: t.id({ description: "Global id of the parent group (Maintainers and above of it); a top-level group without one." }),
+      description: t.string(),
+      visibility: t.field({ type: VisibilityLevelsEnum, description: "private unless given." }),
+      requestAccessEnabled: t.boolean(),
+    }),
+  },
+  {
+    resolve: (_root, { input }, ctx) =>
+      payload(ctx, "group", () =>
+        createGroup(ctx, {
+          name: input.name,
+          path: input.path,
+          parent_id: input.parentId == null ? null : (idOfGid(String(input.parentId), "Group") ?? -1),
+          description: input.description,
+          visibility: input.visibility,
+          request_access_enabled: input.requestAccessEnabled,
+        })),
+  },
+  {
+    outputFields: (t) => ({
+      group: t.field({ type: GroupRef, nullable: true, resolve: (result) => result.group }),
+      errors: t.stringList({ resolve: (result) => result.errors }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  "groupUpdate",
+  {
+    inputFields: (t) => ({
+      fullPath: t.id({ required: true }),
+      name: t.string(),
+      path: t.string({ description: "A new path moves the group and everything below it." }),
+      description: t.string(),
+      visibility: t.field({ type: VisibilityLevelsEnum }),
+      requestAccessEnabled: t.boolean(),
+    }),
+  },
+  {
+    resolve: (_root, { input }, ctx) =>
+      payload(ctx, "group", () =>
+        updateGroup(ctx, groupPathOf(input.fullPath), {
+          name: input.name,
+          path: input.path,
+          description: input.description,
+          visibility: input.visibility,
+          request_access_enabled: input.requestAccessEnabled,
+        })),
+  },
+  {
+    outputFields: (t) => ({
+      group: t.field({ type: GroupRef, nullable: true, resolve: (result) => result.group }),
+      errors: t.stringList({ resolve: (result) => result.errors }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  "groupDelete",
+  { inputFields: (t) => ({ fullPath: t.id({ required: true }) }) },
+  { resolve: (_root, { input }, ctx) => payload(ctx, "deleted", () => deleteGroup(ctx, groupPathOf(input.fullPath))) },
+  { outputFields: (t) => ({ errors: t.stringList({ resolve: (result) => result.errors }) }) },
+);
