@@ -25,17 +25,17 @@ export function groupPathOf(path: string | number): string {
   return String(path);
 }
 
-/** The id of a user given as a global id; an id of another type matches nobody. */
-export const userIdOf = (id: string | number) => idOfGid(String(id), "User") ?? -1;
-
 export function iidArg(iid: string): number {
   const value = iidOf(iid);
   if (value == null) throw notFound();
   return value;
 }
 
+/** The id of a user given as a global id; an id of another type or a malformed one matches nobody. */
+export const userIdOf = (id: string | number) => idOfGid(String(id), "User") ?? -1;
+
 /** User ids given as global ids; an id of another type or a malformed one matches nobody. */
-export const userIdsOf = (ids: readonly (string | number)[] | null | undefined) => ids?.map((id) => idOfGid(String(id), "User") ?? -1);
+export const userIdsOf = (ids: readonly (string | number)[] | null | undefined) => ids?.map(userIdOf);
 
 export async function noteablePathOf(ctx: Context, gid: string): Promise<{ type: NoteableType } & IssuablePath> {
   const { typename, id } = decodeGid(gid);

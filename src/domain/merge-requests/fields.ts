@@ -5,11 +5,13 @@ import { projectFullPath } from "../projects.js";
 
 type ProjectPath = { path: string; namespaceId: number; namespace: { fullPath: string } };
 
+const DRAFT_PREFIX = /^(\[draft\]|\(draft\)|draft:)\s*/i;
+
 /** MergeRequest.draft?: the title starts with "[Draft]", "(Draft)" or "Draft:" (any case). */
-export const isDraftTitle = (title: string) => /^(\[draft\]|\(draft\)|draft:)/i.test(title);
+export const isDraftTitle = (title: string) => DRAFT_PREFIX.test(title);
 
 /** MergeRequest#draftless_title: the title without its draft prefix. */
-export const draftlessTitle = (title: string) => title.replace(/^(\[draft\]|\(draft\)|draft:)\s*/i, "");
+export const draftlessTitle = (title: string) => title.replace(DRAFT_PREFIX, "");
 
 /** The title marked as a draft ("Draft: " as GitLab writes it) or not. */
 export const titleWithDraft = (title: string, draft: boolean) => (draft ? `Draft: ${draftlessTitle(title)}` : draftlessTitle(title));
