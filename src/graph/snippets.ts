@@ -10,6 +10,7 @@ import { findSnippetsByIds } from "../domain/snippets/snippet-lookups.js";
 import { getProjectSnippet, listProjectSnippets, type SnippetView } from "../domain/snippets/snippets.js";
 import { AwardableRef } from "./award-emoji.js";
 import { builder } from "./builder.js";
+import { VisibilityLevelsEnum } from "./mutation-inputs.js";
 import { countedConnection } from "./connection-types.js";
 import { arrayConnection, offsetConnection } from "./connections.js";
 import { orNull } from "./errors.js";
@@ -42,7 +43,6 @@ builder.objectType(SnippetBlobRef, {
 
 const SnippetBlobConnection = countedConnection(SnippetBlobRef, "SnippetBlob");
 
-const VisibilityLevelsEnum = builder.enumType("VisibilityLevelsEnum", { values: ["private", "internal", "public"] as const });
 
 builder.node(SnippetRef, {
   description: "A project snippet.",
