@@ -1,7 +1,7 @@
 // createApp: one fetch-style handler for the whole server (tests call it in process).
 import { createYoga, type GraphiQLOptions, type Plugin } from "graphql-yoga";
 import { useGraphQlJit } from "@envelop/graphql-jit";
-import { GraphQLError, getOperationAST, Kind, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from "graphql";
+import { GraphQLError, getOperationAST, Kind, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import { createContext, type Context } from "./context.js";
 import { assertScopeAllows } from "./domain/auth.js";
 import type { Services } from "./domain/context.js";
@@ -108,7 +108,17 @@ async function parseMultipartOperation(request: Request) {
   }
 }
 
-const operationCount = (document: DocumentNode) => document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length;
+/**
+ * graphql-jit (0.8.7) gets two kinds of documents wrong, which run uncompiled instead: several
+ * operations (it caches a compiled document without its operation name, so the first would always
+ * run) and a non-null variable with a default (`$fullPath: ID! = "root/example"`, as in GraphiQL's
+ * examples): it ignores the default and answers that the variable was not provided.
+ */
+function jitCanRun(document: DocumentNode): boolean {
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const nonNullWithDefault = operations[0]?.variableDefinitions?.some((v) => v.defaultValue && v.type.kind === Kind.NON_NULL_TYPE);
+  return operations.length === 1 && !nonNullWithDefault;
+}
 
 function asGraphqlError(error: unknown): unknown {
   const appError = appErrorOf(error);
@@ -162,9 +172,7 @@ function createGraphqlServer(
     },
     plugins: [
       ...extraPlugins,
-      // graphql-jit caches a compiled document without its operation name: a document of several
-      // operations (GraphiQL's) would always run the first one, so those run uncompiled
-      useGraphQlJit({}, { enableIf: (args: ExecutionArgs) => operationCount(args.document) === 1 }),
+      useGraphQlJit({}, { enableIf: (args: ExecutionArgs) => jitCanRun(args.document) }),
       {
         // Multipart requests are parsed by graphql-upload-minimal (the same Upload values as REST).
         onRequestParse({ request, setRequestParser }: { request: Request; setRequestParser: (parser: (r: Request) => Promise<any>) => void }) {

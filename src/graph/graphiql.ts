@@ -39,8 +39,15 @@ mutation OpenIssue($projectPath: ID! = "root/example") {
 }
 `;
 
+// Commented out (GraphiQL reads headers as JSON with comments): the placeholder sent as a token
+// would answer 401 to GraphiQL's schema introspection on load, leaving it without a schema.
+const HEADERS = `{
+  // Uncomment with a personal access token; without one you are anonymous.
+  // "PRIVATE-TOKEN": "<your personal access token>"
+}`;
+
 export const PUBLIC_GRAPHIQL: GraphiQLOptions = {
   title: "Forgeline GraphQL",
   defaultQuery: EXAMPLES,
-  headers: JSON.stringify({ "PRIVATE-TOKEN": "<your personal access token>" }, null, 2),
+  headers: HEADERS,
 };

@@ -1,9 +1,10 @@
 // GraphiQL on the public graph (/api/graphql): served to browsers with its assets bundled, with a
 // token header to fill in and a default query whose operations run as they stand.
+import { Kind, parse, print } from "graphql";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_GRAPH_PATH } from "../../src/app.js";
 import { PUBLIC_GRAPHIQL } from "../../src/graph/graphiql.js";
-import { startTestApp, type TestApp } from "../helpers/app.js";
+import { ROOT_TOKEN, startTestApp, type TestApp } from "../helpers/app.js";
 import { createIssue } from "../helpers/issues.js";
 import { createTeam, createTeamProject, type Team } from "../helpers/team.js";
 
@@ -21,8 +22,18 @@ beforeAll(async () => {
 
 /** Runs one operation of the default query, as GraphiQL sends it. */
 async function runExample(token: string | undefined, operationName: string, variables: Record<string, unknown>) {
+  return post(token, { query: PUBLIC_GRAPHIQL.defaultQuery, operationName, variables });
+}
+
+/** Runs one operation of the default query as GraphiQL sends it: that operation alone, no variables. */
+async function runExampleAlone(token: string, operationName: string) {
+  const operation = parse(PUBLIC_GRAPHIQL.defaultQuery!).definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION && d.name?.value === operationName)!;
+  return post(token, { query: print(operation), operationName });
+}
+
+async function post(token: string | undefined, params: Record<string, unknown>) {
   const headers: Record<string, string> = { "Content-Type": "application/json", ...(token && { "PRIVATE-TOKEN": token }) };
-  const body = JSON.stringify({ query: PUBLIC_GRAPHIQL.defaultQuery, operationName, variables });
+  const body = JSON.stringify(params);
   const res = await t.app.fetch(new Request(`http://forgeline.test${PUBLIC_GRAPH_PATH}`, { method: "POST", headers, body }));
   return (await res.json()) as { data?: any; errors?: unknown[] };
 }
@@ -52,6 +63,16 @@ describe("GraphiQL on the public graph", () => {
     const opened = await runExample(token, "OpenIssue", { projectPath: project.path_with_namespace });
     expect(opened.data.createIssue.errors).toEqual([]);
     expect(opened.data.createIssue.issue.iid).toBe("2");
+  });
+
+  it("runs each example alone without variables, as GraphiQL sends it: the defaults name root/example", async () => {
+    expect((await t.root.post("/projects", { name: "example", path: "example" })).body.path_with_namespace).toBe("root/example");
+    const overview = await runExampleAlone(ROOT_TOKEN, "ProjectOverview");
+    expect(overview).toEqual({ data: { project: expect.objectContaining({ nameWithNamespace: "Administrator / example" }) } });
+    const opened = await runExampleAlone(ROOT_TOKEN, "OpenIssue");
+    expect(opened).toEqual({ data: { createIssue: { issue: expect.objectContaining({ iid: "1" }), errors: [] } } });
+    const issues = (await t.root.get("/projects/root%2Fexample/issues")).body;
+    expect(issues.map((issue: any) => issue.title)).toEqual(["Opened from GraphiQL"]);
   });
 
   it("shows an anonymous caller nothing of the private project, and lets no one write without a token", async () => {
