@@ -85,7 +85,8 @@ export async function createHook(ctx: DomainContext, ref: HookOwnerRef, input: H
   return toEntity(ctx, row, shownSecret(ctx, row, fresh));
 }
 
-export async function updateHook(ctx: DomainContext, ref: HookOwnerRef, hookId: number, input: HookInput & { url: string }) {
+/** An edit without a url keeps the hook's (REST always sends one). */
+export async function updateHook(ctx: DomainContext, ref: HookOwnerRef, hookId: number, input: HookInput) {
   const owner = await resolveHookOwner(ctx, ref);
   const fresh = generateSigningSecret();
   const row = await saveHook(ctx, owner, hookId, (current) => applyEdit(current, input), updateFailed, input, fresh);

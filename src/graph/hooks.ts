@@ -45,7 +45,8 @@ builder.objectType(HookEventRef, {
 
 const HookEventConnection = countedConnection(HookEventRef, "HookEvent");
 
-const camel = (name: string) => name.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase());
+/** `push_events` -> `pushEvents`: a switch's field name. */
+export const camel = (name: string) => name.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase());
 
 type Owner = "project" | "group";
 
@@ -70,6 +71,7 @@ function hookType(name: "ProjectHook" | "GroupHook", owner: Owner, events: reado
       branchFilterStrategy: t.exposeString("branch_filter_strategy"),
       urlVariableKeys: t.stringList({ resolve: (hook) => hook.url_variables.map((entry) => entry.key) }),
       customHeaderKeys: t.stringList({ resolve: (hook) => hook.custom_headers.map((entry) => entry.key) }),
+      signingEnabled: t.exposeBoolean("signing_enabled", { description: "Deliveries carry Standard Webhooks signatures (the secret is never shown here)." }),
       ...Object.fromEntries(events.map((event) => [camel(event), t.boolean({ resolve: (hook) => hook.events[event] })])),
       events: t.connection(
         {
@@ -86,8 +88,8 @@ function hookType(name: "ProjectHook" | "GroupHook", owner: Owner, events: reado
   return ref;
 }
 
-const ProjectHookRef = hookType("ProjectHook", "project", [...new Set([...BASE_HOOK_EVENTS, ...PROJECT_HOOK_EVENTS])]);
-const GroupHookRef = hookType("GroupHook", "group", HOOK_EVENTS);
+export const ProjectHookRef = hookType("ProjectHook", "project", [...new Set([...BASE_HOOK_EVENTS, ...PROJECT_HOOK_EVENTS])]);
+export const GroupHookRef = hookType("GroupHook", "group", HOOK_EVENTS);
 const ProjectHookConnection = countedConnection(ProjectHookRef, "ProjectHook");
 const GroupHookConnection = countedConnection(GroupHookRef, "GroupHook");
 

@@ -19,6 +19,7 @@ import "./approvals.js";
 import "./repository.js";
 import "./approval-rules.js";
 import "./hooks.js";
+import "./hook-mutations.js";
 import "./admin.js";
 import "./issue-mutations.js";
 import "./note-mutations.js";

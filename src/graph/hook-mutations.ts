@@ -1,0 +1,233 @@
+// Webhook writes on projects and groups (GitLab's graph has none: the REST hook routes are the
+// model): create, update, delete, a test delivery, resending a recorded delivery, and rotating the
+// signing secret, over the domain functions REST /projects/:id/hooks and /groups/:id/hooks call
+// (hook-owners.ts says who may: project Maintainers, group Owners, administrators). The token and
+// the URL variable and header values are write-only; a signing secret appears once, in the
+// rotate payload.
+import type { Context } from "../context.js";
+import { GROUP_HOOK_EVENTS, PROJECT_HOOK_EVENTS, type HookOwnerRef } from "../domain/hook-owners.js";
+import { hookOwnerById } from "../domain/record-paths.js";
+import { recordId } from "../domain/record-ids.js";
+import type { HookEvent } from "../domain/web-hook-switches.js";
+import { createHook, deleteHook, getHook, rotateHookSigningSecret, updateHook, type HookInput } from "../domain/web-hooks.js";
+import { BRANCH_FILTER_STRATEGIES, type KeyValue } from "../domain/web-hooks-validation.js";
+import { notFound } from "../errors.js";
+import { resendHookEvent, testHook } from "../webhooks/hook-events.js";
+import { TEST_TRIGGERS, type TestTrigger } from "../webhooks/triggers.js";
+import { builder } from "./builder.js";
+import { payload } from "./errors.js";
+import { camel, GroupHookRef, ProjectHookRef } from "./hooks.js";
+import { decodeGid, idOfGid } from "./ids.js";
+import { groupPathOf, projectPathOf } from "./mutation-inputs.js";
+
+const HookKeyValueInput = builder.inputType("HookKeyValueInput", {
+  description: "A URL variable or custom header: merged into the stored ones; a new URL keeps only those sent with it.",
+  fields: (t) => ({ key: t.string({ required: true }), value: t.string({ required: true }) }),
+});
+
+const BranchFilterStrategyEnum = builder.enumType("BranchFilterStrategy", { values: BRANCH_FILTER_STRATEGIES });
+
+const HookTestTriggerEnum = builder.enumType("HookTestTrigger", { values: TEST_TRIGGERS });
+
+type Kind = "project" | "group";
+
+interface KindInfo {
+  kind: Kind;
+  typename: "ProjectHook" | "GroupHook";
+  ref: typeof ProjectHookRef;
+  /** the switches a write may set */
+  events: readonly HookEvent[];
+  /** the create input's owner field and its path check */
+  pathKey: "projectPath" | "groupPath";
+  pathOf: (path: string | number) => string;
+}
+
+/** The fields of the create and update inputs (Pothos widens them: read back through this shape). */
+interface HookFields {
+  url?: string | null;
+  name?: string | null;
+  description?: string | null;
+  token?: string | null;
+  enableSslVerification?: boolean | null;
+  pushEventsBranchFilter?: string | null;
+  branchFilterStrategy?: (typeof BRANCH_FILTER_STRATEGIES)[number] | null;
+  urlVariables?: KeyValue[] | null;
+  customHeaders?: KeyValue[] | null;
+  signingEnabled?: boolean | null;
+  [switchName: string]: unknown;
+}
+
+/** The REST parameters (snake_case) of an input. */
+function hookInputOf(fields: HookFields, events: readonly HookEvent[]): HookInput {
+  return {
+    ...Object.fromEntries(events.filter((event) => fields[camel(event)] != null).map((event) => [event, fields[camel(event)] as boolean])),
+    url: fields.url,
+    name: fields.name,
+    description: fields.description,
+    token: fields.token,
+    enable_ssl_verification: fields.enableSslVerification,
+    push_events_branch_filter: fields.pushEventsBranchFilter,
+    branch_filter_strategy: fields.branchFilterStrategy,
+    url_variables: fields.urlVariables,
+    custom_headers: fields.customHeaders,
+    signing_enabled: fields.signingEnabled,
+  };
+}
+
+/** The hook a global id names, with its owner as the domain's hook functions take it; else the domain's 404. */
+async function hookTarget(ctx: Context, { kind, typename }: KindInfo, gid: string | number): Promise<{ owner: HookOwnerRef; hookId: number }> {
+  const hookId = idOfGid(String(gid), typename);
+  const owner = hookId == null ? null : await hookOwnerById(ctx, kind, hookId);
+  if (!owner || hookId == null) throw notFound();
+  return { owner, hookId };
+}
+
+/** A delivery's id (gid://forgeline/WebHookLog/N); anything else names no delivery. */
+const eventIdOf = (gid: string | number) => {
+  const { typename, id } = decodeGid(String(gid));
+  return typename === "WebHookLog" ? recordId(id) : -1;
+};
+
+function hookMutations(info: KindInfo) {
+  const { kind, typename, ref, events, pathKey, pathOf } = info;
+  const hookField = `${kind}Hook`;
+
+  const propertyFields = (t: PothosSchemaTypes.InputFieldBuilder<any, "InputObject">) => ({
+    name: t.string(),
+    description: t.string(),
+    token: t.string({ description: "Sent as X-Gitlab-Token; write-only, never shown. A new URL drops it unless sent again." }),
+    enableSslVerification: t.boolean(),
+    pushEventsBranchFilter: t.string(),
+    branchFilterStrategy: t.field({ type: BranchFilterStrategyEnum }),
+    urlVariables: t.field({ type: [HookKeyValueInput], description: "Values are write-only." }),
+    customHeaders: t.field({ type: [HookKeyValueInput], description: "Values are write-only." }),
+    signingEnabled: t.boolean({ description: "True signs deliveries with a new secret (get it with the rotate mutation), false stops." }),
+    ...Object.fromEntries(events.map((event) => [camel(event), t.boolean()])),
+  });
+
+  const idField = { description: `Global id of the ${typename}.` };
+
+  builder.relayMutationField(
+    `${kind}HookCreate`,
+    { inputFields: (t) => ({ [pathKey]: t.id({ required: true }), url: t.string({ required: true }), ...propertyFields(t) }) },
+    {
+      resolve: (_root, { input }, ctx) => {
+        const fields = input as HookFields;
+        return payload(ctx, "hook", () => {
+          const path = pathOf(String(fields[pathKey]));
+          return createHook(ctx, kind === "group" ? { group: path } : { project: path }, { ...hookInputOf(fields, events), url: String(fields.url) });
+        });
+      },
+    },
+    {
+      outputFields: (t) => ({
+        [hookField]: t.field({ type: ref, nullable: true, resolve: (result) => result.hook }),
+        errors: t.stringList({ resolve: (result) => result.errors }),
+      }),
+    },
+  );
+
+  builder.relayMutationField(
+    `${kind}HookUpdate`,
+    { inputFields: (t) => ({ id: t.id({ required: true, ...idField }), url: t.string({ description: "Absent keeps the URL." }), ...propertyFields(t) }) },
+    {
+      resolve: (_root, { input }, ctx) =>
+        payload(ctx, "hook", async () => {
+          const { owner, hookId } = await hookTarget(ctx, info, input.id as string);
+          return updateHook(ctx, owner, hookId, hookInputOf(input as HookFields, events));
+        }),
+    },
+    {
+      outputFields: (t) => ({
+        [hookField]: t.field({ type: ref, nullable: true, resolve: (result) => result.hook }),
+        errors: t.stringList({ resolve: (result) => result.errors }),
+      }),
+    },
+  );
+
+  builder.relayMutationField(
+    `${kind}HookDelete`,
+    { inputFields: (t) => ({ id: t.id({ required: true, ...idField }) }) },
+    {
+      resolve: (_root, { input }, ctx) =>
+        payload(ctx, "deleted", async () => {
+          const { owner, hookId } = await hookTarget(ctx, info, input.id);
+          return deleteHook(ctx, owner, hookId);
+        }),
+    },
+    { outputFields: (t) => ({ errors: t.stringList({ resolve: (result) => result.errors }) }) },
+  );
+
+  builder.relayMutationField(
+    `${kind}HookTest`,
+    {
+      inputFields: (t) => ({
+        id: t.id({ required: true, ...idField }),
+        trigger: t.field({ type: HookTestTriggerEnum, required: true, description: "The sample event to send now (even to a disabled hook)." }),
+      }),
+    },
+    {
+      resolve: (_root, { input }, ctx) =>
+        payload(ctx, "hook", async () => {
+          const { owner, hookId } = await hookTarget(ctx, info, input.id);
+          await testHook(ctx, owner, hookId, input.trigger as TestTrigger);
+          return getHook(ctx, owner, hookId);
+        }),
+    },
+    {
+      outputFields: (t) => ({
+        [hookField]: t.field({ type: ref, nullable: true, resolve: (result) => result.hook }),
+        errors: t.stringList({ resolve: (result) => result.errors }),
+      }),
+    },
+  );
+
+  builder.relayMutationField(
+    `${kind}HookEventResend`,
+    {
+      inputFields: (t) => ({
+        id: t.id({ required: true, ...idField }),
+        eventId: t.id({ required: true, description: "Global id of the delivery (HookEvent.id) to send again." }),
+      }),
+    },
+    {
+      resolve: (_root, { input }, ctx) =>
+        payload(ctx, "result", async () => {
+          const { owner, hookId } = await hookTarget(ctx, info, input.id);
+          return resendHookEvent(ctx, owner, hookId, eventIdOf(input.eventId));
+        }),
+    },
+    {
+      outputFields: (t) => ({
+        responseStatus: t.int({ nullable: true, description: "The receiver's HTTP status.", resolve: (result) => result.result?.response_status ?? null }),
+        errors: t.stringList({ resolve: (result) => result.errors }),
+      }),
+    },
+  );
+
+  builder.relayMutationField(
+    `${kind}HookRotateSigningSecret`,
+    { inputFields: (t) => ({ id: t.id({ required: true, ...idField }) }) },
+    {
+      resolve: (_root, { input }, ctx) =>
+        payload(ctx, "hook", async () => {
+          const { owner, hookId } = await hookTarget(ctx, info, input.id);
+          return rotateHookSigningSecret(ctx, owner, hookId);
+        }),
+    },
+    {
+      outputFields: (t) => ({
+        [hookField]: t.field({ type: ref, nullable: true, resolve: (result) => result.hook }),
+        signingSecret: t.string({
+          nullable: true,
+          description: "The new whsec_ secret, shown only here; the previous one still signs for WEBHOOK_SIGNING_GRACE_HOURS.",
+          resolve: (result) => result.hook?.signing_secret ?? null,
+        }),
+        errors: t.stringList({ resolve: (result) => result.errors }),
+      }),
+    },
+  );
+}
+
+hookMutations({ kind: "project", typename: "ProjectHook", ref: ProjectHookRef, events: PROJECT_HOOK_EVENTS, pathKey: "projectPath", pathOf: projectPathOf });
+hookMutations({ kind: "group", typename: "GroupHook", ref: GroupHookRef, events: GROUP_HOOK_EVENTS, pathKey: "groupPath", pathOf: groupPathOf });
