@@ -20,6 +20,7 @@ import "./repository.js";
 import "./approval-rules.js";
 import "./hooks.js";
 import "./hook-mutations.js";
+import "./branch-mutations.js";
 import "./admin.js";
 import "./issue-mutations.js";
 import "./note-mutations.js";

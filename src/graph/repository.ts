@@ -14,7 +14,7 @@ import { orNull } from "./errors.js";
 import { ProjectRef } from "./projects.js";
 import { UserRef } from "./users.js";
 
-const BranchRef = builder.objectRef<BranchView>("Branch");
+export const BranchRef = builder.objectRef<BranchView>("Branch");
 
 builder.objectType(BranchRef, {
   description: "A branch of the project's repository, as the caller sees it.",
