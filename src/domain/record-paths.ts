@@ -51,3 +51,17 @@ export async function hookOwnerById(ctx: DomainContext, kind: "group" | "project
   if (kind === "group") return row?.groupId == null ? null : { group: String(row.groupId) };
   return row?.projectId == null ? null : { project: String(row.projectId) };
 }
+
+export interface DiscussionPath {
+  noteableType: NoteableType;
+  projectId: number;
+  /** iid of an issue or merge request, id of a snippet */
+  ref: number;
+}
+
+/** The noteable of a discussion (GitLab's 40-hex discussion id), from the thread's first note. */
+export async function discussionPathById(ctx: DomainContext, discussionId: string): Promise<DiscussionPath | null> {
+  const note = await ctx.db.note.findFirst({ where: { discussionId }, orderBy: { id: "asc" }, select: { id: true } });
+  const path = note && (await notePathById(ctx, note.id));
+  return path && { noteableType: path.noteableType, projectId: path.projectId, ref: path.ref };
+}

@@ -42,13 +42,17 @@ export async function payload<K extends string, T>(
   }
 }
 
-/** GitLab's full messages without the REST status: `{"title": ["can't be blank"]}` → ["title can't be blank"]. */
+/**
+ * GitLab's full messages without the REST status: `{"title": ["can't be blank"]}` → ["title can't be blank"],
+ * `{"error": "Repository Error"}` → ["Repository Error"].
+ */
 export function messagesOf(error: AppError): string[] {
   const body = error.body as { message?: unknown; error?: unknown };
   const message = body.message ?? body.error;
   if (message && typeof message === "object" && !Array.isArray(message)) {
+    // `{ error: text }` is a service's failure (render_api_error!), not a field's
     return Object.entries(message as Record<string, unknown>).flatMap(([field, list]) =>
-      (Array.isArray(list) ? list : [list]).map((text) => `${field} ${String(text)}`));
+      (Array.isArray(list) ? list : [list]).map((text) => (field === "error" ? String(text) : `${field} ${String(text)}`)));
   }
   // REST messages start with their status ("400 Bad request - ..."), GraphQL's do not
   return [String(message ?? error.message).replace(/^\d{3} /, "")];

@@ -31,5 +31,7 @@ import "./topic-mutations.js";
 import "./member-mutations.js";
 import "./group-mutations.js";
 import "./project-mutations.js";
+import "./snippet-mutations.js";
+import "./discussion-mutations.js";
 
 export const publicSchema = builder.toSchema({ sortSchema: true });

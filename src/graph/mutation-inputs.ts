@@ -3,7 +3,7 @@
 import { notFound } from "../errors.js";
 import type { AwardablePath } from "../domain/award-emoji/awardables.js";
 import type { NoteableType } from "../domain/notes/notes.js";
-import { issuePathById, mergeRequestPathById, notePathById, type IssuablePath } from "../domain/record-paths.js";
+import { issuePathById, mergeRequestPathById, notePathById, snippetProjectById, type IssuablePath } from "../domain/record-paths.js";
 import type { Context } from "../context.js";
 import { VISIBILITIES } from "../domain/paths.js";
 import { builder } from "./builder.js";
@@ -37,12 +37,34 @@ export const userIdOf = (id: string | number) => idOfGid(String(id), "User") ?? 
 /** User ids given as global ids; an id of another type or a malformed one matches nobody. */
 export const userIdsOf = (ids: readonly (string | number)[] | null | undefined) => ids?.map(userIdOf);
 
+/** A project snippet as the domain's noteable paths name it: its id stands where an iid would. */
+async function snippetPathById(ctx: Context, id: number): Promise<IssuablePath | null> {
+  const projectId = await snippetProjectById(ctx, id);
+  return projectId == null ? null : { projectId, iid: id };
+}
+
+const NOTEABLE_PATHS: Record<string, (ctx: Context, id: number) => Promise<IssuablePath | null>> = {
+  Issue: issuePathById,
+  MergeRequest: mergeRequestPathById,
+  Snippet: snippetPathById,
+};
+
+/** The issue, merge request or project snippet a global id names (`iid` is a snippet's id). */
 export async function noteablePathOf(ctx: Context, gid: string): Promise<{ type: NoteableType } & IssuablePath> {
   const { typename, id } = decodeGid(gid);
-  const lookUp = typename === "Issue" ? issuePathById : typename === "MergeRequest" ? mergeRequestPathById : null;
+  const lookUp = Object.hasOwn(NOTEABLE_PATHS, typename) ? NOTEABLE_PATHS[typename] : null;
   const path = lookUp && (await lookUp(ctx, Number(id)));
   if (!path) throw notFound();
   return { type: typename as NoteableType, ...path };
+}
+
+const DISCUSSION_GID = /^gid:\/\/forgeline\/Discussion\/([0-9a-f]{40})$/;
+
+/** The 40-hex discussion id of a DiscussionID; a malformed one names no discussion. */
+export function discussionIdOf(gid: string | number): string {
+  const match = DISCUSSION_GID.exec(String(gid));
+  if (!match) throw notFound("Discussion");
+  return match[1]!;
 }
 
 export async function awardablePathOf(ctx: Context, gid: string): Promise<AwardablePath> {

@@ -1,5 +1,7 @@
-// createNote, updateNote and destroyNote: comments on issues and merge requests, by global id
+// createNote (or a reply with discussionId), updateNote and destroyNote: comments on issues, merge
+// requests and snippets, by global id
 // (note-writes.ts rules).
+import { replyToDiscussion } from "../domain/notes/discussion-writes.js";
 import { createNote, deleteNote, updateNote } from "../domain/notes/note-writes.js";
 import { notePathById } from "../domain/record-paths.js";
 import { notFound } from "../errors.js";
@@ -7,22 +9,27 @@ import type { Context } from "../context.js";
 import { builder } from "./builder.js";
 import { payload } from "./errors.js";
 import { idOfGid } from "./ids.js";
-import { noteablePathOf } from "./mutation-inputs.js";
+import { discussionIdOf, noteablePathOf } from "./mutation-inputs.js";
 import { NoteRef } from "./notes.js";
 
 builder.relayMutationField(
   "createNote",
   {
     inputFields: (t) => ({
-      noteableId: t.id({ required: true, description: "Global id of the issue or merge request." }),
+      noteableId: t.id({ required: true, description: "Global id of the issue, merge request or snippet." }),
       body: t.string({ required: true }),
       internal: t.boolean({ description: "Visible to Reporters and above only." }),
+      discussionId: t.id({ description: "Global id of the discussion of the noteable this note replies to (it takes the thread's internal flag)." }),
     }),
   },
   {
     resolve: (_root, { input }, ctx) =>
       payload(ctx, "note", async () => {
         const noteable = await noteablePathOf(ctx, String(input.noteableId));
+        if (input.discussionId != null) {
+          const discussionId = discussionIdOf(input.discussionId);
+          return replyToDiscussion(ctx, noteable.type, noteable.projectId, noteable.iid, discussionId, { body: input.body });
+        }
         return createNote(ctx, noteable.type, noteable.projectId, noteable.iid, { body: input.body, internal: input.internal });
       }),
   },

@@ -1,0 +1,124 @@
+// createSnippet, updateSnippet and destroySnippet: project snippets over the REST snippet writes
+// (snippet-writes.ts rules). GitLab's `blobActions` are the REST `files`; Forgeline has no
+// personal snippets, so createSnippet needs a projectPath.
+import { AppError, notFound } from "../errors.js";
+import { snippetProjectById } from "../domain/record-paths.js";
+import { FILE_ACTIONS } from "../domain/snippets/snippet-params.js";
+import { createProjectSnippet, deleteProjectSnippet, updateProjectSnippet } from "../domain/snippets/snippet-writes.js";
+import type { Context } from "../context.js";
+import { builder } from "./builder.js";
+import { payload } from "./errors.js";
+import { idOfGid } from "./ids.js";
+import { projectPathOf, VisibilityLevelsEnum } from "./mutation-inputs.js";
+import { SnippetRef } from "./snippets.js";
+
+const SnippetBlobActionEnum = builder.enumType("SnippetBlobActionEnum", { values: FILE_ACTIONS });
+
+const SnippetBlobActionInput = builder.inputType("SnippetBlobActionInputType", {
+  description: "A change to a snippet's files (REST `files[]`).",
+  fields: (t) => ({
+    action: t.field({ type: SnippetBlobActionEnum, required: true }),
+    previousPath: t.string({ description: "The file's path before a move." }),
+    filePath: t.string({ required: true }),
+    content: t.string(),
+  }),
+});
+
+type BlobAction = { action: string; previousPath?: string | null; filePath: string; content?: string | null };
+
+const restFiles = (actions: readonly BlobAction[]) =>
+  actions.map((blob) => ({ action: blob.action, previous_path: blob.previousPath, file_path: blob.filePath, content: blob.content }));
+
+/** The snippet a global id names, with its project, as the domain's snippet paths take them. */
+async function snippetPathOf(ctx: Context, gid: string | number): Promise<{ project: string; id: number }> {
+  const id = idOfGid(String(gid), "Snippet");
+  const projectId = id == null ? null : await snippetProjectById(ctx, id);
+  if (id == null || projectId == null) throw notFound();
+  return { project: String(projectId), id };
+}
+
+/** A new snippet's files: GitLab's CreateService takes `create` actions only. */
+function newFiles(actions: readonly BlobAction[] | null | undefined) {
+  if (!actions) return undefined;
+  if (actions.some((blob) => blob.action !== "create")) throw new AppError(400, { message: { error: "Snippet actions have invalid data" } });
+  return restFiles(actions);
+}
+
+builder.relayMutationField(
+  "createSnippet",
+  {
+    inputFields: (t) => ({
+      projectPath: t.id({ required: true, description: "Full path of the project the snippet belongs to." }),
+      title: t.string({ required: true }),
+      description: t.string(),
+      visibilityLevel: t.field({ type: VisibilityLevelsEnum, required: true }),
+      blobActions: t.field({ type: [SnippetBlobActionInput], description: "The files (`create` actions)." }),
+    }),
+  },
+  {
+    resolve: (_root, { input }, ctx) =>
+      payload(ctx, "snippet", () =>
+        createProjectSnippet(ctx, projectPathOf(input.projectPath), {
+          title: input.title,
+          description: input.description,
+          visibility: input.visibilityLevel,
+          files: newFiles(input.blobActions),
+        })),
+  },
+  {
+    outputFields: (t) => ({
+      snippet: t.field({ type: SnippetRef, nullable: true, resolve: (result) => result.snippet }),
+      errors: t.stringList({ resolve: (result) => result.errors }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  "updateSnippet",
+  {
+    inputFields: (t) => ({
+      id: t.id({ required: true, description: "Global id of the snippet." }),
+      title: t.string(),
+      description: t.string(),
+      visibilityLevel: t.field({ type: VisibilityLevelsEnum }),
+      blobActions: t.field({ type: [SnippetBlobActionInput] }),
+    }),
+  },
+  {
+    resolve: (_root, { input }, ctx) =>
+      payload(ctx, "snippet", async () => {
+        const snippet = await snippetPathOf(ctx, input.id);
+        return updateProjectSnippet(ctx, snippet.project, snippet.id, {
+          title: input.title,
+          description: input.description,
+          visibility: input.visibilityLevel,
+          files: input.blobActions ? restFiles(input.blobActions) : undefined,
+        });
+      }),
+  },
+  {
+    outputFields: (t) => ({
+      snippet: t.field({ type: SnippetRef, nullable: true, resolve: (result) => result.snippet }),
+      errors: t.stringList({ resolve: (result) => result.errors }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  "destroySnippet",
+  { inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the snippet." }) }) },
+  {
+    resolve: (_root, { input }, ctx) =>
+      payload(ctx, "snippet", async () => {
+        const snippet = await snippetPathOf(ctx, input.id);
+        await deleteProjectSnippet(ctx, snippet.project, snippet.id);
+        return null;
+      }),
+  },
+  {
+    outputFields: (t) => ({
+      snippet: t.field({ type: SnippetRef, nullable: true, description: "Always null: the snippet is gone.", resolve: (result) => result.snippet }),
+      errors: t.stringList({ resolve: (result) => result.errors }),
+    }),
+  },
+);
