@@ -65,3 +65,10 @@ export async function discussionPathById(ctx: DomainContext, discussionId: strin
   const path = note && (await notePathById(ctx, note.id));
   return path && { noteableType: path.noteableType, projectId: path.projectId, ref: path.ref };
 }
+
+/** The project of a project-level approval rule (null for a missing rule or one of another kind). */
+export async function projectRuleProjectById(ctx: DomainContext, id: number): Promise<number | null> {
+  if (!fitsIdColumn(id)) return null;
+  const rule = await ctx.db.approvalRule.findUnique({ where: { id }, select: { kind: true, containerId: true } });
+  return rule?.kind === "project" ? rule.containerId : null;
+}

@@ -12,7 +12,7 @@ import { ProjectRef } from "./projects.js";
 import { ProtectedBranchRef } from "./repository.js";
 import { UserCoreConnection, UserRef } from "./users.js";
 
-const ApprovalProjectRuleRef = builder.objectRef<RuleView>("ApprovalProjectRule");
+export const ApprovalProjectRuleRef = builder.objectRef<RuleView>("ApprovalProjectRule");
 
 builder.objectType(ApprovalProjectRuleRef, {
   description: "A project-level approval rule.",

@@ -33,5 +33,6 @@ import "./group-mutations.js";
 import "./project-mutations.js";
 import "./snippet-mutations.js";
 import "./discussion-mutations.js";
+import "./approval-rule-mutations.js";
 
 export const publicSchema = builder.toSchema({ sortSchema: true });

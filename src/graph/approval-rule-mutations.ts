@@ -1,0 +1,104 @@
+// approvalProjectRuleCreate (Forgeline's: GitLab creates them through branch rules),
+// approvalProjectRuleUpdate and approvalProjectRuleDelete over the REST project approval rule
+// writes (project-rules.ts: Maintainers and up; approvers narrowed to members, groups to visible ones).
+import { notFound } from "../errors.js";
+import { createProjectRule, deleteProjectRule, updateProjectRule } from "../domain/approvals/project-rules.js";
+import { projectRuleProjectById } from "../domain/record-paths.js";
+import type { Context } from "../context.js";
+import { ApprovalProjectRuleRef } from "./approval-rules.js";
+import { builder } from "./builder.js";
+import { payload } from "./errors.js";
+import { idOfGid } from "./ids.js";
+import { projectPathOf, userIdsOf } from "./mutation-inputs.js";
+
+/** Group ids given as global ids; an id of another type or a malformed one matches no group. */
+const groupIdsOf = (ids: readonly (string | number)[] | null | undefined) => ids?.map((id) => idOfGid(String(id), "Group") ?? -1);
+
+/** The project rule a global id names, with its project, as the domain's rule paths take them. */
+async function projectRulePathOf(ctx: Context, gid: string | number): Promise<{ project: string; id: number }> {
+  const id = idOfGid(String(gid), "ApprovalProjectRule");
+  const projectId = id == null ? null : await projectRuleProjectById(ctx, id);
+  if (id == null || projectId == null) throw notFound();
+  return { project: String(projectId), id };
+}
+
+const approverFields = (t: PothosSchemaTypes.InputFieldBuilder<any, "InputObject">) => ({
+  userIds: t.idList({ description: "Global ids of users (members of the project) who may approve; replace the current ones." }),
+  groupIds: t.idList({ description: "Global ids of groups whose members may approve; replace the current ones." }),
+  appliesToAllProtectedBranches: t.boolean(),
+});
+
+type Approvers = { userIds?: readonly (string | number)[] | null; groupIds?: readonly (string | number)[] | null; appliesToAllProtectedBranches?: boolean | null };
+
+const restApprovers = (input: Approvers) => ({
+  user_ids: userIdsOf(input.userIds),
+  group_ids: groupIdsOf(input.groupIds),
+  applies_to_all_protected_branches: input.appliesToAllProtectedBranches,
+});
+
+builder.relayMutationField(
+  "approvalProjectRuleCreate",
+  {
+    inputFields: (t) => ({
+      projectPath: t.id({ required: true }),
+      name: t.string({ required: true }),
+      approvalsRequired: t.int({ required: true }),
+      ...approverFields(t),
+    }),
+  },
+  {
+    resolve: (_root, { input }, ctx) =>
+      payload(ctx, "approvalRule", () =>
+        createProjectRule(ctx, projectPathOf(input.projectPath), { name: input.name, approvals_required: input.approvalsRequired, ...restApprovers(input) })),
+  },
+  {
+    outputFields: (t) => ({
+      approvalRule: t.field({ type: ApprovalProjectRuleRef, nullable: true, resolve: (result) => result.approvalRule }),
+      errors: t.stringList({ resolve: (result) => result.errors }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  "approvalProjectRuleUpdate",
+  {
+    inputFields: (t) => ({
+      id: t.id({ required: true, description: "Global id of the project approval rule." }),
+      name: t.string(),
+      approvalsRequired: t.int(),
+      ...approverFields(t),
+    }),
+  },
+  {
+    resolve: (_root, { input }, ctx) =>
+      payload(ctx, "approvalRule", async () => {
+        const rule = await projectRulePathOf(ctx, input.id);
+        return updateProjectRule(ctx, rule.project, rule.id, { name: input.name, approvals_required: input.approvalsRequired, ...restApprovers(input) });
+      }),
+  },
+  {
+    outputFields: (t) => ({
+      approvalRule: t.field({ type: ApprovalProjectRuleRef, nullable: true, resolve: (result) => result.approvalRule }),
+      errors: t.stringList({ resolve: (result) => result.errors }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  "approvalProjectRuleDelete",
+  { inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the project approval rule." }) }) },
+  {
+    resolve: (_root, { input }, ctx) =>
+      payload(ctx, "approvalRule", async () => {
+        const rule = await projectRulePathOf(ctx, input.id);
+        await deleteProjectRule(ctx, rule.project, rule.id);
+        return null;
+      }),
+  },
+  {
+    outputFields: (t) => ({
+      approvalRule: t.field({ type: ApprovalProjectRuleRef, nullable: true, description: "Always null: the rule is gone.", resolve: (result) => result.approvalRule }),
+      errors: t.stringList({ resolve: (result) => result.errors }),
+    }),
+  },
+);
