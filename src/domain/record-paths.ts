@@ -72,3 +72,10 @@ export async function projectRuleProjectById(ctx: DomainContext, id: number): Pr
   const rule = await ctx.db.approvalRule.findUnique({ where: { id }, select: { kind: true, containerId: true } });
   return rule?.kind === "project" ? rule.containerId : null;
 }
+
+/** The merge request of a merge-request-level approval rule (null for a missing rule or one of another kind). */
+export async function mergeRequestRulePathById(ctx: DomainContext, id: number): Promise<IssuablePath | null> {
+  if (!fitsIdColumn(id)) return null;
+  const rule = await ctx.db.approvalRule.findUnique({ where: { id }, select: { kind: true, containerId: true } });
+  return rule?.kind === "merge_request" ? mergeRequestPathById(ctx, rule.containerId) : null;
+}

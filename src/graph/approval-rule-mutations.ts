@@ -9,10 +9,8 @@ import { ApprovalProjectRuleRef } from "./approval-rules.js";
 import { builder } from "./builder.js";
 import { payload } from "./errors.js";
 import { idOfGid } from "./ids.js";
-import { projectPathOf, userIdsOf } from "./mutation-inputs.js";
+import { groupIdsOf, projectPathOf, userIdsOf } from "./mutation-inputs.js";
 
-/** Group ids given as global ids; an id of another type or a malformed one matches no group. */
-const groupIdsOf = (ids: readonly (string | number)[] | null | undefined) => ids?.map((id) => idOfGid(String(id), "Group") ?? -1);
 
 /** The project rule a global id names, with its project, as the domain's rule paths take them. */
 async function projectRulePathOf(ctx: Context, gid: string | number): Promise<{ project: string; id: number }> {
@@ -22,15 +20,15 @@ async function projectRulePathOf(ctx: Context, gid: string | number): Promise<{ 
   return { project: String(projectId), id };
 }
 
-const approverFields = (t: PothosSchemaTypes.InputFieldBuilder<any, "InputObject">) => ({
+export const approverFields = (t: PothosSchemaTypes.InputFieldBuilder<any, "InputObject">) => ({
   userIds: t.idList({ description: "Global ids of users (members of the project) who may approve; replace the current ones." }),
   groupIds: t.idList({ description: "Global ids of groups whose members may approve; replace the current ones." }),
   appliesToAllProtectedBranches: t.boolean(),
 });
 
-type Approvers = { userIds?: readonly (string | number)[] | null; groupIds?: readonly (string | number)[] | null; appliesToAllProtectedBranches?: boolean | null };
+export type Approvers = { userIds?: readonly (string | number)[] | null; groupIds?: readonly (string | number)[] | null; appliesToAllProtectedBranches?: boolean | null };
 
-const restApprovers = (input: Approvers) => ({
+export const restApprovers = (input: Approvers) => ({
   user_ids: userIdsOf(input.userIds),
   group_ids: groupIdsOf(input.groupIds),
   applies_to_all_protected_branches: input.appliesToAllProtectedBranches,

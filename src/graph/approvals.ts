@@ -28,7 +28,7 @@ export function forgetApprovalStatus(ctx: Context, mr: { id: number }): void {
 
 export const approvalStateOf = (ctx: Context, mr: MergeRequestRow) => orNull(() => getApprovalState(ctx, String(mr.projectId), mr.iid));
 
-const ApprovalRuleRef = builder.objectRef<RuleView>("ApprovalRule");
+export const ApprovalRuleRef = builder.objectRef<RuleView>("ApprovalRule");
 
 builder.objectType(ApprovalRuleRef, {
   description: "An approval rule as it applies to a merge request.",

@@ -34,5 +34,6 @@ import "./project-mutations.js";
 import "./snippet-mutations.js";
 import "./discussion-mutations.js";
 import "./approval-rule-mutations.js";
+import "./merge-request-rule-mutations.js";
 
 export const publicSchema = builder.toSchema({ sortSchema: true });

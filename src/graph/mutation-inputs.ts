@@ -49,6 +49,9 @@ const NOTEABLE_PATHS: Record<string, (ctx: Context, id: number) => Promise<Issua
   Snippet: snippetPathById,
 };
 
+/** Group ids given as global ids; an id of another type or a malformed one matches no group. */
+export const groupIdsOf = (ids: readonly (string | number)[] | null | undefined) => ids?.map((id) => idOfGid(String(id), "Group") ?? -1);
+
 /** The issue, merge request or project snippet a global id names (`iid` is a snippet's id). */
 export async function noteablePathOf(ctx: Context, gid: string): Promise<{ type: NoteableType } & IssuablePath> {
   const { typename, id } = decodeGid(gid);

@@ -1,0 +1,95 @@
+// mergeRequestApprovalRuleCreate, mergeRequestApprovalRuleUpdate and mergeRequestApprovalRuleDelete
+// (Forgeline's names) over the REST merge request approval rule writes (merge-request-rules.ts:
+// who may edit the merge request's rules, overriding allowed, only user-defined rules changed).
+import { notFound } from "../errors.js";
+import { createMergeRequestRule, deleteMergeRequestRule, updateMergeRequestRule } from "../domain/approvals/merge-request-rules.js";
+import { mergeRequestRulePathById } from "../domain/record-paths.js";
+import type { Context } from "../context.js";
+import { approverFields, restApprovers } from "./approval-rule-mutations.js";
+import { ApprovalRuleRef } from "./approvals.js";
+import { builder } from "./builder.js";
+import { payload } from "./errors.js";
+import { idOfGid } from "./ids.js";
+import { iidArg, projectPathOf } from "./mutation-inputs.js";
+
+/** The merge request rule a global id names, with its merge request, as the domain's rule paths take them. */
+async function mergeRequestRulePathOf(ctx: Context, gid: string | number): Promise<{ project: string; iid: number; id: number }> {
+  const id = idOfGid(String(gid), "ApprovalMergeRequestRule");
+  const path = id == null ? null : await mergeRequestRulePathById(ctx, id);
+  if (id == null || path == null) throw notFound();
+  return { project: String(path.projectId), iid: path.iid, id };
+}
+
+builder.relayMutationField(
+  "mergeRequestApprovalRuleCreate",
+  {
+    inputFields: (t) => ({
+      projectPath: t.id({ required: true }),
+      iid: t.string({ required: true }),
+      name: t.string({ required: true }),
+      approvalsRequired: t.int({ required: true }),
+      approvalProjectRuleId: t.id({ description: "Global id of a project rule to copy the name and approvers of." }),
+      ...approverFields(t),
+    }),
+  },
+  {
+    resolve: (_root, { input }, ctx) =>
+      payload(ctx, "approvalRule", () =>
+        createMergeRequestRule(ctx, projectPathOf(input.projectPath), iidArg(input.iid), {
+          name: input.name,
+          approvals_required: input.approvalsRequired,
+          approval_project_rule_id: input.approvalProjectRuleId == null ? undefined : (idOfGid(String(input.approvalProjectRuleId), "ApprovalProjectRule") ?? -1),
+          ...restApprovers(input),
+        })),
+  },
+  {
+    outputFields: (t) => ({
+      approvalRule: t.field({ type: ApprovalRuleRef, nullable: true, resolve: (result) => result.approvalRule }),
+      errors: t.stringList({ resolve: (result) => result.errors }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  "mergeRequestApprovalRuleUpdate",
+  {
+    inputFields: (t) => ({
+      id: t.id({ required: true, description: "Global id of the merge request approval rule." }),
+      name: t.string(),
+      approvalsRequired: t.int(),
+      ...approverFields(t),
+    }),
+  },
+  {
+    resolve: (_root, { input }, ctx) =>
+      payload(ctx, "approvalRule", async () => {
+        const rule = await mergeRequestRulePathOf(ctx, input.id);
+        return updateMergeRequestRule(ctx, rule.project, rule.iid, rule.id, { name: input.name, approvals_required: input.approvalsRequired, ...restApprovers(input) });
+      }),
+  },
+  {
+    outputFields: (t) => ({
+      approvalRule: t.field({ type: ApprovalRuleRef, nullable: true, resolve: (result) => result.approvalRule }),
+      errors: t.stringList({ resolve: (result) => result.errors }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  "mergeRequestApprovalRuleDelete",
+  { inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the merge request approval rule." }) }) },
+  {
+    resolve: (_root, { input }, ctx) =>
+      payload(ctx, "approvalRule", async () => {
+        const rule = await mergeRequestRulePathOf(ctx, input.id);
+        await deleteMergeRequestRule(ctx, rule.project, rule.iid, rule.id);
+        return null;
+      }),
+  },
+  {
+    outputFields: (t) => ({
+      approvalRule: t.field({ type: ApprovalRuleRef, nullable: true, description: "Always null: the rule is gone.", resolve: (result) => result.approvalRule }),
+      errors: t.stringList({ resolve: (result) => result.errors }),
+    }),
+  },
+);
