@@ -18,6 +18,7 @@ import "./commits.js";
 import "./approvals.js";
 import "./repository.js";
 import "./approval-rules.js";
+import "./approval-settings.js";
 import "./hooks.js";
 import "./hook-mutations.js";
 import "./branch-mutations.js";
@@ -35,5 +36,6 @@ import "./snippet-mutations.js";
 import "./discussion-mutations.js";
 import "./approval-rule-mutations.js";
 import "./merge-request-rule-mutations.js";
+import "./approval-settings-mutations.js";
 
 export const publicSchema = builder.toSchema({ sortSchema: true });

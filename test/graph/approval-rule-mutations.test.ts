@@ -147,3 +147,50 @@ describe("approvalProjectRuleDelete", () => {
     expect((await rulesOf("public")).map((r: any) => r.id)).toContain(gid("ApprovalProjectRule", rule.id));
   });
 });
+
+describe("projectApprovalSettingsUpdate", () => {
+  const UPDATE_SETTINGS = `mutation($input: ProjectApprovalSettingsUpdateInput!) { projectApprovalSettingsUpdate(input: $input) {
+    errors approvalSettings { approvalsBeforeMerge resetApprovalsOnPush mergeRequestsAuthorApproval disableOverridingApproversPerMergeRequest } } }`;
+  const SETTINGS = `query($path: ID!) { project(fullPath: $path) { approvalSettings { approvalsBeforeMerge resetApprovalsOnPush mergeRequestsAuthorApproval } } }`;
+  const input = (visibility: "public" | "private", fields: Record<string, unknown>) => ({ input: { projectPath: projectOf(visibility).path_with_namespace, ...fields } });
+  const settingsOf = async (client: any, visibility: "public" | "private") =>
+    (await graphData(client, SETTINGS, { path: projectOf(visibility).path_with_namespace })).project?.approvalSettings ?? null;
+
+  it.each(ALLOWED)("changes the settings given and keeps the others as %s", async (actor) => {
+    for (const visibility of ["public", "private"] as const) {
+      const before = await settingsOf(team.owner.api, visibility);
+      const count = before.approvalsBeforeMerge + 1;
+      const data = await graphData(clientOf(t, team, actor), UPDATE_SETTINGS, input(visibility, { approvalsBeforeMerge: count }));
+      expect(data.projectApprovalSettingsUpdate.errors).toEqual([]);
+      expect(data.projectApprovalSettingsUpdate.approvalSettings).toMatchObject({ approvalsBeforeMerge: count, resetApprovalsOnPush: before.resetApprovalsOnPush });
+      expect(await settingsOf(clientOf(t, team, actor), visibility)).toEqual({ ...before, approvalsBeforeMerge: count });
+    }
+  });
+
+  it.each(REFUSED)("refuses %s, who does not see the settings either", async (actor) => {
+    for (const visibility of ["public", "private"] as const) {
+      const before = await settingsOf(team.owner.api, visibility);
+      expectNotAvailable(await graph(clientOf(t, team, actor), UPDATE_SETTINGS, input(visibility, { approvalsBeforeMerge: 50 })), "projectApprovalSettingsUpdate");
+      expect(await settingsOf(team.owner.api, visibility)).toEqual(before);
+      expect(await settingsOf(clientOf(t, team, actor), visibility)).toBeNull();
+    }
+  });
+
+  it("lists bad input in errors", async () => {
+    const none = await graphData(team.maintainer.api, UPDATE_SETTINGS, input("public", {}));
+    expect(none.projectApprovalSettingsUpdate.approvalSettings).toBeNull();
+    expect(none.projectApprovalSettingsUpdate.errors).toHaveLength(1);
+    const negative = await graphData(team.maintainer.api, UPDATE_SETTINGS, input("public", { approvalsBeforeMerge: -1 }));
+    expect(negative.projectApprovalSettingsUpdate).toEqual({ approvalSettings: null, errors: ["approvals_before_merge must be greater than or equal to 0"] });
+    await graphData(team.maintainer.api, UPDATE_SETTINGS, input("public", { resetApprovalsOnPush: true }));
+    const conflict = await graphData(team.maintainer.api, UPDATE_SETTINGS, input("public", { selectiveCodeOwnerRemovals: true }));
+    expect(conflict.projectApprovalSettingsUpdate.approvalSettings).toBeNull();
+    expect(conflict.projectApprovalSettingsUpdate.errors).toHaveLength(1);
+  });
+
+  it("refuses a read_api token", async () => {
+    const reader = await createUser(t, {}, ["read_api"]);
+    const res = await graph(reader.api, UPDATE_SETTINGS, input("public", { approvalsBeforeMerge: 9 }));
+    expect(res.body.errors?.[0]?.extensions).toMatchObject({ http: { status: 403 } });
+  });
+});
