@@ -37,6 +37,9 @@ export const userIdOf = (id: string | number) => idOfGid(String(id), "User") ?? 
 /** User ids given as global ids; an id of another type or a malformed one matches nobody. */
 export const userIdsOf = (ids: readonly (string | number)[] | null | undefined) => ids?.map(userIdOf);
 
+/** Group ids given as global ids; an id of another type or a malformed one matches no group. */
+export const groupIdsOf = (ids: readonly (string | number)[] | null | undefined) => ids?.map((id) => idOfGid(String(id), "Group") ?? -1);
+
 /** A project snippet as the domain's noteable paths name it: its id stands where an iid would. */
 async function snippetPathById(ctx: Context, id: number): Promise<IssuablePath | null> {
   const projectId = await snippetProjectById(ctx, id);
@@ -48,9 +51,6 @@ const NOTEABLE_PATHS: Record<string, (ctx: Context, id: number) => Promise<Issua
   MergeRequest: mergeRequestPathById,
   Snippet: snippetPathById,
 };
-
-/** Group ids given as global ids; an id of another type or a malformed one matches no group. */
-export const groupIdsOf = (ids: readonly (string | number)[] | null | undefined) => ids?.map((id) => idOfGid(String(id), "Group") ?? -1);
 
 /** The issue, merge request or project snippet a global id names (`iid` is a snippet's id). */
 export async function noteablePathOf(ctx: Context, gid: string): Promise<{ type: NoteableType } & IssuablePath> {

@@ -29,8 +29,6 @@ function expectNotAvailable(res: Awaited<ReturnType<typeof graph>>, field: strin
   expect((res.body.data as Record<string, unknown> | undefined)?.[field] ?? null).toBeNull();
 }
 
-const projectOf = (visibility: "public" | "private") => (visibility === "public" ? team.publicProject : team.privateProject);
-
 const createInput = (project: any, fields: Record<string, unknown> = {}) => ({
   input: {
     projectPath: project.path_with_namespace,
