@@ -9,7 +9,7 @@ import { countedConnection } from "./connection-types.js";
 import { offsetConnection } from "./connections.js";
 import { orNull } from "./errors.js";
 
-const ApplicationRef = builder.objectRef<Application>("Application");
+export const ApplicationRef = builder.objectRef<Application>("Application");
 
 builder.objectType(ApplicationRef, {
   description: "An instance-wide OAuth application.",
@@ -35,7 +35,7 @@ builder.objectType(FeatureGateRef, {
   }),
 });
 
-const FeatureRef = builder.objectRef<FeatureView>("Feature");
+export const FeatureRef = builder.objectRef<FeatureView>("Feature");
 
 builder.objectType(FeatureRef, {
   description: "A feature flag set on the instance.",

@@ -6,6 +6,7 @@ import ComplexityPlugin from "@pothos/plugin-complexity";
 import PrismaPlugin from "@pothos/plugin-prisma";
 import RelayPlugin from "@pothos/plugin-relay";
 import type { Context } from "../context.js";
+import type { FileUpload } from "../domain/avatars.js";
 import type PrismaTypes from "../generated/pothos-types.js";
 import { getDatamodel } from "../generated/pothos-types.js";
 import { decodeGid, encodeGid } from "./ids.js";
@@ -17,6 +18,7 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     Time: { Input: Date; Output: Date | string };
     ID: { Input: string; Output: string | number };
+    Upload: { Input: Promise<FileUpload>; Output: never };
   };
 }>({
   // Prisma: for prismaObject types that fold relations into the parent's query (none yet: the

@@ -1,11 +1,11 @@
 // groupCreate, groupUpdate and groupDelete (groups.ts and group-lifecycle.ts rules, as REST POST,
-// PUT and DELETE /groups): one `input`, a payload `{ group, errors }`. Avatars are REST uploads only.
+// PUT and DELETE /groups): one `input`, a payload `{ group, errors }`. `avatar` is a multipart upload.
 import { deleteGroup } from "../domain/group-lifecycle.js";
 import { createGroup, updateGroup } from "../domain/groups.js";
 import { builder } from "./builder.js";
 import { payload } from "./errors.js";
 import { idOfGid } from "./ids.js";
-import { groupPathOf, VisibilityLevelsEnum } from "./mutation-inputs.js";
+import { AVATAR_DESCRIPTION, groupPathOf, VisibilityLevelsEnum } from "./mutation-inputs.js";
 import { GroupRef } from "./namespaces.js";
 
 builder.relayMutationField(
@@ -18,6 +18,7 @@ builder.relayMutationField(
       description: t.string(),
       visibility: t.field({ type: VisibilityLevelsEnum, description: "private unless given." }),
       requestAccessEnabled: t.boolean(),
+      avatar: t.field({ type: "Upload", description: AVATAR_DESCRIPTION }),
     }),
   },
   {
@@ -30,6 +31,7 @@ builder.relayMutationField(
           description: input.description,
           visibility: input.visibility,
           request_access_enabled: input.requestAccessEnabled,
+          avatar: input.avatar,
         })),
   },
   {
@@ -50,6 +52,7 @@ builder.relayMutationField(
       description: t.string(),
       visibility: t.field({ type: VisibilityLevelsEnum }),
       requestAccessEnabled: t.boolean(),
+      avatar: t.field({ type: "Upload", description: AVATAR_DESCRIPTION }),
     }),
   },
   {
@@ -61,6 +64,7 @@ builder.relayMutationField(
           description: input.description,
           visibility: input.visibility,
           request_access_enabled: input.requestAccessEnabled,
+          avatar: input.avatar,
         })),
   },
   {

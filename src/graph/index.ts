@@ -37,5 +37,7 @@ import "./discussion-mutations.js";
 import "./approval-rule-mutations.js";
 import "./merge-request-rule-mutations.js";
 import "./approval-settings-mutations.js";
+import "./user-mutations.js";
+import "./admin-mutations.js";
 
 export const publicSchema = builder.toSchema({ sortSchema: true });

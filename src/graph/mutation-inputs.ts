@@ -13,6 +13,9 @@ import { iidOf } from "./issuables.js";
 /** GitLab's VisibilityLevelsEnum (lower-case values, as GitLab's). */
 export const VisibilityLevelsEnum = builder.enumType("VisibilityLevelsEnum", { values: VISIBILITIES });
 
+export const AVATAR_DESCRIPTION =
+  "An image of at most 200 KiB (GraphQL multipart request); null removes the avatar, as REST.";
+
 /** A project's full path (never a numeric id, which the domain would also take). */
 export function projectPathOf(path: string | number): string {
   if (/^\d+$/.test(String(path))) throw notFound("Project");

@@ -1,10 +1,11 @@
 // topicCreate, topicUpdate and topicDelete (administrators only, as REST /topics): one `input`, a
-// payload `{ topic, errors }` (topics.ts rules). Avatars are REST uploads only.
+// payload `{ topic, errors }` (topics.ts rules). `avatar` is a multipart upload.
 import { createTopic, deleteTopic, updateTopic } from "../domain/topics.js";
 import { notFound } from "../errors.js";
 import { builder } from "./builder.js";
 import { payload } from "./errors.js";
 import { idOfGid } from "./ids.js";
+import { AVATAR_DESCRIPTION } from "./mutation-inputs.js";
 import { TopicRef } from "./topics.js";
 
 function topicIdOf(gid: string | number): number {
@@ -20,11 +21,12 @@ builder.relayMutationField(
       name: t.string({ required: true }),
       title: t.string({ required: true }),
       description: t.string(),
+      avatar: t.field({ type: "Upload", description: AVATAR_DESCRIPTION }),
     }),
   },
   {
     resolve: (_root, { input }, ctx) =>
-      payload(ctx, "topic", () => createTopic(ctx, { name: input.name, title: input.title, description: input.description })),
+      payload(ctx, "topic", () => createTopic(ctx, { name: input.name, title: input.title, description: input.description, avatar: input.avatar })),
   },
   {
     outputFields: (t) => ({
@@ -42,12 +44,13 @@ builder.relayMutationField(
       name: t.string(),
       title: t.string(),
       description: t.string(),
+      avatar: t.field({ type: "Upload", description: AVATAR_DESCRIPTION }),
     }),
   },
   {
     resolve: (_root, { input }, ctx) =>
       payload(ctx, "topic", () =>
-        updateTopic(ctx, topicIdOf(input.id), { name: input.name, title: input.title, description: input.description })),
+        updateTopic(ctx, topicIdOf(input.id), { name: input.name, title: input.title, description: input.description, avatar: input.avatar })),
   },
   {
     outputFields: (t) => ({

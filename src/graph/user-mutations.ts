@@ -1,0 +1,148 @@
+// userCreate, userUpdate and userDelete (administrators, as REST POST, PUT and DELETE /users; not
+// in GitLab's GraphQL API) and personalAccessTokenCreate / personalAccessTokenRevoke (as POST
+// /users/:id/personal_access_tokens and DELETE /personal_access_tokens/:id): one `input`, a payload.
+import { createPersonalAccessToken, revokePersonalAccessToken } from "../domain/personal-access-tokens.js";
+import { createUser } from "../domain/users/create.js";
+import { deleteUser } from "../domain/users/delete.js";
+import { updateUser } from "../domain/users/update.js";
+import { notFound } from "../errors.js";
+import { PersonalAccessTokenRef } from "./access-tokens.js";
+import { builder } from "./builder.js";
+import { payload } from "./errors.js";
+import { idOfGid } from "./ids.js";
+import { userIdOf } from "./mutation-inputs.js";
+import { UserRef } from "./users.js";
+
+const AVATAR = "An image of at most 200 KiB (GraphQL multipart request).";
+
+builder.relayMutationField(
+  "userCreate",
+  {
+    inputFields: (t) => ({
+      email: t.string({ required: true }),
+      name: t.string({ required: true }),
+      username: t.string({ required: true }),
+      password: t.string({ description: "One of password, resetPassword and forceRandomPassword is needed." }),
+      resetPassword: t.boolean(),
+      forceRandomPassword: t.boolean(),
+      admin: t.boolean(),
+      bio: t.string(),
+      skipConfirmation: t.boolean(),
+      avatar: t.field({ type: "Upload", description: AVATAR }),
+    }),
+  },
+  {
+    resolve: (_root, { input }, ctx) =>
+      payload(ctx, "user", () =>
+        createUser(ctx, {
+          email: input.email,
+          name: input.name,
+          username: input.username,
+          password: input.password,
+          reset_password: input.resetPassword,
+          force_random_password: input.forceRandomPassword,
+          admin: input.admin,
+          bio: input.bio,
+          skip_confirmation: input.skipConfirmation,
+          avatar: input.avatar,
+        })),
+  },
+  {
+    outputFields: (t) => ({
+      user: t.field({ type: UserRef, nullable: true, resolve: (result) => result.user }),
+      errors: t.stringList({ resolve: (result) => result.errors }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  "userUpdate",
+  {
+    inputFields: (t) => ({
+      id: t.id({ required: true, description: "Global id of the user." }),
+      email: t.string(),
+      password: t.string(),
+      name: t.string(),
+      username: t.string({ description: "A new username moves the personal namespace (old paths redirect)." }),
+      bio: t.string(),
+      admin: t.boolean(),
+      skipReconfirmation: t.boolean(),
+      avatar: t.field({ type: "Upload", description: `${AVATAR} Replaces the avatar.` }),
+    }),
+  },
+  {
+    resolve: (_root, { input }, ctx) =>
+      payload(ctx, "user", () =>
+        updateUser(ctx, userIdOf(input.id), {
+          email: input.email,
+          password: input.password,
+          name: input.name,
+          username: input.username,
+          bio: input.bio,
+          admin: input.admin,
+          skip_reconfirmation: input.skipReconfirmation,
+          avatar: input.avatar,
+        })),
+  },
+  {
+    outputFields: (t) => ({
+      user: t.field({ type: UserRef, nullable: true, resolve: (result) => result.user }),
+      errors: t.stringList({ resolve: (result) => result.errors }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  "userDelete",
+  {
+    inputFields: (t) => ({
+      id: t.id({ required: true, description: "Global id of the user." }),
+      hardDelete: t.boolean({ description: "Deletes the contributions and solely owned groups too, instead of moving them to the ghost user." }),
+    }),
+  },
+  { resolve: (_root, { input }, ctx) => payload(ctx, "deleted", () => deleteUser(ctx, userIdOf(input.id), !!input.hardDelete)) },
+  { outputFields: (t) => ({ errors: t.stringList({ resolve: (result) => result.errors }) }) },
+);
+
+builder.relayMutationField(
+  "personalAccessTokenCreate",
+  {
+    inputFields: (t) => ({
+      userId: t.id({ required: true, description: "Global id of the token's owner." }),
+      name: t.string({ required: true }),
+      scopes: t.stringList({ required: true }),
+      description: t.string(),
+      expiresAt: t.field({ type: "Time", description: "A year from today unless given." }),
+    }),
+  },
+  {
+    resolve: (_root, { input }, ctx) =>
+      payload(ctx, "created", () =>
+        createPersonalAccessToken(ctx, userIdOf(input.userId), {
+          name: input.name,
+          scopes: [...input.scopes],
+          description: input.description,
+          expires_at: input.expiresAt,
+        })),
+  },
+  {
+    outputFields: (t) => ({
+      personalAccessToken: t.field({ type: PersonalAccessTokenRef, nullable: true, resolve: (result) => result.created }),
+      token: t.string({ nullable: true, description: "The secret, shown this once.", resolve: (result) => result.created?.token ?? null }),
+      errors: t.stringList({ resolve: (result) => result.errors }),
+    }),
+  },
+);
+
+function tokenIdOf(gid: string | number): number {
+  const id = idOfGid(String(gid), "PersonalAccessToken");
+  if (id == null) throw notFound();
+  return id;
+}
+
+builder.relayMutationField(
+  "personalAccessTokenRevoke",
+  { inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the token (its owner's or, for administrators, anyone's)." }) }) },
+  { resolve: (_root, { input }, ctx) => payload(ctx, "revoked", () => revokePersonalAccessToken(ctx, tokenIdOf(input.id))) },
+  { outputFields: (t) => ({ errors: t.stringList({ resolve: (result) => result.errors }) }) },
+);
