@@ -143,12 +143,16 @@ export async function currentPersonalAccessToken(ctx: DomainContext): Promise<Ac
   return token;
 }
 
-/** Unknown token: 404 "Not found"; someone else's: 400 (RevokeService refuses). Repeat revokes succeed. */
-export async function revokePersonalAccessToken(ctx: DomainContext, id: number): Promise<boolean> {
+/**
+ * Unknown token: 404 "Not found"; someone else's: 400 as RevokeService refuses it over REST, or
+ * 404 with `hideOthers` (GitLab's GraphQL authorizes :revoke_token, so a token the caller may not
+ * manage is as absent as a missing one). Repeat revokes succeed.
+ */
+export async function revokePersonalAccessToken(ctx: DomainContext, id: number, { hideOthers = false } = {}): Promise<boolean> {
   const actor = requireAuthenticated(ctx);
   const token = await findPersonalToken(ctx, id);
   if (!token) throw recordNotFound();
-  if (!mayManage(actor, token)) throw badRequest();
+  if (!mayManage(actor, token)) throw hideOthers ? recordNotFound() : badRequest();
   return revoke(ctx, token);
 }
 

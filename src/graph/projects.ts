@@ -25,6 +25,7 @@ builder.node(ProjectRef, {
     visibility: t.exposeString("visibility"),
     archived: t.exposeBoolean("archived"),
     webUrl: t.string({ resolve: (project, _a, ctx) => projectWebUrl(ctx, project) }),
+    avatarUrl: t.string({ nullable: true, description: "Always null: Forgeline keeps no project avatars (REST's avatar_url is null too).", resolve: () => null }),
     createdAt: t.expose("createdAt", { type: "Time" }),
     lastActivityAt: t.expose("lastActivityAt", { type: "Time" }),
     topics: t.stringList({ resolve: (project, _a, ctx) => ctx.loaders.projectTopicNames.load(project.id) }),

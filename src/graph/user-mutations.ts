@@ -142,7 +142,7 @@ function tokenIdOf(gid: string | number): number {
 
 builder.relayMutationField(
   "personalAccessTokenRevoke",
-  { inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the token (its owner's or, for administrators, anyone's)." }) }) },
-  { resolve: (_root, { input }, ctx) => payload(ctx, "revoked", () => revokePersonalAccessToken(ctx, tokenIdOf(input.id))) },
+  { inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the token: the caller's own or, for administrators, anyone's (others are not available)." }) }) },
+  { resolve: (_root, { input }, ctx) => payload(ctx, "revoked", () => revokePersonalAccessToken(ctx, tokenIdOf(input.id), { hideOthers: true })) },
   { outputFields: (t) => ({ errors: t.stringList({ resolve: (result) => result.errors }) }) },
 );

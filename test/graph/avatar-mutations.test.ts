@@ -158,6 +158,50 @@ describe("topic avatars", () => {
   });
 });
 
+const USER_CREATE = `mutation($input: UserCreateInput!) { userCreate(input: $input) { errors user { id avatarUrl } } }`;
+const USER_UPDATE = `mutation($input: UserUpdateInput!) { userUpdate(input: $input) { errors user { id avatarUrl } } }`;
+
+describe("user avatars", () => {
+  const newUser = () => {
+    const username = uniq("uav").replace("-", "_");
+    return { username, name: username, email: `${username}@example.com`, password: "password-123456" };
+  };
+
+  it("userCreate and userUpdate store the uploaded image, served byte for byte, the URL REST shows", async () => {
+    const image = redPng();
+    const created = await multipart(t.root, USER_CREATE, newUser(), image, "me.png");
+    const user = created.data.userCreate.user;
+    expect(user.avatarUrl).toBe(`${UPLOADS}user/avatar/${numericId(user.id)}/me.png`);
+    await expectServed(t.app, user.avatarUrl, image, "image/png");
+    const updated = await multipart(t.root, USER_UPDATE, { id: user.id }, JPEG, "later.jpg");
+    expect(updated.data.userUpdate.user.avatarUrl).toBe(`${UPLOADS}user/avatar/${numericId(user.id)}/later.jpg`);
+    await expectServed(t.app, updated.data.userUpdate.user.avatarUrl, JPEG, "image/jpeg");
+    expect((await t.root.get(`/users/${numericId(user.id)}`)).body.avatar_url).toBe(updated.data.userUpdate.user.avatarUrl);
+    expect(await storedAvatar(t, user.avatarUrl)).toBeNull();
+  });
+
+  it("refuses a file that is not an image in the payload's errors", async () => {
+    const res = await multipart(t.root, USER_CREATE, newUser(), NOT_AN_IMAGE, "me.png");
+    expect(res.data.userCreate).toEqual({ errors: [`avatar ${NOT_IMAGE}`], user: null });
+  });
+
+  it.each(["anonymous", "owner"] as Actor[])("refuses %s (administrators only), keeping the avatar", async (actor) => {
+    const user = (await multipart(t.root, USER_CREATE, newUser(), redPng(), "me.png")).data.userCreate.user;
+    const res = await multipart(clientOf(t, team, actor), USER_UPDATE, { id: user.id }, JPEG, "x.jpg");
+    expect(res.errors?.[0]).toMatchObject({ message: NOT_AVAILABLE, path: ["userUpdate"] });
+    await expectServed(t.app, user.avatarUrl, redPng(), "image/png");
+  });
+});
+
+describe("projects", () => {
+  it("have no avatar, as over REST", async () => {
+    const project = (await team.owner.api.post("/projects", { name: uniq("pav"), visibility: "public" })).body;
+    const data = await graphData(t.anon, `query($p: ID!) { project(fullPath: $p) { avatarUrl } }`, { p: project.path_with_namespace });
+    expect(data.project).toEqual({ avatarUrl: null });
+    expect(project.avatar_url).toBeNull();
+  });
+});
+
 describe("a plain JSON request", () => {
   it("cannot pass a string as an Upload", async () => {
     const res = await graph(team.owner.api, GROUP_CREATE, { input: { name: "Str", path: uniq("gstr"), avatar: "not a file" } });
