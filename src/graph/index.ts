@@ -38,6 +38,7 @@ import "./approval-rule-mutations.js";
 import "./merge-request-rule-mutations.js";
 import "./approval-settings-mutations.js";
 import "./user-mutations.js";
+import "./access-token-mutations.js";
 import "./admin-mutations.js";
 
 export const publicSchema = builder.toSchema({ sortSchema: true });
