@@ -7,12 +7,11 @@ import { secretMatches } from "../../src/domain/applications.js";
 import type { ApiClient } from "../helpers/api.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { createUser, uniq, type TestUser } from "../helpers/factories.js";
-import { graph, graphData, gid } from "../helpers/graph.js";
+import { graph, graphData, gid, expectNotAvailable } from "../helpers/graph.js";
 
 let t: TestApp;
 let plain: TestUser;
 let readApiAdmin: TestUser;
-const NOT_AVAILABLE = "The resource that you are attempting to access does not exist or you don't have permission to perform this action";
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -24,11 +23,6 @@ type Caller = "anonymous" | "plain user";
 const NON_ADMINS: Caller[] = ["anonymous", "plain user"];
 const callerOf = (caller: Caller): ApiClient => (caller === "anonymous" ? t.anon : plain.api);
 const numericId = (id: string) => Number(id.split("/").pop());
-
-function expectNotAvailable(res: Awaited<ReturnType<typeof graph>>, field: string) {
-  expect(res.body.errors?.[0]).toMatchObject({ message: NOT_AVAILABLE, path: [field] });
-  expect((res.body.data as Record<string, unknown> | undefined)?.[field] ?? null).toBeNull();
-}
 
 async function expectReadApiRefused(query: string, variables: Record<string, unknown>) {
   const res = await graph(readApiAdmin.api, query, variables);

@@ -6,12 +6,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { createProjectRule } from "../helpers/approvals.js";
 import { createUser, uniq } from "../helpers/factories.js";
-import { graph, graphData, gid } from "../helpers/graph.js";
+import { graph, graphData, gid, expectNotAvailable } from "../helpers/graph.js";
 import { clientOf, createTeamWithProjects, type Actor, type TeamWithProjects } from "../helpers/team.js";
 
 let t: TestApp;
 let team: TeamWithProjects;
-const NOT_AVAILABLE = "The resource that you are attempting to access does not exist or you don't have permission to perform this action";
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -27,11 +26,6 @@ const RULES = `query($path: ID!) { project(fullPath: $path) { approvalRules { no
 const projectOf = (visibility: "public" | "private") => (visibility === "public" ? team.publicProject : team.privateProject);
 const rulesOf = async (visibility: "public" | "private") =>
   (await graphData(team.owner.api, RULES, { path: projectOf(visibility).path_with_namespace })).project.approvalRules.nodes;
-
-function expectNotAvailable(res: Awaited<ReturnType<typeof graph>>, field: string) {
-  expect(res.body.errors?.[0]).toMatchObject({ message: NOT_AVAILABLE, path: [field] });
-  expect((res.body.data as Record<string, unknown> | undefined)?.[field] ?? null).toBeNull();
-}
 
 const REFUSED: Actor[] = ["anonymous", "nonMember", "guest", "reporter", "developer"];
 const ALLOWED: Actor[] = ["maintainer", "owner", "admin"];

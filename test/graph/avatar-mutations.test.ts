@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_GRAPH_PATH } from "../../src/app.js";
 import type { ApiClient } from "../helpers/api.js";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
-import { graph, graphData } from "../helpers/graph.js";
+import { graph, graphData, NOT_AVAILABLE } from "../helpers/graph.js";
 import { addMember, uniq } from "../helpers/factories.js";
 import { JPEG, NOT_AN_IMAGE, pngOfSize, redPng } from "../helpers/images.js";
 import { expectServed } from "../helpers/multipart.js";
@@ -15,7 +15,6 @@ import { clientOf, createTeam, type Actor, type Team } from "../helpers/team.js"
 let t: TestApp;
 let team: Team;
 const UPLOADS = `${BASE_URL}/uploads/-/system/`;
-const NOT_AVAILABLE = "The resource that you are attempting to access does not exist or you don't have permission to perform this action";
 const TOO_BIG = "is too big (should be at most 200 KiB)";
 const NOT_IMAGE = "file format is not supported. Please try one of the following supported formats: png, jpg, jpeg, gif, bmp, tiff, ico, webp";
 

@@ -3,11 +3,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { uniq } from "../helpers/factories.js";
-import { gid, graph, graphData, type GraphResult } from "../helpers/graph.js";
+import { gid, graph, graphData, type GraphResult, expectNotAvailable } from "../helpers/graph.js";
 import { createBranch as restCreateBranch, protectBranch as restProtectBranch } from "../helpers/repository.js";
 import { clientOf, createTeamWithProjects, type Actor, type TeamWithProjects } from "../helpers/team.js";
-
-const NOT_AVAILABLE = "The resource that you are attempting to access does not exist or you don't have permission to perform this action";
 
 let t: TestApp;
 let team: TeamWithProjects;
@@ -22,11 +20,6 @@ const DELETE = `mutation($input: BranchDeleteInput!) { branchDelete(input: $inpu
 const PROTECT = `mutation($input: ProtectedBranchCreateInput!) { protectedBranchCreate(input: $input) {
   errors protectedBranch { id name allowForcePush pushAccessLevels { accessLevel user { username } } mergeAccessLevels { accessLevel } unprotectAccessLevels { accessLevel } } } }`;
 const UNPROTECT = `mutation($input: ProtectedBranchDeleteInput!) { protectedBranchDelete(input: $input) { errors } }`;
-
-function expectNotAvailable(res: GraphResult, field: string) {
-  expect(res.body.errors?.[0]).toMatchObject({ message: NOT_AVAILABLE, path: [field] });
-  expect((res.body.data as Record<string, unknown> | undefined)?.[field] ?? null).toBeNull();
-}
 
 const branchNames = async (project: any) =>
   (await graphData(t.root, `query($p: ID!) { project(fullPath: $p) { branches(first: 100) { nodes { name } } } }`, { p: project.path_with_namespace }))

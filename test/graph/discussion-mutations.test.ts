@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { createUser } from "../helpers/factories.js";
-import { graph, graphData, gid } from "../helpers/graph.js";
+import { graph, graphData, gid, expectNotAvailable } from "../helpers/graph.js";
 import { createIssue } from "../helpers/issues.js";
 import { createMergeRequest } from "../helpers/merge-requests.js";
 import { createNote, createSnippet } from "../helpers/snippets-notes.js";
@@ -17,7 +17,6 @@ let issue: any;
 let privateIssue: any;
 let mr: any;
 let snippet: any;
-const NOT_AVAILABLE = "The resource that you are attempting to access does not exist or you don't have permission to perform this action";
 const discussionGid = (id: string) => `gid://forgeline/Discussion/${id}`;
 
 beforeAll(async () => {
@@ -38,11 +37,6 @@ const ISSUE_THREADS = `query($path: ID!, $iid: String!) { project(fullPath: $pat
   discussions { nodes { id individualNote notes { nodes { body } } } } } } }`;
 const MR_THREADS = `query($path: ID!, $iid: String!) { project(fullPath: $path) { mergeRequest(iid: $iid) {
   discussions { nodes { id resolved resolvedBy { username } } } } } }`;
-
-function expectNotAvailable(res: Awaited<ReturnType<typeof graph>>, field: string) {
-  expect(res.body.errors?.[0]).toMatchObject({ message: NOT_AVAILABLE, path: [field] });
-  expect((res.body.data as Record<string, unknown> | undefined)?.[field] ?? null).toBeNull();
-}
 
 const threadsOf = async (project: any, anIssue: any) =>
   (await graphData(team.owner.api, ISSUE_THREADS, { path: project.path_with_namespace, iid: String(anIssue.iid) })).project.issue.discussions.nodes;

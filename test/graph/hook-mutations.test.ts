@@ -5,11 +5,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { addMember, createGroup, createProject } from "../helpers/factories.js";
-import { gid, graph, graphData, type GraphResult } from "../helpers/graph.js";
+import { gid, graph, graphData, type GraphResult, expectNotAvailable } from "../helpers/graph.js";
 import { ACCESS_LEVEL, clientOf, createTeamWithProjects, type Actor, type TeamWithProjects } from "../helpers/team.js";
 import { startReceiver, type Receiver } from "../webhooks/receiver.js";
 
-const NOT_AVAILABLE = "The resource that you are attempting to access does not exist or you don't have permission to perform this action";
 const TOKEN = "tok-secret-4711";
 const HEADER_VALUE = "header-secret-0815";
 const VARIABLE_VALUE = "variablesecret42";
@@ -52,11 +51,6 @@ const GROUP_UPDATE = `mutation($input: GroupHookUpdateInput!) { groupHookUpdate(
 const GROUP_DELETE = `mutation($input: GroupHookDeleteInput!) { groupHookDelete(input: $input) { errors } }`;
 const GROUP_TEST = `mutation($input: GroupHookTestInput!) { groupHookTest(input: $input) { errors groupHook { id } } }`;
 const GROUP_ROTATE = `mutation($input: GroupHookRotateSigningSecretInput!) { groupHookRotateSigningSecret(input: $input) { errors signingSecret groupHook { id signingEnabled } } }`;
-
-function expectNotAvailable(res: GraphResult, field: string) {
-  expect(res.body.errors?.[0]).toMatchObject({ message: NOT_AVAILABLE, path: [field] });
-  expect((res.body.data as Record<string, unknown> | undefined)?.[field] ?? null).toBeNull();
-}
 
 /** No answer may carry a write-only value. */
 function expectNoSecrets(res: GraphResult) {

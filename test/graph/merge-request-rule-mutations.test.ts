@@ -6,14 +6,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { createMergeRequestRule, createProjectRule, setApprovalSettings } from "../helpers/approvals.js";
 import { createProject, createUser, uniq } from "../helpers/factories.js";
-import { graph, graphData, gid } from "../helpers/graph.js";
+import { graph, graphData, gid, expectNotAvailable } from "../helpers/graph.js";
 import { createMergeRequest } from "../helpers/merge-requests.js";
 import { clientOf, createTeamWithProjects, type Actor, type TeamWithProjects } from "../helpers/team.js";
 
 let t: TestApp;
 let team: TeamWithProjects;
 let mrs: Record<"public" | "private", any>;
-const NOT_AVAILABLE = "The resource that you are attempting to access does not exist or you don't have permission to perform this action";
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -37,11 +36,6 @@ const projectOf = (visibility: Visibility) => (visibility === "public" ? team.pu
 const rulesOf = async (visibility: Visibility) =>
   (await graphData(team.owner.api, STATE, { path: projectOf(visibility).path_with_namespace, iid: String(mrs[visibility].iid) }))
     .project.mergeRequest.approvalState.rules;
-
-function expectNotAvailable(res: Awaited<ReturnType<typeof graph>>, field: string) {
-  expect(res.body.errors?.[0]).toMatchObject({ message: NOT_AVAILABLE, path: [field] });
-  expect((res.body.data as Record<string, unknown> | undefined)?.[field] ?? null).toBeNull();
-}
 
 const REFUSED: Actor[] = ["anonymous", "nonMember", "guest", "reporter"];
 const ALLOWED: Actor[] = ["developer", "maintainer", "owner", "admin"];

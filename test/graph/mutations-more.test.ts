@@ -3,7 +3,7 @@
 // query; refused or hidden ones get GitLab's "resource not available"; bad input lists errors.
 import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../helpers/app.js";
-import { graph, graphData, gid } from "../helpers/graph.js";
+import { graph, graphData, gid, expectNotAvailable } from "../helpers/graph.js";
 import { addMember, createGroup, createUser, uniq } from "../helpers/factories.js";
 import { createIssue } from "../helpers/issues.js";
 import { createBranch, createMergeRequest } from "../helpers/merge-requests.js";
@@ -11,17 +11,11 @@ import { ACCESS_LEVEL, clientOf, createTeamProject, createTeamWithProjects, type
 
 let t: TestApp;
 let team: TeamWithProjects;
-const NOT_AVAILABLE = "The resource that you are attempting to access does not exist or you don't have permission to perform this action";
 
 beforeAll(async () => {
   t = await startTestApp();
   team = await createTeamWithProjects(t);
 });
-
-function expectNotAvailable(res: Awaited<ReturnType<typeof graph>>, field: string) {
-  expect(res.body.errors?.[0]).toMatchObject({ message: NOT_AVAILABLE, path: [field] });
-  expect((res.body.data as Record<string, unknown> | undefined)?.[field] ?? null).toBeNull();
-}
 
 async function expectReadApiRefused(query: string, variables: Record<string, unknown>) {
   const reader = await createUser(t, {}, ["read_api"]);

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { createProjectRule } from "../helpers/approvals.js";
-import { graph, graphData, gid } from "../helpers/graph.js";
+import { graph, graphData, gid, NOT_AVAILABLE, expectNotAvailable } from "../helpers/graph.js";
 import { createUser } from "../helpers/factories.js";
 import { createIssue } from "../helpers/issues.js";
 import { createMergeRequest } from "../helpers/merge-requests.js";
@@ -11,7 +11,6 @@ import { clientOf, createTeamWithProjects, type Actor, type TeamWithProjects } f
 
 let t: TestApp;
 let team: TeamWithProjects;
-const NOT_AVAILABLE = "The resource that you are attempting to access does not exist or you don't have permission to perform this action";
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -19,11 +18,6 @@ beforeAll(async () => {
 });
 
 const CREATE_ISSUE = `mutation($input: CreateIssueInput!) { createIssue(input: $input) { errors issue { id iid title confidential labels { nodes { title } } assignees { nodes { username } } author { username } } } }`;
-
-function expectNotAvailable(res: Awaited<ReturnType<typeof graph>>, field: string) {
-  expect(res.body.errors?.[0]).toMatchObject({ message: NOT_AVAILABLE, path: [field] });
-  expect((res.body.data as Record<string, unknown> | undefined)?.[field] ?? null).toBeNull();
-}
 
 describe("createIssue", () => {
   it.each(["guest", "developer", "owner", "admin"] as Actor[])("creates an issue in the private project as %s", async (actor) => {

@@ -5,13 +5,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { createUser } from "../helpers/factories.js";
-import { graph, graphData, gid } from "../helpers/graph.js";
+import { graph, graphData, gid, expectNotAvailable } from "../helpers/graph.js";
 import { createSnippet } from "../helpers/snippets-notes.js";
 import { clientOf, createTeamWithProjects, type Actor, type TeamWithProjects } from "../helpers/team.js";
 
 let t: TestApp;
 let team: TeamWithProjects;
-const NOT_AVAILABLE = "The resource that you are attempting to access does not exist or you don't have permission to perform this action";
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -23,11 +22,6 @@ const CREATE = `mutation($input: CreateSnippetInput!) { createSnippet(input: $in
 const UPDATE = `mutation($input: UpdateSnippetInput!) { updateSnippet(input: $input) { errors snippet { id title description visibilityLevel blobs { nodes { path rawPlainData } } } } }`;
 const DESTROY = `mutation($input: DestroySnippetInput!) { destroySnippet(input: $input) { errors snippet { id } } }`;
 const SNIPPET = `query($id: ID!) { snippet: node(id: $id) { ... on Snippet { title description visibilityLevel blobs { nodes { path rawPlainData } } } } }`;
-
-function expectNotAvailable(res: Awaited<ReturnType<typeof graph>>, field: string) {
-  expect(res.body.errors?.[0]).toMatchObject({ message: NOT_AVAILABLE, path: [field] });
-  expect((res.body.data as Record<string, unknown> | undefined)?.[field] ?? null).toBeNull();
-}
 
 const createInput = (project: any, fields: Record<string, unknown> = {}) => ({
   input: {

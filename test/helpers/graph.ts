@@ -1,5 +1,6 @@
 // Requests to the public graph (src/graph/) as an ApiClient's user.
 import { PUBLIC_GRAPH_PATH } from "../../src/app.js";
+import { expect } from "vitest";
 import type { ApiClient } from "./api.js";
 
 export interface GraphResult<T = any> {
@@ -24,3 +25,12 @@ export async function graphData<T = any>(client: ApiClient, query: string, varia
 }
 
 export const gid = (type: string, id: number) => `gid://forgeline/${type}/${id}`;
+
+/** GitLab's answer to a mutation on something missing, hidden or not the caller's to change. */
+export const NOT_AVAILABLE = "The resource that you are attempting to access does not exist or you don't have permission to perform this action";
+
+/** The mutation `field` was refused with NOT_AVAILABLE and answered no object. */
+export function expectNotAvailable(res: GraphResult, field: string) {
+  expect(res.body.errors?.[0]).toMatchObject({ message: NOT_AVAILABLE, path: [field] });
+  expect((res.body.data as Record<string, unknown> | undefined)?.[field] ?? null).toBeNull();
+}
