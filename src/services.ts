@@ -7,7 +7,7 @@ import { createCaches } from "./domain/caches.js";
 import type { Services } from "./domain/context.js";
 import { createEncryption, loadEncryptionKey } from "./domain/encryption.js";
 import { createUrlGuard } from "./webhooks/url-guard.js";
-import { wakeOnCommit } from "./webhooks/wake.js";
+import { coalesced, NOTIFY_CHANNEL, wakeOnCommit } from "./webhooks/wake.js";
 import "./domain/subscribers.js";
 
 export async function createServices(config: Config, now: () => Date = () => new Date()): Promise<Services> {
@@ -26,7 +26,7 @@ async function openDatabase(databaseUrl: string): Promise<DbHandle & { versions:
     const versions = postgresqlTableVersions(query as (sql: string) => Promise<[string, unknown][]>);
     stats.onWrite = versions.wrote;
     stats.onRollback = versions.rolledBack;
-    wakeOnCommit(db);
+    wakeOnCommit(db, coalesced(() => query(`NOTIFY ${NOTIFY_CHANNEL}`)));
     return { db, stats, versions };
   }
   let prepare: PrepareDirect | undefined;

@@ -28,7 +28,7 @@ export interface HookEventInput {
 }
 
 /** Writes the delivery rows; returns how many hooks will receive the event. */
-export async function enqueueHookDeliveries(tx: Tx, ctx: Pick<DomainContext, "now" | "caches" | "db" | "dialect">, input: HookEventInput): Promise<number> {
+export async function enqueueHookDeliveries(tx: Tx, ctx: Pick<DomainContext, "now" | "caches" | "db">, input: HookEventInput): Promise<number> {
   const owners = await ownersOf(tx, ctx, input);
   if (!owners.groupIds.length && owners.projectId === null) return 0;
   const column = columnOf(input.trigger);
@@ -49,7 +49,7 @@ export async function enqueueHookDeliveries(tx: Tx, ctx: Pick<DomainContext, "no
       hookId: hook.id, trigger: input.trigger, payload, idempotencyKey: randomUUID(), eventUuid: randomUUID(), nextAttemptAt: now,
     })),
   });
-  await markEnqueued(tx, ctx.dialect);
+  markEnqueued(tx);
   return hearing.length;
 }
 

@@ -1,8 +1,8 @@
 // Waking delivery workers as soon as an outbox row commits, instead of at their next poll. A
 // transaction that wrote delivery rows is marked (`markEnqueued`); once it commits, the process's
 // own workers are signalled, a clustered web process tells its primary (which runs the worker),
-// and on PostgreSQL the transaction's own NOTIFY reaches the workers of every other process, which
-// LISTEN on one connection of their own. A lost signal costs only latency: the poll stays the safety net.
+// and on PostgreSQL a NOTIFY (one at a time per process) reaches the workers of every other
+// process, which LISTEN on one connection of their own. A lost signal costs only latency: the poll stays the safety net.
 import cluster from "node:cluster";
 import type pg from "pg";
 
@@ -13,21 +13,18 @@ const RECONNECT_DELAY_MS = { first: 500, max: 30_000 };
 const enqueuedIn = new WeakSet<object>();
 const listeners = new WeakMap<object, Set<() => void>>();
 
-/**
- * The transaction `tx` wrote delivery rows: wake the workers once it commits. On PostgreSQL the
- * transaction itself NOTIFYs (delivered by its commit, never by a rollback), so no other
- * connection is taken from the pool for it.
- */
-export async function markEnqueued(tx: { $executeRawUnsafe(sql: string): Promise<unknown> }, dialect: "sqlite" | "postgresql"): Promise<void> {
-  if (enqueuedIn.has(tx)) return;
+/** The transaction `tx` wrote delivery rows: wake the workers once it commits. */
+export function markEnqueued(tx: object): void {
   enqueuedIn.add(tx);
-  if (dialect === "postgresql") await tx.$executeRawUnsafe(`NOTIFY ${NOTIFY_CHANNEL}`);
 }
 
 type TransactionClient = { $transaction: (...args: any[]) => Promise<unknown> };
 
-/** Signals this process's workers (and a clustered web process's primary) after each interactive transaction of `db` that wrote delivery rows, once it committed. */
-export function wakeOnCommit(db: TransactionClient): void {
+/**
+ * Signals after each interactive transaction of `db` that wrote delivery rows, once it committed;
+ * `notify` (PostgreSQL) tells the other processes.
+ */
+export function wakeOnCommit(db: TransactionClient, notify?: () => void): void {
   const transaction = db.$transaction.bind(db);
   db.$transaction = async (run: unknown, ...rest: unknown[]) => {
     if (typeof run !== "function") return transaction(run, ...rest);
@@ -39,9 +36,31 @@ export function wakeOnCommit(db: TransactionClient): void {
     if (used && enqueuedIn.has(used)) {
       for (const listener of listeners.get(db) ?? []) listener();
       if (cluster.isWorker) process.send?.(WAKE_MESSAGE);
+      notify?.();
     }
     return result;
   };
+}
+
+/**
+ * `send` at most once at a time: commits while one is in flight ride on one more sent after it,
+ * so a burst of writes takes one pooled connection for its NOTIFYs, not one per write. A failed
+ * send costs only latency (the poll delivers).
+ */
+export function coalesced(send: () => Promise<unknown>): () => void {
+  let inFlight = false;
+  let again = false;
+  const run = () => {
+    inFlight = true;
+    again = false;
+    void send()
+      .catch(() => {})
+      .finally(() => {
+        inFlight = false;
+        if (again) run();
+      });
+  };
+  return () => (inFlight ? (again = true) : run());
 }
 
 /** Calls `listener` after each commit of `db` that wrote delivery rows; returns the unsubscribe. */

@@ -147,7 +147,7 @@ describe("the hooks that hear an event are kept between events", () => {
     const titles = async (hookId: number) => (await deliveriesOf(bed, hookId)).map((d) => JSON.parse(d.payload).object_attributes.title);
     expect(await titles(first.id)).toEqual(["one", "two"]);
     expect(await titles(second.id)).toEqual([]); // its rows went with it
-    const survivors = await bed.t.services.db.webHookDelivery.findMany({ where: { trigger: "issue_hooks" } });
+    const survivors = await bed.t.services.db.webHookDelivery.findMany({ where: { trigger: "issue_hooks" }, orderBy: { id: "asc" } });
     expect(survivors.map((d) => JSON.parse(d.payload).object_attributes.title)).toEqual(["one", "two"]);
   });
 });
