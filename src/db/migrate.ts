@@ -27,8 +27,31 @@ export async function applyMigrations(databaseUrl: string): Promise<void> {
   }
   const file = path.resolve(databaseUrl.slice("file:".length));
   mkdirSync(path.dirname(file), { recursive: true });
-  if (!isUpToDate("prisma/migrations", await appliedOnSqlite(file))) await migrateDeploy(databaseUrl);
+  await migrateSqlite(databaseUrl, file);
 }
+
+/** How long a process starting beside one that is migrating the same SQLite file waits for it. */
+const SQLITE_LOCK_WAIT_MS = 120_000;
+
+/**
+ * Processes started together on one file (a cluster, `npm run worker`, the scale-out test) all
+ * find the migrations pending; the CLI runs of all but one fail on the file's lock ("database is
+ * locked", or the schema engine's SocketTimeout). They try again until the first is done, and
+ * then find nothing left to apply.
+ */
+async function migrateSqlite(databaseUrl: string, file: string, deadline = Date.now() + SQLITE_LOCK_WAIT_MS): Promise<void> {
+  for (;;) {
+    try {
+      if (!isUpToDate("prisma/migrations", await appliedOnSqlite(file))) await migrateDeploy(databaseUrl);
+      return;
+    } catch (error) {
+      if (!isLockedOut(error) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
+const isLockedOut = (error: unknown) => /SQLITE_BUSY|database is locked|SocketTimeout/.test(`${(error as Error)?.message} ${(error as { code?: string })?.code}`);
 
 async function migrateDeploy(databaseUrl: string): Promise<void> {
   try {

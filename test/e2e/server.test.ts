@@ -1,5 +1,6 @@
 // The real server process: first start, restart, settings validation, migrations, shutdown.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import Database from "better-sqlite3";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASE_URL_FILE, executeOnDatabase, onPostgresql, queryDatabase } from "../helpers/test-database.js";
@@ -136,4 +137,28 @@ describe("invalid settings", () => {
     expect(run.output).toContain(detail);
     expect(readdirSync(dataDir).filter((name) => name !== DATABASE_URL_FILE)).toEqual([]);
   });
+});
+
+describe.skipIf(onPostgresql)("a start beside another process that holds the SQLite file's lock", () => {
+  it("waits for the lock (as beside a process applying migrations), then migrates and serves", async () => {
+    const dataDir = newDataDir();
+    const holder = new Database(path.join(dataDir, "forgeline.db"));
+    holder.exec("BEGIN EXCLUSIVE");
+    const started = startServer({ dataDir });
+    let released = false;
+    const release = new Promise<void>((resolve) => setTimeout(() => {
+      holder.exec("COMMIT");
+      holder.close();
+      released = true;
+      resolve();
+    }, 15_000));
+    const server = await started;
+    try {
+      expect(released).toBe(true); // it could not have been ready while the file was locked
+      await release;
+      expect((await new RestClient(server.apiUrl, server.rootToken).get("/user")).body.username).toBe("root");
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
 });
