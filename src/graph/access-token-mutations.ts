@@ -2,12 +2,10 @@
 // only in this payload) and personalAccessTokenRevoke (the owner or an administrator, as DELETE
 // /personal_access_tokens/:id): one `input`, a payload.
 import { createPersonalAccessToken, revokePersonalAccessToken } from "../domain/personal-access-tokens.js";
-import { notFound } from "../errors.js";
 import { PersonalAccessTokenRef } from "./access-tokens.js";
 import { builder } from "./builder.js";
 import { payload } from "./errors.js";
-import { idOfGid } from "./ids.js";
-import { userIdOf } from "./mutation-inputs.js";
+import { userIdOf, recordIdOf } from "./mutation-inputs.js";
 
 builder.relayMutationField(
   "personalAccessTokenCreate",
@@ -39,15 +37,9 @@ builder.relayMutationField(
   },
 );
 
-function tokenIdOf(gid: string | number): number {
-  const id = idOfGid(String(gid), "PersonalAccessToken");
-  if (id == null) throw notFound();
-  return id;
-}
-
 builder.relayMutationField(
   "personalAccessTokenRevoke",
   { inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the token: the caller's own or, for administrators, anyone's (others are not available)." }) }) },
-  { resolve: (_root, { input }, ctx) => payload(ctx, "revoked", () => revokePersonalAccessToken(ctx, tokenIdOf(input.id), { hideOthers: true })) },
+  { resolve: (_root, { input }, ctx) => payload(ctx, "revoked", () => revokePersonalAccessToken(ctx, recordIdOf(input.id, "PersonalAccessToken"), { hideOthers: true })) },
   { outputFields: (t) => ({ errors: t.stringList({ resolve: (result) => result.errors }) }) },
 );

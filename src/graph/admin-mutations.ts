@@ -3,20 +3,13 @@
 // and feature flags (as REST POST and DELETE /features/:name).
 import { createApplication, deleteApplication, renewApplicationSecret } from "../domain/applications.js";
 import { deleteFeature, setFeature } from "../domain/features.js";
-import { notFound } from "../errors.js";
 import { ApplicationRef, FeatureRef } from "./admin.js";
 import { builder } from "./builder.js";
+import { recordIdOf } from "./mutation-inputs.js";
 import { payload } from "./errors.js";
-import { idOfGid } from "./ids.js";
 
 /** The payload is the only place the secret is ever shown. */
 const SECRET = "The OAuth client secret, shown this once.";
-
-function applicationIdOf(gid: string | number): number {
-  const id = idOfGid(String(gid), "Application");
-  if (id == null) throw notFound();
-  return id;
-}
 
 builder.relayMutationField(
   "applicationCreate",
@@ -50,7 +43,7 @@ builder.relayMutationField(
 builder.relayMutationField(
   "applicationRenewSecret",
   { inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the application." }) }) },
-  { resolve: (_root, { input }, ctx) => payload(ctx, "created", () => renewApplicationSecret(ctx, applicationIdOf(input.id))) },
+  { resolve: (_root, { input }, ctx) => payload(ctx, "created", () => renewApplicationSecret(ctx, recordIdOf(input.id, "Application"))) },
   {
     outputFields: (t) => ({
       application: t.field({ type: ApplicationRef, nullable: true, resolve: (result) => result.created }),
@@ -63,7 +56,7 @@ builder.relayMutationField(
 builder.relayMutationField(
   "applicationDelete",
   { inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the application." }) }) },
-  { resolve: (_root, { input }, ctx) => payload(ctx, "deleted", () => deleteApplication(ctx, applicationIdOf(input.id))) },
+  { resolve: (_root, { input }, ctx) => payload(ctx, "deleted", () => deleteApplication(ctx, recordIdOf(input.id, "Application"))) },
   { outputFields: (t) => ({ errors: t.stringList({ resolve: (result) => result.errors }) }) },
 );
 

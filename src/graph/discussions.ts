@@ -6,7 +6,7 @@ import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { arrayConnection } from "./connections.js";
 import { NoteableRef, NoteConnection, notesOfNoteable, NoteRef } from "./notes.js";
-import { userById, UserRef } from "./users.js";
+import { UserRef } from "./users.js";
 
 export const DiscussionRef = builder.objectRef<DiscussionView>("Discussion");
 

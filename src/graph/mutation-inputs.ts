@@ -35,6 +35,13 @@ export function iidArg(iid: string): number {
 }
 
 /** The id of a user given as a global id; an id of another type or a malformed one matches nobody. */
+/** The database id a global id of `model` names; anything else is a missing record. */
+export function recordIdOf(gid: string | number, model: string): number {
+  const id = idOfGid(String(gid), model);
+  if (id == null) throw notFound();
+  return id;
+}
+
 export const userIdOf = (id: string | number) => idOfGid(String(id), "User") ?? -1;
 
 /** User ids given as global ids; an id of another type or a malformed one matches nobody. */

@@ -1,18 +1,10 @@
 // topicCreate, topicUpdate and topicDelete (administrators only, as REST /topics): one `input`, a
 // payload `{ topic, errors }` (topics.ts rules). `avatar` is a multipart upload.
 import { createTopic, deleteTopic, updateTopic } from "../domain/topics.js";
-import { notFound } from "../errors.js";
 import { builder } from "./builder.js";
 import { payload } from "./errors.js";
-import { idOfGid } from "./ids.js";
-import { AVATAR_DESCRIPTION } from "./mutation-inputs.js";
+import { AVATAR_DESCRIPTION, recordIdOf } from "./mutation-inputs.js";
 import { TopicRef } from "./topics.js";
-
-function topicIdOf(gid: string | number): number {
-  const id = idOfGid(String(gid), "Topic");
-  if (id == null) throw notFound();
-  return id;
-}
 
 builder.relayMutationField(
   "topicCreate",
@@ -50,7 +42,7 @@ builder.relayMutationField(
   {
     resolve: (_root, { input }, ctx) =>
       payload(ctx, "topic", () =>
-        updateTopic(ctx, topicIdOf(input.id), { name: input.name, title: input.title, description: input.description, avatar: input.avatar })),
+        updateTopic(ctx, recordIdOf(input.id, "Topic"), { name: input.name, title: input.title, description: input.description, avatar: input.avatar })),
   },
   {
     outputFields: (t) => ({
@@ -63,6 +55,6 @@ builder.relayMutationField(
 builder.relayMutationField(
   "topicDelete",
   { inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the topic." }) }) },
-  { resolve: (_root, { input }, ctx) => payload(ctx, "deleted", () => deleteTopic(ctx, topicIdOf(input.id))) },
+  { resolve: (_root, { input }, ctx) => payload(ctx, "deleted", () => deleteTopic(ctx, recordIdOf(input.id, "Topic"))) },
   { outputFields: (t) => ({ errors: t.stringList({ resolve: (result) => result.errors }) }) },
 );
