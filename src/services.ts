@@ -6,7 +6,7 @@ import { postgresqlTableVersions, sqliteTableVersions, type TableVersions } from
 import { createCaches } from "./domain/caches.js";
 import type { Services } from "./domain/context.js";
 import { createEncryption, loadEncryptionKey } from "./domain/encryption.js";
-import { createUrlGuard } from "./webhooks/url-guard.js";
+import { createUrlGuard } from "./net/url-guard.js";
 import { coalesced, NOTIFY_CHANNEL, wakeOnCommit } from "./webhooks/wake.js";
 import "./domain/subscribers.js";
 

@@ -4,7 +4,7 @@ import type { Db, SqlStats } from "../db/client.js";
 import type { User } from "../generated/prisma/client.js";
 import type { Caches } from "./caches.js";
 import type { Encryption } from "./encryption.js";
-import type { UrlGuard } from "../webhooks/url-guard.js";
+import type { UrlGuard } from "../net/url-guard.js";
 import type { Dialect } from "./paths.js";
 
 export interface Actor {

@@ -2,7 +2,7 @@
 // variables and custom headers, resetting the token, the variables and the headers when the URL
 // changes), and the model validations with GitLab's attribute messages.
 import { RE2JS } from "re2js";
-import type { UrlGuard } from "../webhooks/url-guard.js";
+import type { UrlGuard } from "../net/url-guard.js";
 
 export const BRANCH_FILTER_STRATEGIES = ["wildcard", "regex", "all_branches"] as const;
 export type BranchFilterStrategy = (typeof BRANCH_FILTER_STRATEGIES)[number];

@@ -7,7 +7,7 @@
 import { Agent, request } from "undici";
 import type { LookupAddress, LookupOptions } from "node:dns";
 import { isIP } from "node:net";
-import type { UrlGuard } from "./url-guard.js";
+import type { UrlGuard } from "../net/url-guard.js";
 
 export interface OutgoingRequest {
   url: string;

@@ -2,7 +2,7 @@
 // endpoints refused even when local requests are allowed, and host names checked by every address
 // they resolve to (a resolver returning a public and a private address is refused as a whole).
 import { describe, expect, it } from "vitest";
-import { addressProblem, createUrlGuard, REFUSED, systemLookup, type HostLookup } from "../../src/webhooks/url-guard.js";
+import { addressProblem, createUrlGuard, REFUSED, systemLookup, type HostLookup } from "../../src/net/url-guard.js";
 
 /** A resolver answering from a fixed table (names not in it do not resolve). */
 const table = (entries: Record<string, string[]>): HostLookup => async (name) => {

@@ -2,7 +2,7 @@
 // timeouts, GitLab's auto-disabling and recovery, several workers racing for the same rows, and
 // the URL guard applied again at send time (a private target refused when local hooks are off).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createUrlGuard } from "../../src/webhooks/url-guard.js";
+import { createUrlGuard } from "../../src/net/url-guard.js";
 import { createWorker } from "../../src/webhooks/worker.js";
 import { addMember, createGroup, createUser, type TestUser } from "../helpers/factories.js";
 import { createHook, deliveriesOf, startTestbed, type WebhookTestbed } from "./setup.js";

@@ -3,7 +3,7 @@
 // the addresses when it sends (WebHookService, with DNS rebinding protection). Forgeline: saved
 // with 201, refused by the guard at delivery with no connection made.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createUrlGuard, type HostLookup } from "../../src/webhooks/url-guard.js";
+import { createUrlGuard, type HostLookup } from "../../src/net/url-guard.js";
 import { addMember, createGroup, createUser, type TestUser } from "../helpers/factories.js";
 import { startTestbed, type WebhookTestbed } from "./setup.js";
 
