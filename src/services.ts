@@ -8,7 +8,7 @@ import type { Services } from "./domain/context.js";
 import { createEncryption, loadEncryptionKey } from "./domain/encryption.js";
 import { createUrlGuard } from "./net/url-guard.js";
 import { coalesced, NOTIFY_CHANNEL, wakeOnCommit } from "./webhooks/wake.js";
-import "./domain/subscribers.js";
+import "./event-subscribers.js";
 
 export async function createServices(config: Config, now: () => Date = () => new Date()): Promise<Services> {
   const { db, stats, versions } = await openDatabase(config.databaseUrl);

@@ -1,6 +1,6 @@
 // Domain events: what happened, published inside the transaction that made it happen, so that
 // what reacts to it (merge request head sha, approval resets, the webhook outbox) commits or
-// rolls back together with the change. Subscribers register once at start (src/domain/subscribers.ts).
+// rolls back together with the change. Subscribers register once at start (src/event-subscribers.ts).
 import type { Issue, IssueAssignee, Namespace, Prisma, Project } from "../generated/prisma/client.js";
 import type { DomainContext } from "./context.js";
 

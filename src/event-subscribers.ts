@@ -1,0 +1,11 @@
+// Registers every domain event subscriber (see domain/events.ts), the domain's own and the webhook
+// fan-out, in the order they must run. Imported once by services.ts, so the subscriptions exist
+// before the first request; it lives beside services.ts because it wires src/webhooks onto the
+// domain, which imports nothing from src/webhooks.
+// first: the push payloads and merge request reactions see the default branch it may set
+import "./domain/repository/first-branch.js";
+import "./domain/merge-requests/subscribers.js";
+import "./webhooks/subscribers.js";
+import "./webhooks/tag-push.js";
+import "./domain/approvals/subscribers.js";
+import "./webhooks/project-events.js";
