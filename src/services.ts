@@ -7,6 +7,7 @@ import { createCaches } from "./domain/caches.js";
 import type { Services } from "./domain/context.js";
 import { createEncryption, loadEncryptionKey } from "./domain/encryption.js";
 import { createUrlGuard } from "./net/url-guard.js";
+import { hookDelivery } from "./webhooks/hook-delivery.js";
 import { coalesced, NOTIFY_CHANNEL, wakeOnCommit } from "./webhooks/wake.js";
 import "./event-subscribers.js";
 
@@ -16,6 +17,7 @@ export async function createServices(config: Config, now: () => Date = () => new
     db, dialect: isPostgresqlUrl(config.databaseUrl) ? "postgresql" : "sqlite", sqlStats: stats, config, now, caches: createCaches(versions),
     encryption: createEncryption(loadEncryptionKey(config)),
     urlGuard: createUrlGuard({ allowLocal: config.allowLocalWebhooks }),
+    hookDelivery,
   };
 }
 

@@ -6,6 +6,7 @@ import type { Caches } from "./caches.js";
 import type { Encryption } from "./encryption.js";
 import type { UrlGuard } from "../net/url-guard.js";
 import type { Dialect } from "./paths.js";
+import type { HookDelivery } from "./web-hooks/delivery.js";
 
 export interface Actor {
   user: User;
@@ -28,6 +29,8 @@ export interface Services {
   encryption: Encryption;
   /** SSRF guard for webhook URLs (ALLOW_LOCAL_WEBHOOKS) */
   urlGuard: UrlGuard;
+  /** sends a hook's test and resend deliveries now (implemented by src/webhooks) */
+  hookDelivery: HookDelivery;
 }
 
 export interface DomainContext extends Services {

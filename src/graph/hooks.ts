@@ -7,7 +7,7 @@ import type { Context } from "../context.js";
 import { PROJECT_HOOK_EVENTS, type HookOwnerRef } from "../domain/hook-owners.js";
 import { BASE_HOOK_EVENTS, HOOK_EVENTS, type HookEvent } from "../domain/web-hook-switches.js";
 import { listHooks, type HookEntity } from "../domain/web-hooks.js";
-import { listHookEvents, type HookEventEntity } from "../webhooks/hook-events.js";
+import { listHookEvents, type HookEventEntity } from "../domain/web-hooks/history.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { offsetConnection } from "./connections.js";

@@ -1,8 +1,8 @@
 // Hook delivery history, resend and test: GitLab's WebHookLog entity and, per owner (group or
 // project), the root fields behind .../hooks/:hook_id/events, .../events/:hook_event_id/resend and
 // .../test/:trigger.
-import { listHookEvents, resendHookEvent, testHook, type HookEventEntity } from "../webhooks/hook-events.js";
-import { TEST_TRIGGERS } from "../webhooks/triggers.js";
+import { listHookEvents, resendHookEvent, testHook, type HookEventEntity } from "../domain/web-hooks/history.js";
+import { TEST_TRIGGERS } from "../domain/web-hooks/triggers.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import { ownerName, ownerRef, type HookOwnerKind } from "./web-hooks.js";

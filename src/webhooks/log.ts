@@ -4,9 +4,9 @@
 // interpolated URL so that resend can tell whether the hook still points at the same target.
 import type { Tx } from "../domain/events.js";
 import { digest } from "../domain/secrets.js";
+import { INTERNAL_ERROR } from "../domain/web-hooks/delivery.js";
 import { REDACTED } from "./request.js";
 
-export const INTERNAL_ERROR = "internal error";
 const RESPONSE_BODY_LIMIT = 8 * 1024;
 const RESPONSE_HEADERS_COUNT_LIMIT = 50;
 const RESPONSE_HEADER_SIZE_LIMIT = 1024;

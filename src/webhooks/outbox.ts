@@ -12,7 +12,7 @@ import type { Tx } from "../domain/events.js";
 import { alertStatus } from "../domain/web-hook-rows.js";
 import { hookEventColumn } from "../domain/web-hook-switches.js";
 import { branchMatches } from "./branch-filter.js";
-import { TRIGGER_SWITCHES, type Trigger } from "./triggers.js";
+import { TRIGGER_SWITCHES, type Trigger } from "../domain/web-hooks/triggers.js";
 import { markEnqueued } from "./wake.js";
 
 export interface HookEventInput {

@@ -13,7 +13,7 @@ import { loadProject, type ProjectWithNamespace } from "./payloads/common.js";
 import { buildAccessTokenPayload } from "./payloads/membership.js";
 import { buildPushPayload, isProtectedBranch } from "./payloads/push.js";
 import { buildEmojiPayload, buildIssuePayload, buildMergeRequestPayload, buildNotePayload } from "./payloads/work-items.js";
-import type { TestTrigger } from "./triggers.js";
+import type { TestTrigger } from "../domain/web-hooks/triggers.js";
 
 const noData = (message: string) => new AppError(422, { message });
 

@@ -2,21 +2,18 @@
 // history of the last seven days, resending a recorded delivery, and test deliveries, for group and
 // project hooks alike. Same access as the hooks themselves (hook-owners.ts); resend and test are
 // rate-limited per user (per hook; per group or project) while their feature flags are on.
+// The sending itself is src/webhooks', reached through ctx.hookDelivery (delivery.ts).
 import { randomUUID } from "node:crypto";
-import type { Prisma, WebHookLog } from "../generated/prisma/client.js";
-import { AppError, paramError, recordNotFound } from "../errors.js";
-import type { DomainContext } from "../domain/context.js";
-import { isFeatureEnabled, type FeatureName } from "../domain/features.js";
-import { resolveHookOwner, type HookOwnerRef } from "../domain/hook-owners.js";
-import { stateOf } from "../domain/web-hook-rows.js";
-import { findHookRow } from "../domain/web-hooks.js";
-import { paginate, type Page, type PageArgs } from "../domain/pagination.js";
-import { digest } from "../domain/secrets.js";
-import { executeHook } from "./deliver.js";
-import { INTERNAL_ERROR } from "./log.js";
-import { checkRateLimit } from "./rate-limit.js";
-import { targetOf } from "./request.js";
-import { samplePayload } from "./samples.js";
+import type { Prisma, WebHookLog } from "../../generated/prisma/client.js";
+import { AppError, paramError, recordNotFound } from "../../errors.js";
+import type { DomainContext } from "../context.js";
+import { isFeatureEnabled, type FeatureName } from "../features.js";
+import { resolveHookOwner, type HookOwnerRef } from "../hook-owners.js";
+import { findHookRow } from "../web-hooks.js";
+import { paginate, type Page, type PageArgs } from "../pagination.js";
+import { digest } from "../secrets.js";
+import { INTERNAL_ERROR } from "./delivery.js";
+import { checkRateLimit } from "../rate-limit.js";
 import { triggerOf, type TestTrigger } from "./triggers.js";
 
 export interface HookEventEntity {
@@ -100,10 +97,10 @@ export async function resendHookEvent(ctx: DomainContext, ref: HookOwnerRef, hoo
   await throttle(ctx, "web_hook_event_resend_api_endpoint_rate_limit", `web_hook_event_resend:${hook.id}`);
   const log = await ctx.db.webHookLog.findFirst({ where: { id: eventId, hookId: hook.id } });
   if (!log) throw recordNotFound();
-  if (log.urlHash && digest(targetOf(stateOf(ctx, hook)).interpolated) !== log.urlHash) {
+  if (log.urlHash && digest(ctx.hookDelivery.interpolatedUrl(ctx, hook)) !== log.urlHash) {
     throw unprocessable("The hook URL has changed, and this log entry cannot be retried");
   }
-  const result = await executeHook(ctx, {
+  const result = await ctx.hookDelivery.deliverNow(ctx, {
     hook, trigger: log.trigger, data: JSON.parse(log.requestData), recorded: true,
     idempotencyKey: log.idempotencyKey, eventUuid: randomUUID(),
   });
@@ -116,8 +113,8 @@ export async function testHook(ctx: DomainContext, ref: HookOwnerRef, hookId: nu
   const owner = await resolveHookOwner(ctx, ref);
   const hook = await findHookRow(ctx, owner, hookId);
   await throttle(ctx, "web_hook_test_api_endpoint_rate_limit", `web_hook_test:${owner.kind}:${owner.id}`);
-  const data = await samplePayload(ctx, owner, trigger, ctx.actor!.user);
-  const result = await executeHook(ctx, {
+  const data = await ctx.hookDelivery.samplePayload(ctx, owner, trigger, ctx.actor!.user);
+  const result = await ctx.hookDelivery.deliverNow(ctx, {
     hook, trigger: triggerOf(trigger)!, data, force: true, idempotencyKey: randomUUID(), eventUuid: randomUUID(),
   });
   const ok = result.sent && result.status !== null && result.status >= 200 && result.status < 300;
