@@ -40,5 +40,8 @@ import "./approval-settings-mutations.js";
 import "./user-mutations.js";
 import "./access-token-mutations.js";
 import "./admin-mutations.js";
+import "./tags.js";
+import "./repository-mutations.js";
+import "./transfer-mutations.js";
 
 export const publicSchema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,88 @@
+// Repository writes: commitCreate (commit-api.ts rules, as REST POST
+// /projects/:id/repository/commits), tagCreate and tagDelete (tags.ts rules, as REST POST and
+// DELETE /projects/:id/repository/tags) and mergeRequestRebase (rebase.ts rules, as REST PUT
+// /projects/:id/merge_requests/:iid/rebase, which Forgeline finishes before answering).
+import { getMergeRequest } from "../domain/merge-requests/merge-requests.js";
+import { rebaseMergeRequest } from "../domain/merge-requests/rebase.js";
+import { createCommit } from "../domain/repository/commit-api.js";
+import { createTag, deleteTag } from "../domain/repository/tags.js";
+import { FILE_ACTIONS } from "../domain/repository/tree.js";
+import { builder } from "./builder.js";
+import { CommitRef } from "./commits.js";
+import { MergeRequestRef } from "./merge-requests.js";
+import { iidArg, projectPathOf } from "./mutation-inputs.js";
+import { payloadMutation } from "./payload-mutation.js";
+import { TagRef } from "./tags.js";
+
+/** GitLab's CommitActionMode: CREATE, UPDATE, MOVE, DELETE, CHMOD. */
+const CommitActionModeEnum = builder.enumType("CommitActionMode", {
+  values: Object.fromEntries(FILE_ACTIONS.map((action) => [action.toUpperCase(), { value: action }])),
+});
+
+const CommitEncodingEnum = builder.enumType("CommitEncoding", { values: { TEXT: { value: "text" }, BASE64: { value: "base64" } } });
+
+const CommitActionInput = builder.inputType("CommitAction", {
+  description: "A change to one file (REST `actions[]`).",
+  fields: (t) => ({
+    action: t.field({ type: CommitActionModeEnum, required: true }),
+    filePath: t.string({ required: true }),
+    previousPath: t.string({ description: "The file's path before a move." }),
+    content: t.string({ description: "The file's content (create and update)." }),
+    encoding: t.field({ type: CommitEncodingEnum, description: "TEXT unless given." }),
+    executeFilemode: t.boolean({ description: "The executable flag (chmod)." }),
+  }),
+});
+
+payloadMutation("commitCreate", {
+  description: "Commits file changes to a branch (a new branch when startBranch is given).",
+  inputFields: (t) => ({
+    projectPath: t.id({ required: true }),
+    branch: t.string({ required: true, description: "The branch to commit to." }),
+    startBranch: t.string({ description: "The branch to start a new `branch` from." }),
+    message: t.string({ required: true }),
+    actions: t.field({ type: [CommitActionInput], required: true }),
+  }),
+  write: (input, ctx) =>
+    createCommit(ctx, projectPathOf(input.projectPath), {
+      branch: input.branch,
+      start_branch: input.startBranch,
+      commit_message: input.message,
+      actions: input.actions.map((action) => ({
+        action: action.action as string,
+        file_path: action.filePath,
+        previous_path: action.previousPath,
+        content: action.content,
+        encoding: action.encoding as string | null | undefined,
+        execute_filemode: action.executeFilemode,
+      })),
+    }),
+  returns: { field: "commit", type: CommitRef },
+});
+
+payloadMutation("tagCreate", {
+  description: "Tags a commit: a lightweight tag, or an annotated one when a message is given.",
+  inputFields: (t) => ({
+    projectPath: t.id({ required: true }),
+    name: t.string({ required: true }),
+    ref: t.string({ required: true, description: "Branch, tag or commit SHA to tag." }),
+    message: t.string({ description: "Makes the tag annotated." }),
+  }),
+  write: (input, ctx) => createTag(ctx, projectPathOf(input.projectPath), { tag_name: input.name, ref: input.ref, message: input.message }),
+  returns: { field: "tag", type: TagRef },
+});
+
+payloadMutation("tagDelete", {
+  inputFields: (t) => ({ projectPath: t.id({ required: true }), name: t.string({ required: true }) }),
+  write: (input, ctx) => deleteTag(ctx, projectPathOf(input.projectPath), input.name),
+});
+
+payloadMutation("mergeRequestRebase", {
+  description: "Rebases the source branch onto the target branch (done when the payload answers).",
+  inputFields: (t) => ({ projectPath: t.id({ required: true }), iid: t.string({ required: true }) }),
+  write: async (input, ctx) => {
+    const [path, iid] = [projectPathOf(input.projectPath), iidArg(input.iid)];
+    await rebaseMergeRequest(ctx, path, iid);
+    return getMergeRequest(ctx, path, iid);
+  },
+  returns: { field: "mergeRequest", type: MergeRequestRef },
+});

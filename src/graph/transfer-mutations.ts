@@ -1,0 +1,50 @@
+// Moves: groupTransfer (group-transfer.ts rules, as REST POST /groups/:id/transfer), projectTransfer
+// (projects.ts rules, as REST PUT /projects/:id/transfer) and topicsMerge (topic-merge.ts rules,
+// administrators only, as REST POST /topics/merge): one `input`, a payload `{ <object>, errors }`.
+import { transferGroup } from "../domain/group-transfer.js";
+import { transferProject } from "../domain/projects.js";
+import { mergeTopics } from "../domain/topic-merge.js";
+import { notFound } from "../errors.js";
+import { idOfGid } from "./ids.js";
+import { groupPathOf, projectPathOf, recordIdOf } from "./mutation-inputs.js";
+import { GroupRef } from "./namespaces.js";
+import { payloadMutation } from "./payload-mutation.js";
+import { ProjectRef } from "./projects.js";
+import { TopicRef } from "./topics.js";
+
+/** A group's or user's full path (never a numeric id, which the domain would also take). */
+function namespacePathOf(path: string | number): string {
+  if (/^\d+$/.test(String(path))) throw notFound("Namespace");
+  return String(path);
+}
+
+payloadMutation("groupTransfer", {
+  description: "Moves a group, with its subgroups and projects, under another group (Maintainers and above of it) or to the top level.",
+  inputFields: (t) => ({
+    fullPath: t.id({ required: true, description: "The group to move (its Owners and administrators)." }),
+    parentId: t.id({ description: "Global id of the new parent group; without one the group becomes top-level." }),
+  }),
+  write: (input, ctx) =>
+    transferGroup(ctx, groupPathOf(input.fullPath), input.parentId == null ? null : (idOfGid(String(input.parentId), "Group") ?? -1)),
+  returns: { field: "group", type: GroupRef },
+});
+
+payloadMutation("projectTransfer", {
+  description: "Moves a project into another group or personal namespace.",
+  inputFields: (t) => ({
+    fullPath: t.id({ required: true, description: "The project to move (its Owners and administrators)." }),
+    namespacePath: t.id({ required: true, description: "Full path of the group or personal namespace to move it into." }),
+  }),
+  write: (input, ctx) => transferProject(ctx, projectPathOf(input.fullPath), namespacePathOf(input.namespacePath)),
+  returns: { field: "project", type: ProjectRef },
+});
+
+payloadMutation("topicsMerge", {
+  description: "Moves the source topic's projects to the target topic and deletes the source (administrators only).",
+  inputFields: (t) => ({
+    sourceTopicId: t.id({ required: true, description: "Global id of the topic to merge away." }),
+    targetTopicId: t.id({ required: true, description: "Global id of the topic that remains." }),
+  }),
+  write: (input, ctx) => mergeTopics(ctx, recordIdOf(input.sourceTopicId, "Topic"), recordIdOf(input.targetTopicId, "Topic")),
+  returns: { field: "topic", type: TopicRef },
+});
