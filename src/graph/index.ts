@@ -43,5 +43,8 @@ import "./admin-mutations.js";
 import "./tags.js";
 import "./repository-mutations.js";
 import "./transfer-mutations.js";
+import "./user-state-mutations.js";
+import "./resource-access-tokens.js";
+import "./resource-token-mutations.js";
 
 export const publicSchema = builder.toSchema({ sortSchema: true });

@@ -8,7 +8,7 @@ import { payload } from "./errors.js";
 import { GroupMemberRef, ProjectMemberRef } from "./members.js";
 import { groupPathOf, projectPathOf, userIdOf } from "./mutation-inputs.js";
 
-const MemberAccessLevelEnum = builder.enumType("MemberAccessLevel", {
+export const MemberAccessLevelEnum = builder.enumType("MemberAccessLevel", {
   values: {
     MINIMAL_ACCESS: { value: AccessLevel.minimal },
     GUEST: { value: AccessLevel.guest },

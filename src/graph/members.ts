@@ -5,7 +5,7 @@ import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { UserRef } from "./users.js";
 
-const AccessLevelRef = builder.objectRef<number>("AccessLevel");
+export const AccessLevelRef = builder.objectRef<number>("AccessLevel");
 
 builder.objectType(AccessLevelRef, {
   fields: (t) => ({

@@ -1,0 +1,71 @@
+// Project and group access tokens (REST's ResourceAccessToken entity; GitLab's graph has no such
+// type): what the resource's managers may know of a token, never its secret (only the creating
+// payload carries that, once), and `Project.accessTokens` / `Group.accessTokens` for those REST
+// GET /projects/:id/access_tokens and /groups/:id/access_tokens allows (project Maintainers,
+// group Owners, administrators; null for anyone else).
+import type { Context } from "../context.js";
+import { isTokenActive } from "../domain/personal-access-tokens.js";
+import { listResourceAccessTokens, type ResourceAccessToken, type ResourceType } from "../domain/resource-access-tokens.js";
+import { builder } from "./builder.js";
+import { countedConnection } from "./connection-types.js";
+import { offsetConnection, type ConnectionArgs } from "./connections.js";
+import { orNull } from "./errors.js";
+import { AccessLevelRef } from "./members.js";
+import { GroupRef } from "./namespaces.js";
+import { ProjectRef } from "./projects.js";
+import { userById, UserRef } from "./users.js";
+
+export const ResourceAccessTokenRef = builder.objectRef<ResourceAccessToken>("ResourceAccessToken");
+
+builder.objectType(ResourceAccessTokenRef, {
+  description: "A project or group access token (never its secret).",
+  fields: (t) => ({
+    id: t.id({ resolve: (token) => `gid://forgeline/ResourceAccessToken/${token.id}` }),
+    name: t.exposeString("name"),
+    description: t.exposeString("description"),
+    scopes: t.stringList({ resolve: (token) => token.scopes.split(" ").filter(Boolean) }),
+    accessLevel: t.field({
+      type: AccessLevelRef,
+      nullable: true,
+      description: "The bot's membership in the project or group; null once the membership was removed.",
+      resolve: (token) => token.accessLevel,
+    }),
+    user: t.field({ type: UserRef, description: "The token's bot user.", resolve: (token, _a, ctx) => userById(ctx, token.userId) }),
+    revoked: t.exposeBoolean("revoked"),
+    active: t.boolean({ resolve: (token, _a, ctx) => isTokenActive(ctx, token) }),
+    createdAt: t.expose("createdAt", { type: "Time" }),
+    expiresAt: t.expose("expiresAt", { type: "Time", nullable: true }),
+    lastUsedAt: t.expose("lastUsedAt", { type: "Time", nullable: true }),
+  }),
+});
+
+const ResourceAccessTokenConnection = countedConnection(ResourceAccessTokenRef, "ResourceAccessToken");
+
+const tokensOf = (ctx: Context, type: ResourceType, id: number, args: ConnectionArgs) =>
+  orNull(() => offsetConnection(args, (page) => listResourceAccessTokens(ctx, type, String(id), page)));
+
+const description = (who: string) => `Access tokens, oldest first, revoked and expired ones too; null for callers below ${who}.`;
+
+builder.objectFields(ProjectRef, (t) => ({
+  accessTokens: t.connection(
+    {
+      type: ResourceAccessTokenRef,
+      nullable: true,
+      description: description("Maintainer"),
+      resolve: (project, args, ctx) => tokensOf(ctx, "project", project.id, args),
+    },
+    ResourceAccessTokenConnection,
+  ),
+}));
+
+builder.objectFields(GroupRef, (t) => ({
+  accessTokens: t.connection(
+    {
+      type: ResourceAccessTokenRef,
+      nullable: true,
+      description: description("Owner"),
+      resolve: (group, args, ctx) => tokensOf(ctx, "group", group.id, args),
+    },
+    ResourceAccessTokenConnection,
+  ),
+}));

@@ -1,0 +1,62 @@
+// userBlock, userUnblock, userBan, userUnban, userDeactivate and userActivate (administrators, as
+// REST POST /users/:id/block, ... /activate; not in GitLab's GraphQL API): one `input`, a payload
+// `{ user, errors }` with the user as the write left it. REST's answers map to the payload so:
+// `true` and `null` (nothing to do, users.rb `break`) return the user; `false` (the state machine
+// refused the transition) is the message GitLab's state machine records; a 403 with a reason is a
+// rule the administrator ran into and goes to `errors` (a bare 403 is the administrator check:
+// "resource not available").
+import type { Context } from "../context.js";
+import {
+  activateUser, banUser, blockUser, deactivateUser, unbanUser, unblockUser, type StateAnswer,
+} from "../domain/users/states.js";
+import { getUser } from "../domain/users.js";
+import { AppError, appErrorOf } from "../errors.js";
+import { recordIdOf } from "./mutation-inputs.js";
+import { payloadMutation } from "./payload-mutation.js";
+import { UserRef } from "./users.js";
+
+type StateChange = (ctx: Context, id: number) => Promise<StateAnswer>;
+
+/** The payload's error for a rule's refusal (its status no longer matters once it is a message). */
+const ruleError = (message: string) => new AppError(422, { message });
+
+/** The reason of a 403 that carries one ("403 Forbidden - <reason>" or a service's bare message). */
+function refusalReasonOf(error: unknown): string | null {
+  const appError = appErrorOf(error);
+  const message = appError?.status === 403 ? (appError.body as { message?: unknown }).message : undefined;
+  if (typeof message !== "string" || message === "403 Forbidden") return null;
+  return message.replace(/^403 Forbidden - /, "");
+}
+
+async function changeState(ctx: Context, gid: string | number, change: StateChange, event: string) {
+  const id = recordIdOf(gid, "User");
+  let answer: StateAnswer;
+  try {
+    answer = await change(ctx, id);
+  } catch (error) {
+    const reason = refusalReasonOf(error);
+    throw reason == null ? error : ruleError(reason);
+  }
+  // state_machines' message for a refused event (User#activate, #ban, ... returning false)
+  if (answer === false) throw ruleError(`State cannot transition via "${event}"`);
+  return getUser(ctx, id);
+}
+
+/** The mutation, the domain's write and the state machine event it fires. */
+const STATE_MUTATIONS: [name: string, change: StateChange, event: string, description: string][] = [
+  ["userBlock", blockUser, "block", "Blocks an active or deactivated user; a blocked or banned one stays as is."],
+  ["userUnblock", unblockUser, "activate", "Unblocks a blocked or banned user."],
+  ["userBan", banUser, "ban", "Bans an active user."],
+  ["userUnban", unbanUser, "unban", "Unbans a banned user."],
+  ["userDeactivate", deactivateUser, "deactivate", "Deactivates a dormant user (no token used for 90 days); a deactivated one stays as is."],
+  ["userActivate", activateUser, "activate", "Activates a deactivated user."],
+];
+
+for (const [name, change, event, description] of STATE_MUTATIONS) {
+  payloadMutation(name, {
+    description: `${description} Administrators only.`,
+    inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the user." }) }),
+    write: (input, ctx) => changeState(ctx, input.id, change, event),
+    returns: { field: "user", type: UserRef },
+  });
+}
