@@ -46,5 +46,8 @@ import "./transfer-mutations.js";
 import "./user-state-mutations.js";
 import "./resource-access-tokens.js";
 import "./resource-token-mutations.js";
+import "./group-approval-rule-mutations.js";
+import "./approval-reset-mutations.js";
+import "./hook-setting-mutations.js";
 
 export const publicSchema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,20 @@
+// mergeRequestResetApprovals (Forgeline's: GitLab's graph has none) over REST PUT
+// /projects/:id/merge_requests/:iid/reset_approvals: approvals.ts's rule lets only the bot user of
+// a project or group access token that may approve the merge request reset them; a signed-in
+// caller refused by that rule gets its reason in `errors`, a hidden merge request is not available.
+import { resetMergeRequestApprovals } from "../domain/approvals/approvals.js";
+import { MergeRequestRef } from "./merge-requests.js";
+import { mergeRequestAfterApprovalChange, mergeRequestInputFields } from "./merge-request-inputs.js";
+import { iidArg, projectPathOf } from "./mutation-inputs.js";
+import { payloadMutation } from "./payload-mutation.js";
+
+payloadMutation("mergeRequestResetApprovals", {
+  description: "Removes every approval of an open merge request (project and group access token bots only).",
+  inputFields: mergeRequestInputFields,
+  write: async (input, ctx) => {
+    const [path, iid] = [projectPathOf(input.projectPath), iidArg(input.iid)];
+    await resetMergeRequestApprovals(ctx, path, iid);
+    return mergeRequestAfterApprovalChange(ctx, path, iid);
+  },
+  returns: { field: "mergeRequest", type: MergeRequestRef },
+});

@@ -1,0 +1,56 @@
+// approvalGroupRuleCreate and approvalGroupRuleUpdate (Forgeline's: GitLab's graph has no group
+// approval rules) over the REST group rule writes, POST and PUT /groups/:id/approval_rules
+// (group-rules.ts: group Owners and administrators, while the approval_group_rules feature flag is
+// on; approvers narrowed to direct members of the group, top-level groups only). REST has no delete.
+import type { Context } from "../context.js";
+import { createGroupRule, updateGroupRule } from "../domain/approvals/group-rules.js";
+import { groupRuleGroupById } from "../domain/record-paths.js";
+import { notFound } from "../errors.js";
+import { ApprovalGroupRuleRef } from "./approval-rules.js";
+import { groupIdsOf, groupPathOf, recordIdOf, userIdsOf } from "./mutation-inputs.js";
+import { payloadMutation } from "./payload-mutation.js";
+
+const approvalRule = { field: "approvalRule", type: ApprovalGroupRuleRef };
+
+const approverFields = (t: PothosSchemaTypes.InputFieldBuilder<any, "InputObject">) => ({
+  userIds: t.idList({ description: "Global ids of users (direct members of the group) who may approve; replace the current ones." }),
+  groupIds: t.idList({ description: "Global ids of groups whose members may approve; replace the current ones." }),
+});
+
+type Approvers = { userIds?: readonly (string | number)[] | null; groupIds?: readonly (string | number)[] | null };
+
+const restApprovers = (input: Approvers) => ({ user_ids: userIdsOf(input.userIds), group_ids: groupIdsOf(input.groupIds) });
+
+/** The group rule a global id names, with its group, as the domain's rule paths take them. */
+async function groupRulePathOf(ctx: Context, gid: string | number): Promise<{ group: string; id: number }> {
+  const id = recordIdOf(gid, "ApprovalGroupRule");
+  const groupId = await groupRuleGroupById(ctx, id);
+  if (groupId == null) throw notFound();
+  return { group: String(groupId), id };
+}
+
+payloadMutation("approvalGroupRuleCreate", {
+  inputFields: (t) => ({
+    groupPath: t.id({ required: true }),
+    name: t.string({ required: true }),
+    approvalsRequired: t.int({ required: true }),
+    ...approverFields(t),
+  }),
+  write: (input, ctx) =>
+    createGroupRule(ctx, groupPathOf(input.groupPath), { name: input.name, approvals_required: input.approvalsRequired, ...restApprovers(input) }),
+  returns: approvalRule,
+});
+
+payloadMutation("approvalGroupRuleUpdate", {
+  inputFields: (t) => ({
+    id: t.id({ required: true, description: "Global id of the group approval rule." }),
+    name: t.string(),
+    approvalsRequired: t.int(),
+    ...approverFields(t),
+  }),
+  write: async (input, ctx) => {
+    const rule = await groupRulePathOf(ctx, input.id);
+    return updateGroupRule(ctx, rule.group, rule.id, { name: input.name, approvals_required: input.approvalsRequired, ...restApprovers(input) });
+  },
+  returns: approvalRule,
+});

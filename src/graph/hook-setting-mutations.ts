@@ -1,0 +1,55 @@
+// One URL variable or custom header of a webhook at a time (Forgeline's: GitLab's graph has no
+// hooks): projectHookUrlVariableSet/Delete, projectHookCustomHeaderSet/Delete and the group
+// hook pairs, over REST PUT and DELETE /projects/:id/hooks/:hook_id/url_variables/:key,
+// .../custom_headers/:key and the group routes (web-hook-settings.ts; hook-owners.ts says who may:
+// project Maintainers, group Owners, administrators). Values are write-only: the payload's hook
+// shows only the keys.
+import type { HookOwnerRef } from "../domain/hook-owners.js";
+import { deleteHookSetting, setHookSetting, type HookSetting } from "../domain/web-hook-settings.js";
+import { getHook } from "../domain/web-hooks.js";
+import type { Context } from "../context.js";
+import { hookTargetOf, HOOK_TYPENAMES, type HookKind } from "./hook-targets.js";
+import { GroupHookRef, ProjectHookRef } from "./hooks.js";
+import { payloadMutation } from "./payload-mutation.js";
+
+const HOOK_REFS = { project: ProjectHookRef, group: GroupHookRef };
+
+const SETTINGS: { setting: HookSetting; name: string; label: string }[] = [
+  { setting: "url_variables", name: "UrlVariable", label: "URL variable" },
+  { setting: "custom_headers", name: "CustomHeader", label: "custom header" },
+];
+
+/** Runs a write on the hook a global id names and answers the hook as it is afterwards. */
+async function changeHook(ctx: Context, kind: HookKind, gid: string | number, write: (owner: HookOwnerRef, hookId: number) => Promise<unknown>) {
+  const { owner, hookId } = await hookTargetOf(ctx, kind, gid);
+  await write(owner, hookId);
+  return getHook(ctx, owner, hookId);
+}
+
+function hookSettingMutations(kind: HookKind) {
+  const returns = { field: `${kind}Hook`, type: HOOK_REFS[kind], description: "The hook: keys only, never values." };
+  const idField = { required: true, description: `Global id of the ${HOOK_TYPENAMES[kind]}.` } as const;
+
+  for (const { setting, name, label } of SETTINGS) {
+    payloadMutation(`${kind}Hook${name}Set`, {
+      description: `Sets the value of one ${label} of a webhook (added when the key is new).`,
+      inputFields: (t) => ({
+        id: t.id(idField),
+        key: t.string({ required: true }),
+        value: t.string({ required: true, description: "Write-only: never shown." }),
+      }),
+      write: (input, ctx) => changeHook(ctx, kind, input.id, (owner, hookId) => setHookSetting(ctx, owner, hookId, setting, input.key, input.value)),
+      returns,
+    });
+
+    payloadMutation(`${kind}Hook${name}Delete`, {
+      description: `Removes one ${label} of a webhook; a key the hook does not have is not available.`,
+      inputFields: (t) => ({ id: t.id(idField), key: t.string({ required: true }) }),
+      write: (input, ctx) => changeHook(ctx, kind, input.id, (owner, hookId) => deleteHookSetting(ctx, owner, hookId, setting, input.key)),
+      returns,
+    });
+  }
+}
+
+hookSettingMutations("project");
+hookSettingMutations("group");
