@@ -312,3 +312,8 @@ export function requireCoarseAccess(ctx: DomainContext, access: CoarseAccess | u
   if (access === "admin") requireAdmin(ctx);
   else if (access === "authenticated") requireAuthenticated(ctx);
 }
+
+/** `read_internal_note` / `mark_note_as_internal`: Reporters and above, administrators. */
+export function canReadInternalNotes(ctx: DomainContext, access: ProjectAccess): boolean {
+  return isAdmin(ctx.actor) || access.level >= AccessLevel.reporter;
+}

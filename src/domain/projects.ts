@@ -16,24 +16,9 @@ import { assignTopics, recountTopics, topicIdsOf } from "./project-topics.js";
 import { featureSettingsData, type FeatureSettingsInput } from "./project-features.js";
 import { initializeRepository } from "./repository/initialize.js";
 import { recordId } from "./record-ids.js";
+import { projectFullPath } from "./web-urls.js";
 
 export * from "./project-lists.js";
-
-type ProjectPath = { path: string; namespace: { fullPath: string } };
-
-export function projectFullPath(project: ProjectPath) {
-  return `${project.namespace.fullPath}/${project.path}`;
-}
-
-/** The project's page (`web_url`); its git URLs and its objects' pages start from it. */
-export function projectWebUrl(ctx: Pick<DomainContext, "config">, project: ProjectPath): string {
-  return `${ctx.config.publicUrl}/${projectFullPath(project)}`;
-}
-
-/** The page of something in the project: `<project web url>/-/<kind>/<id>` (issues, merge_requests, snippets, commit, tree). */
-export function projectPageUrl(ctx: Pick<DomainContext, "config">, project: ProjectPath, kind: string, id: string | number): string {
-  return `${projectWebUrl(ctx, project)}/-/${kind}/${id}`;
-}
 
 export interface ProjectInput extends FeatureSettingsInput {
   name?: string | null;

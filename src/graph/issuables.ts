@@ -2,7 +2,8 @@
 import type { Context } from "../context.js";
 import { projectById } from "../domain/access.js";
 import { labelsOf } from "../domain/issues/issue-values.js";
-import { projectPageUrl, type ProjectWithNamespace } from "../domain/projects.js";
+import { type ProjectWithNamespace } from "../domain/projects.js";
+import { projectPageUrl } from "../domain/web-urls.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { arrayConnection, type ConnectionArgs } from "./connections.js";

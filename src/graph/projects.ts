@@ -3,7 +3,8 @@
 import type { Context } from "../context.js";
 import { findProject } from "../domain/access.js";
 import { listAllMembers } from "../domain/members.js";
-import { projectFullPath, projectWebUrl, type ProjectWithNamespace } from "../domain/projects.js";
+import { type ProjectWithNamespace } from "../domain/projects.js";
+import { projectFullPath, projectWebUrl } from "../domain/web-urls.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { offsetConnection } from "./connections.js";

@@ -7,7 +7,7 @@ import { issueLinks, issueReferences, isSubscribed } from "../domain/issues/issu
 import { issuableKey } from "../domain/issuable-facts.js";
 import { projectById } from "../domain/access.js";
 import type { Context } from "../context.js";
-import { projectPageUrl } from "../domain/projects.js";
+import { projectPageUrl } from "../domain/web-urls.js";
 import { labelsOf, taskStatus } from "../domain/issues/issue-values.js";
 import { taskCompletionStatus } from "../domain/task-lists.js";
 import { createIssue, updateIssue } from "../domain/issues/issue-writes.js";

@@ -5,7 +5,7 @@
 import type { Context } from "../context.js";
 import { mergeRequestDiffOnce } from "../domain/merge-requests/commits.js";
 import { labelsOf, referencesOf } from "../domain/merge-requests/fields.js";
-import { projectPageUrl } from "../domain/projects.js";
+import { projectPageUrl } from "../domain/web-urls.js";
 import { taskCompletionStatus } from "../domain/task-lists.js";
 import {
   listAllMergeRequests, listGroupMergeRequests, listProjectMergeRequests, MERGE_REQUEST_ORDER, MERGE_REQUEST_STATES,

@@ -3,10 +3,8 @@ import type { Project } from "../generated/prisma/client.js";
 import { FEATURE_ACCESS_LEVELS } from "../domain/project-features.js";
 import { projectPermissions } from "../domain/access.js";
 import { sshUrlToRepo } from "../domain/repository/urls.js";
-import {
-  createProject, getProject, listGroupProjects, listProjects, listProjectsKeyset, PROJECT_ORDER_COLUMNS,
-  projectFullPath, projectWebUrl, transferProject, updateProject, type ProjectWithNamespace,
-} from "../domain/projects.js";
+import { createProject, getProject, listGroupProjects, listProjects, listProjectsKeyset, PROJECT_ORDER_COLUMNS, transferProject, updateProject, type ProjectWithNamespace } from "../domain/projects.js";
+import { projectFullPath, projectWebUrl } from "../domain/web-urls.js";
 import { builder } from "./builder.js";
 import { namespaceFullName, NamespaceBasic, VisibilityEnum } from "./namespaces.js";
 import { keysetArgs, pageArgs, rowsOf } from "./pagination.js";

@@ -9,7 +9,7 @@ import type { DomainContext } from "../domain/context.js";
 import { subscribe, type Tx } from "../domain/events.js";
 import { enqueueHookDeliveries } from "./outbox.js";
 import { webhookEmail, xmlschema, type ProjectWithNamespace } from "./payloads/common.js";
-import { projectFullPath } from "../domain/projects.js";
+import { projectFullPath } from "../domain/web-urls.js";
 
 subscribe("project", async (tx, event, ctx) => {
   const { project } = event;

@@ -8,7 +8,7 @@ import { AccessLevel, findProject, requireAuthenticated, type ProjectAccess } fr
 import { isAdmin, type DomainContext } from "../context.js";
 import type { Tx } from "../events.js";
 import { assertUnmodifiedSince } from "../preconditions.js";
-import { deleteNoteablesChildren } from "../notes/noteable-cleanup.js";
+import { deleteNoteablesChildren } from "../dependent-rows.js";
 import { featureAvailable } from "../project-features.js";
 import { lockForDeletion } from "../row-locks.js";
 import { canReadIssue, type IssueWithAssignees } from "./issues.js";

@@ -7,7 +7,7 @@ import { findProject, type ProjectAccess } from "../access.js";
 import type { DomainContext } from "../context.js";
 import { canReadMergeRequests, ROW_INCLUDE, type MergeRequestRow } from "../merge-requests/merge-requests.js";
 import { paginateList, type Page, type PageArgs } from "../pagination.js";
-import { projectFullPath } from "../projects.js";
+import { projectFullPath } from "../web-urls.js";
 import { findIssue } from "./issues.js";
 import { closingReferencesIn, referencedFullPath, referencesIn, type TextReference } from "./references.js";
 

@@ -2,7 +2,7 @@
 // caller's subscription (web_url: projectPageUrl).
 import type { Issue, Namespace, Project } from "../../generated/prisma/client.js";
 import type { DomainContext } from "../context.js";
-import { projectFullPath } from "../projects.js";
+import { projectFullPath } from "../web-urls.js";
 
 type ProjectWithNamespace = Project & { namespace: Namespace };
 

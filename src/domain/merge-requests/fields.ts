@@ -1,7 +1,7 @@
 // What GitLab's merge request entities derive rather than store: draft, labels, references,
 // the detailed merge status.
 import type { MergeRequest } from "../../generated/prisma/client.js";
-import { projectFullPath } from "../projects.js";
+import { projectFullPath } from "../web-urls.js";
 
 type ProjectPath = { path: string; namespaceId: number; namespace: { fullPath: string } };
 

@@ -17,7 +17,7 @@ import { lockBranches, pushBranch } from "../repository/push.js";
 import { changeState } from "../issues/issue-writes.js";
 import { canUpdateIssue } from "../issues/issues.js";
 import { closingReferencesIn, referencedFullPath } from "../issues/references.js";
-import { projectFullPath } from "../projects.js";
+import { projectFullPath } from "../web-urls.js";
 import { branchHead } from "./branches.js";
 import { defaultMergeMessage, STATE_CHECK_FAILURES } from "./fields.js";
 import { findMergeRequest, ROW_INCLUDE, type MergeRequestRow } from "./merge-requests.js";

@@ -2,7 +2,7 @@
 // its changes. The repository keeps paths, not contents, so a change lists the path with an empty
 // diff marked too large and collapsed, as GitLab marks a diff whose contents it will not show.
 import type { Commit, User } from "../../generated/prisma/client.js";
-import { canReadInternalNotes } from "../notes/notes.js";
+import { canReadInternalNotes } from "../access.js";
 import type { DomainContext } from "../context.js";
 import { usersById } from "../loaders.js";
 import { paginateList, type Page, type PageArgs } from "../pagination.js";

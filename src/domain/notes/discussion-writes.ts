@@ -3,7 +3,6 @@
 // changing a thread note's body or resolution, and resolving a whole thread. Creating and editing
 // notes go through the notes' own rules and events (note-writes.ts): a reply is a note like any
 // other, so note webhooks fire for it as for notes.
-import type { Note } from "../../generated/prisma/client.js";
 import { badRequest, forbidden, paramError } from "../../errors.js";
 import { AccessLevel, requireAuthenticated } from "../access.js";
 import { isAdmin, type DomainContext } from "../context.js";

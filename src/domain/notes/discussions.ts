@@ -8,7 +8,8 @@ import { notFound } from "../../errors.js";
 import { requireAuthenticated } from "../access.js";
 import type { DomainContext } from "../context.js";
 import { paginate, type Page, type PageArgs } from "../pagination.js";
-import { canReadInternalNotes, findNoteable, notesOf, withIid, type Noteable, type NoteableType, type NoteView } from "./notes.js";
+import { findNoteable, notesOf, withIid, type Noteable, type NoteableType, type NoteView } from "./notes.js";
+import { canReadInternalNotes } from "../access.js";
 
 /** The STI type of thread notes (DiscussionNote); individual notes have none. */
 export const THREAD_NOTE = "DiscussionNote";

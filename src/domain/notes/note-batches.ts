@@ -6,7 +6,8 @@ import type { Db } from "../../db/client.js";
 import { requireAuthenticated, findProject } from "../access.js";
 import type { DomainContext } from "../context.js";
 import type { Loaders } from "../loaders.js";
-import { canReadInternalNotes, type NoteableType, type NoteView } from "./notes.js";
+import { type NoteableType, type NoteView } from "./notes.js";
+import { canReadInternalNotes } from "../access.js";
 
 /** `${noteable_type}:${noteable_id}:${internal notes included ? 1 : 0}`, e.g. "Issue:12:0" */
 export type NotesKey = `${NoteableType}:${number}:${0 | 1}`;

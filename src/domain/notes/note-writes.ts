@@ -1,7 +1,7 @@
 // Writing notes (Notes::CreateService / UpdateService / DestroyService behind lib/api/notes.rb):
 // who may comment and who may change a comment (NotePolicy), internal notes, GitLab's answers to
 // invalid notes, and the `note` domain event published inside the transaction.
-import { deleteReactionsOf } from "../award-emoji/cleanup.js";
+import { deleteReactionsOf } from "../dependent-rows.js";
 import { AccessLevel, requireAuthenticated } from "../access.js";
 import { badRequest, forbidden, paramError, recordNotFound } from "../../errors.js";
 import { isAdmin, type DomainContext } from "../context.js";
@@ -9,9 +9,8 @@ import { publish, type Tx } from "../events.js";
 import { rubyErrorHash } from "../paths.js";
 import { assertUnmodifiedSince } from "../preconditions.js";
 import { holdParent, lockForDeletion } from "../row-locks.js";
-import {
-  canReadInternalNotes, findNoteable, findNoteRecord, passesLock, withIid, type Noteable, type NoteableType, type NoteView,
-} from "./notes.js";
+import { findNoteable, findNoteRecord, passesLock, withIid, type Noteable, type NoteableType, type NoteView } from "./notes.js";
+import { canReadInternalNotes } from "../access.js";
 
 const MAX_BODY = 1_000_000;
 

@@ -5,8 +5,8 @@
 import type { Note, Prisma } from "../../generated/prisma/client.js";
 import { mergeRequestByIid } from "../../db/hot-reads.js";
 import { notFound, recordNotFound } from "../../errors.js";
-import { AccessLevel, findProject, requireAuthenticated, type ProjectAccess } from "../access.js";
-import { isAdmin, type DomainContext } from "../context.js";
+import { AccessLevel, canReadInternalNotes, findProject, requireAuthenticated, type ProjectAccess } from "../access.js";
+import type { DomainContext } from "../context.js";
 import { issueWithReadRule } from "../issues/issues.js";
 import { canReadMergeRequests } from "../merge-requests/merge-requests.js";
 import { paginate, type Page, type PageArgs, type SortDirection } from "../pagination.js";
@@ -81,11 +81,6 @@ export async function findNote(ctx: DomainContext, noteable: Noteable, noteId: n
 
 export function canReadNote(ctx: DomainContext, noteable: Noteable, note: Note): boolean {
   return !note.internal || canReadInternalNotes(ctx, noteable.access);
-}
-
-/** `read_internal_note` / `mark_note_as_internal`: Reporters and above, administrators. */
-export function canReadInternalNotes(ctx: DomainContext, access: ProjectAccess): boolean {
-  return isAdmin(ctx.actor) || access.level >= AccessLevel.reporter;
 }
 
 /** A locked discussion takes comments (and their edits) from project members only. */

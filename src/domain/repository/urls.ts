@@ -3,7 +3,7 @@
 import DataLoader from "dataloader";
 import type { Config } from "../../config.js";
 import type { DomainContext } from "../context.js";
-import { projectPageUrl } from "../projects.js";
+import { projectPageUrl } from "../web-urls.js";
 
 type ProjectPath = { path: string; namespace: { fullPath: string } };
 

@@ -2,7 +2,7 @@
 // (the snippet repository's default branch is part of a file's raw url).
 import type { Snippet } from "../../generated/prisma/client.js";
 import type { DomainContext } from "../context.js";
-import { projectFullPath, projectPageUrl, projectWebUrl } from "../projects.js";
+import { projectFullPath, projectPageUrl, projectWebUrl } from "../web-urls.js";
 import { sshUrlToRepo } from "../repository/urls.js";
 import type { SnippetView } from "./snippets.js";
 

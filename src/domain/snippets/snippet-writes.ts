@@ -2,7 +2,7 @@
 // Snippets::CreateService / UpdateService / DestroyService and ProjectSnippetPolicy). The order
 // of checks is GitLab's: project (404), snippets feature (403), parameters (400), sign-in (401),
 // snippet (404), permission (403), then the services' own errors.
-import { deleteNoteablesChildren } from "../notes/noteable-cleanup.js";
+import { deleteNoteablesChildren } from "../dependent-rows.js";
 import type { Prisma } from "../../generated/prisma/client.js";
 import { AppError, forbidden } from "../../errors.js";
 import { AccessLevel, requireAuthenticated, type ProjectAccess } from "../access.js";

@@ -3,7 +3,7 @@
 // delete; references that only name the user (assignments, approvals, "closed by") go either way.
 import { Prisma } from "../../generated/prisma/client.js";
 import type { Tx } from "../events.js";
-import { deleteNoteablesChildren, deleteNotes } from "../notes/noteable-cleanup.js";
+import { deleteNoteablesChildren, deleteNotes } from "../dependent-rows.js";
 
 /** Without hard_delete: authored issues, merge requests, notes, reactions and project snippets move to the ghost. */
 export async function moveContributionsToGhost(tx: Tx, userId: number, ghostId: number): Promise<void> {

@@ -5,7 +5,7 @@ import type { Namespace, Project, User } from "../../generated/prisma/client.js"
 import type { Services } from "../../domain/context.js";
 import type { Tx } from "../../domain/events.js";
 import { VISIBILITY_LEVELS } from "../../domain/access.js";
-import { projectFullPath, projectWebUrl } from "../../domain/projects.js";
+import { projectFullPath, projectWebUrl } from "../../domain/web-urls.js";
 import { sshUrlToRepo } from "../../domain/repository/urls.js";
 import { avatarUrlOfUser } from "../../domain/users.js";
 import { REDACTED } from "../request.js";

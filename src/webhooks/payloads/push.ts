@@ -3,7 +3,7 @@
 import type { Commit, User } from "../../generated/prisma/client.js";
 import type { Tx } from "../../domain/events.js";
 import { BLANK_SHA } from "../../domain/events.js";
-import { projectPageUrl } from "../../domain/projects.js";
+import { projectPageUrl } from "../../domain/web-urls.js";
 import { protectedBranchesMatching } from "../../domain/repository/protection-rules.js";
 import { avatarUrlOfUser } from "../../domain/users.js";
 import { projectHookAttrs, repositoryAttrs, type Ctx, type ProjectWithNamespace } from "./common.js";

@@ -5,7 +5,7 @@ import type { Issue, MergeRequest, Note, Snippet, User } from "../../generated/p
 import type { Changes, Tx } from "../../domain/events.js";
 import { VISIBILITY_LEVELS } from "../../domain/access.js";
 import { labelsOf } from "../../domain/issues/issue-values.js";
-import { projectPageUrl } from "../../domain/projects.js";
+import { projectPageUrl } from "../../domain/web-urls.js";
 import { issueHookChanges, mergeRequestHookChanges } from "./changes.js";
 import { commitHookAttrs } from "./push.js";
 import {
