@@ -1,7 +1,7 @@
 // Administrators' writes: instance-wide OAuth applications (as REST POST, DELETE /applications/:id
 // and POST /applications/:id/renew-secret; the secret only in the creating or renewing payload)
 // and feature flags (as REST POST and DELETE /features/:name).
-import { createApplication, deleteApplication, renewApplicationSecret } from "../domain/applications.js";
+import { createApplication, deleteApplication, renewApplicationSecret } from "../domain/oauth/applications.js";
 import { deleteFeature, setFeature } from "../domain/features.js";
 import { ApplicationRef, FeatureRef } from "./admin.js";
 import { builder } from "./builder.js";

@@ -2,7 +2,7 @@
 // feature flags set on the instance, from the domain functions behind GET /applications and
 // GET /features, which refuse everyone else: null for them.
 import type { Application } from "../generated/prisma/client.js";
-import { listApplications } from "../domain/applications.js";
+import { listApplications } from "../domain/oauth/applications.js";
 import { listFeatures, type FeatureView } from "../domain/features.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";

@@ -4,7 +4,7 @@
 // device authorization grant.
 import Provider from "oidc-provider";
 import type { Services } from "../domain/context.js";
-import { APPLICATION_SCOPES } from "../domain/applications.js";
+import { APPLICATION_SCOPES } from "../domain/oauth/applications.js";
 import { claimsOf, findActiveUser } from "../domain/oauth/accounts.js";
 import { clientSecretMatches, findClientMetadata } from "../domain/oauth/clients.js";
 import { loadKeySet } from "../domain/oauth/keys.js";

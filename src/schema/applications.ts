@@ -2,7 +2,7 @@
 // ApplicationWithSecret for the create and renew-secret answers (the only time the secret is shown).
 import {
   createApplication, deleteApplication, listApplications, renewApplicationSecret, type ApplicationWithSecret,
-} from "../domain/applications.js";
+} from "../domain/oauth/applications.js";
 import type { Application as ApplicationRow } from "../generated/prisma/client.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";

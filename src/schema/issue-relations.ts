@@ -2,7 +2,7 @@
 // merge requests that close it when merged (closed_by) and those related to it, each through one
 // domain function.
 import { deleteIssue } from "../domain/issues/issue-destroy.js";
-import { closingMergeRequests, relatedMergeRequests } from "../domain/issues/issue-merge-requests.js";
+import { closingMergeRequests, relatedMergeRequests } from "../domain/merge-requests/issue-links.js";
 import { issueParticipants } from "../domain/issues/issue-participants.js";
 import { builder } from "./builder.js";
 import { MergeRequestEntity, MergeRequestWithoutSubscription } from "./merge-requests.js";

@@ -3,7 +3,7 @@
 // applications (applicationCreate/Delete/RenewSecret) and feature flags (featureSet/Delete).
 // Secrets appear only in the payload that creates them; non-admins get "resource not available".
 import { beforeAll, describe, expect, it } from "vitest";
-import { secretMatches } from "../../src/domain/applications.js";
+import { secretMatches } from "../../src/domain/oauth/applications.js";
 import type { ApiClient } from "../helpers/api.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { createUser, uniq, type TestUser } from "../helpers/factories.js";

@@ -1,6 +1,6 @@
 // OAuth applications over /graphql: the root fields REST uses, with the same answers and errors.
 import { beforeAll, describe, expect, it } from "vitest";
-import { secretMatches } from "../../src/domain/applications.js";
+import { secretMatches } from "../../src/domain/oauth/applications.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { createUser, type TestUser } from "../helpers/factories.js";
 

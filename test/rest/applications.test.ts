@@ -3,7 +3,7 @@
 // shown only by create and renew-secret and stored only as a digest.
 import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { secretMatches } from "../../src/domain/applications.js";
+import { secretMatches } from "../../src/domain/oauth/applications.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { databaseContents } from "../helpers/test-database.js";
 import { createUser, type TestUser } from "../helpers/factories.js";

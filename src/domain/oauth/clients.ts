@@ -4,7 +4,7 @@
 // Other applications are public clients: no secret, PKCE required.
 import type { Application } from "../../generated/prisma/client.js";
 import type { Services } from "../context.js";
-import { APPLICATION_SCOPES, secretMatches } from "../applications.js";
+import { APPLICATION_SCOPES, secretMatches } from "./applications.js";
 
 export interface ClientMetadata {
   client_id: string;

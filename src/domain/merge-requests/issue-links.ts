@@ -5,11 +5,11 @@
 import type { Prisma } from "../../generated/prisma/client.js";
 import { findProject, type ProjectAccess } from "../access.js";
 import type { DomainContext } from "../context.js";
-import { canReadMergeRequests, ROW_INCLUDE, type MergeRequestRow } from "../merge-requests/merge-requests.js";
+import { canReadMergeRequests, ROW_INCLUDE, type MergeRequestRow } from "./merge-requests.js";
 import { paginateList, type Page, type PageArgs } from "../pagination.js";
 import { projectFullPath } from "../web-urls.js";
-import { findIssue } from "./issues.js";
-import { closingReferencesIn, referencedFullPath, referencesIn, type TextReference } from "./references.js";
+import { findIssue } from "../issues/issues.js";
+import { closingReferencesIn, referencedFullPath, referencesIn, type TextReference } from "../issues/references.js";
 
 type ProjectPaths = ProjectAccess["project"];
 

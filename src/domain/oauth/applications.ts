@@ -3,13 +3,13 @@
 // secret are random; only the secret's SHA-256 digest is stored, so the secret is shown once.
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { isIPv6 } from "node:net";
-import type { Application } from "../generated/prisma/client.js";
-import { notFound, paramError, validationError } from "../errors.js";
-import { requireAdmin } from "./access.js";
-import type { DomainContext } from "./context.js";
-import { paginate, type Page, type PageArgs } from "./pagination.js";
-import { digest } from "./secrets.js";
-import { revokeApplicationArtifacts } from "./oauth/store.js";
+import type { Application } from "../../generated/prisma/client.js";
+import { notFound, paramError, validationError } from "../../errors.js";
+import { requireAdmin } from "../access.js";
+import type { DomainContext } from "../context.js";
+import { paginate, type Page, type PageArgs } from "../pagination.js";
+import { digest } from "../secrets.js";
+import { revokeApplicationArtifacts } from "./store.js";
 
 /**
  * Doorkeeper's configured scopes in GitLab (`default_scopes` + `optional_scopes`, with the registry
