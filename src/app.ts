@@ -109,15 +109,16 @@ async function parseMultipartOperation(request: Request) {
 }
 
 /**
- * graphql-jit (0.8.7) gets two kinds of documents wrong, which run uncompiled instead: several
+ * graphql-jit (0.8.7) gets three kinds of documents wrong, which run uncompiled instead: several
  * operations (it caches a compiled document without its operation name, so the first would always
- * run) and a non-null variable with a default (`$fullPath: ID! = "root/example"`, as in GraphiQL's
- * examples): it ignores the default and answers that the variable was not provided.
+ * run), a non-null variable with a default (`$fullPath: ID! = "root/example"`, as in GraphiQL's
+ * examples): it ignores the default and answers that the variable was not provided, and a
+ * subscription (its field's `subscribe` receives the variables in place of the arguments).
  */
 function jitCanRun(document: DocumentNode): boolean {
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   const nonNullWithDefault = operations[0]?.variableDefinitions?.some((v) => v.defaultValue && v.type.kind === Kind.NON_NULL_TYPE);
-  return operations.length === 1 && !nonNullWithDefault;
+  return operations.length === 1 && !nonNullWithDefault && operations[0]!.operation !== "subscription";
 }
 
 function asGraphqlError(error: unknown): unknown {

@@ -6,6 +6,7 @@ import { postgresqlTableVersions, sqliteTableVersions, type TableVersions } from
 import { createCaches } from "./domain/caches.js";
 import type { Services } from "./domain/context.js";
 import { createEncryption, loadEncryptionKey } from "./domain/encryption.js";
+import { publishLiveEventsOnCommit } from "./domain/live-events.js";
 import { createUrlGuard } from "./net/url-guard.js";
 import { hookDelivery } from "./webhooks/hook-delivery.js";
 import { coalesced, NOTIFY_CHANNEL, wakeOnCommit } from "./webhooks/wake.js";
@@ -29,11 +30,13 @@ async function openDatabase(databaseUrl: string): Promise<DbHandle & { versions:
     stats.onWrite = versions.wrote;
     stats.onRollback = versions.rolledBack;
     wakeOnCommit(db, coalesced(() => query(`NOTIFY ${NOTIFY_CHANNEL}`)));
+    publishLiveEventsOnCommit(db, query);
     return { db, stats, versions };
   }
   let prepare: PrepareDirect | undefined;
   const { db, stats } = createDb(databaseUrl, (direct) => (prepare = direct));
   await configureDatabase(db); // opens the connection, so `prepare` is set
   wakeOnCommit(db);
+  publishLiveEventsOnCommit(db);
   return { db, stats, versions: sqliteTableVersions(prepare!, stats) };
 }

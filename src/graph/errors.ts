@@ -16,6 +16,8 @@ const hiddenWrite = (status: number, signedIn: boolean) => status === 403 || sta
 export const RESOURCE_NOT_AVAILABLE =
   "The resource that you are attempting to access does not exist or you don't have permission to perform this action";
 
+export const resourceNotAvailable = () => new GraphQLError(RESOURCE_NOT_AVAILABLE, { extensions: { code: "RESOURCE_NOT_AVAILABLE" } });
+
 /** The value, or null when the domain refuses to show it (not found, not allowed, not signed in). */
 export async function orNull<T>(read: () => Promise<T>): Promise<T | null> {
   try {
@@ -37,7 +39,7 @@ export async function payload<K extends string, T>(
   } catch (error) {
     const appError = appErrorOf(error);
     if (!appError) throw error;
-    if (hiddenWrite(appError.status, !!ctx.actor)) throw new GraphQLError(RESOURCE_NOT_AVAILABLE, { extensions: { code: "RESOURCE_NOT_AVAILABLE" } });
+    if (hiddenWrite(appError.status, !!ctx.actor)) throw resourceNotAvailable();
     return { [key]: null, errors: messagesOf(appError) } as Record<K, T | null> & { errors: string[] };
   }
 }

@@ -49,5 +49,6 @@ import "./resource-token-mutations.js";
 import "./group-approval-rule-mutations.js";
 import "./approval-reset-mutations.js";
 import "./hook-setting-mutations.js";
+import "./subscriptions.js";
 
 export const publicSchema = builder.toSchema({ sortSchema: true });

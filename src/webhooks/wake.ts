@@ -79,11 +79,16 @@ export interface WakeListener {
 }
 
 /**
- * PostgreSQL: LISTEN on a connection of its own, calling `onWake` for each notification and once
- * after every (re)connection (rows may have committed while it was away); reconnects after an
- * error with a growing delay.
+ * PostgreSQL: LISTEN on a connection of its own, calling `onWake` for each notification (with its
+ * payload) and once after every (re)connection, without one (rows may have committed while it was
+ * away); reconnects after an error with a growing delay. `channel`: another use's (live-events.ts).
  */
-export function listenForWakeUps(databaseUrl: string, onWake: () => void, log: (message: string, error?: unknown) => void): WakeListener {
+export function listenForWakeUps(
+  databaseUrl: string,
+  onWake: (payload?: string) => void,
+  log: (message: string, error?: unknown) => void,
+  channel = NOTIFY_CHANNEL,
+): WakeListener {
   let client: pg.Client | undefined;
   let closed = false;
   let delay = RECONNECT_DELAY_MS.first;
@@ -91,7 +96,7 @@ export function listenForWakeUps(databaseUrl: string, onWake: () => void, log: (
 
   const reconnect = (error: unknown) => {
     if (closed || retry) return;
-    log("webhook wake-up connection lost; reconnecting", error);
+    log(`${channel} connection lost; reconnecting`, error);
     void client?.end().catch(() => {});
     client = undefined;
     retry = setTimeout(() => {
@@ -105,12 +110,12 @@ export function listenForWakeUps(databaseUrl: string, onWake: () => void, log: (
     const { default: driver } = await import("pg");
     const next = new driver.Client({ connectionString: databaseUrl });
     client = next;
-    next.on("notification", () => onWake());
+    next.on("notification", (message) => onWake(message.payload));
     next.on("error", reconnect);
     next.on("end", () => client === next && reconnect(new Error("connection ended")));
     try {
       await next.connect();
-      await next.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      await next.query(`LISTEN ${channel}`);
       if (closed) return void (await next.end());
       delay = RECONNECT_DELAY_MS.first;
       onWake();
