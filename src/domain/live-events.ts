@@ -82,7 +82,16 @@ export function publishLiveEventsOnCommit(db: TransactionClient, query?: Query):
 }
 
 function deliver(db: object, events: LiveEvent[]): void {
-  for (const listener of listeners.get(db) ?? []) for (const event of events) listener(event);
+  for (const listener of listeners.get(db) ?? []) for (const event of events) safely(listener, event);
+}
+
+/** A live view's failure (a subscriber too slow to keep up) must not fail the write that committed. */
+function safely(listener: Listener, event: LiveEvent): void {
+  try {
+    listener(event);
+  } catch {
+    // that subscriber misses the event
+  }
 }
 
 /** One statement for the transaction's events, one notification each (a payload stays far below PostgreSQL's 8000 bytes). */
@@ -104,7 +113,7 @@ export function listenForLiveEvents(db: object, databaseUrl: string, listener: L
   const received = (payload?: string) => {
     if (!payload) return; // a (re)connection: what was missed meanwhile is gone, as with any live view
     const message = JSON.parse(payload) as { origin: string; event: LiveEvent };
-    if (message.origin !== originOf(db)) listener(message.event);
+    if (message.origin !== originOf(db)) safely(listener, message.event);
   };
   return listenForWakeUps(databaseUrl, received, log, LIVE_EVENTS_CHANNEL);
 }

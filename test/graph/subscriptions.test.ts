@@ -3,14 +3,15 @@
 // reach whom (confidential issues and internal notes by the domain's read rules, checked at
 // delivery), nothing for refused or rolled-back writes, and (PostgreSQL) events carried from
 // another process's writes by LISTEN/NOTIFY.
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createApp } from "../../src/app.js";
 import { publish } from "../../src/domain/events.js";
+import { LIVE_EVENTS_CHANNEL } from "../../src/domain/live-events.js";
 import { createServices } from "../../src/services.js";
 import type { ApiClient } from "../helpers/api.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { approve } from "../helpers/approvals.js";
-import { awardEmoji } from "../helpers/award-emoji.js";
+import { awardEmoji, awardEmojiPath } from "../helpers/award-emoji.js";
 import { createGroup, createProject, uniq } from "../helpers/factories.js";
 import { gid, NOT_AVAILABLE } from "../helpers/graph.js";
 import { createIssue } from "../helpers/issues.js";
@@ -82,14 +83,17 @@ describe("projectEvents", () => {
     const mr = await createMergeRequest(team.developer.api, pub);
     const issue = await createIssue(team.owner.api, pub);
     const note = await createNote(team.guest.api, pub, "issues", issue.iid, { body: "a comment" });
-    await awardEmoji(team.guest.api, { projectId: pub, kind: "issues", ref: issue.iid }, "rocket");
+    const target = { projectId: pub, kind: "issues" as const, ref: issue.iid };
+    const award = await awardEmoji(team.guest.api, target, "rocket");
+    expect((await team.guest.api.delete(`${awardEmojiPath(target)}/${award.id}`)).status).toBe(204);
     await approve(team.maintainer.api, pub, mr.iid);
 
     expect(await nextEvent(events)).toMatchObject({ kind: "MERGE_REQUEST", action: "open", objectId: gid("MergeRequest", mr.id), object: { title: mr.title } });
     expect(short(await nextEvent(events))).toEqual(["ISSUE", "open", gid("Issue", issue.id)]);
     expect(await nextEvent(events)).toMatchObject({ kind: "NOTE", action: "create", objectId: gid("Note", note.id), object: { body: "a comment" } });
     expect(await nextEvent(events)).toMatchObject({ kind: "EMOJI", action: "award", objectId: gid("Issue", issue.id), emojiName: "rocket" });
-    expect(await nextEvent(events)).toMatchObject({ kind: "APPROVAL", objectId: gid("MergeRequest", mr.id), object: { title: mr.title } });
+    expect(await nextEvent(events)).toMatchObject({ kind: "EMOJI", action: "revoke", objectId: gid("Issue", issue.id), emojiName: "rocket" });
+    expect(await nextEvent(events)).toMatchObject({ kind: "APPROVAL", action: "approved", objectId: gid("MergeRequest", mr.id), object: { title: mr.title } });
   });
 
   it("refuses a project the caller cannot see, and a missing or numeric path", async () => {
@@ -205,9 +209,18 @@ describe("groupEvents", () => {
 });
 
 describe.runIf(onPostgresql)("several processes (PostgreSQL)", () => {
+  /** connections of this test's database whose last statement was the live events' LISTEN */
+  const liveListeners = async () => {
+    const rows = await t.services.db.$queryRawUnsafe<{ count: bigint }[]>(
+      `SELECT count(*) AS count FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN ${LIVE_EVENTS_CHANNEL}'`,
+    );
+    return Number(rows[0]!.count);
+  };
+
   it("delivers events written through another process, by LISTEN/NOTIFY", async () => {
-    const other = createApp(await createServices(t.services.config));
-    const events = await subscribe(t.anon, PROJECT_EVENTS, publicPath, other);
+    const otherServices = await createServices(t.services.config);
+    onTestFinished(() => otherServices.db.$disconnect());
+    const events = await subscribe(t.anon, PROJECT_EVENTS, publicPath, createApp(otherServices));
     // the other process LISTENs once its first subscription opens: write until it hears
     const issue = await createIssue(team.owner.api, team.publicProject.id, { title: uniq("remote") });
     let event = await events.next(1_000);
@@ -217,5 +230,10 @@ describe.runIf(onPostgresql)("several processes (PostgreSQL)", () => {
     }
     expect(event?.errors).toBeUndefined();
     expect(event?.data?.projectEvents).toMatchObject({ kind: "ISSUE", objectId: gid("Issue", issue.id), project: { fullPath: publicPath } });
+
+    // the process stops listening once its last subscription closes
+    expect(await liveListeners()).toBe(1);
+    await events.close();
+    await expect.poll(liveListeners, { timeout: 5_000 }).toBe(0);
   });
 });
