@@ -4,12 +4,12 @@
 // can see; each event then reaches the subscriber only when node(id:) would show its object to them
 // at that moment (confidential issues and their notes, internal notes: the domain's read rules).
 import { createPubSub, type PubSub } from "graphql-yoga";
-import type { Context } from "../context.js";
+import { createContext, type Context } from "../context.js";
 import { ancestorIds, findGroup, projectById } from "../domain/access.js";
 import type { Services } from "../domain/context.js";
 import { listenForLiveEvents, onLiveEvent, type LiveEvent } from "../domain/live-events.js";
-import { createLoaders } from "../domain/loaders.js";
 import type { ProjectWithNamespace } from "../domain/projects.js";
+import { appErrorOf } from "../errors.js";
 import type { WakeListener } from "../webhooks/wake.js";
 import { builder } from "./builder.js";
 import { orNull, resourceNotAvailable } from "./errors.js";
@@ -60,23 +60,33 @@ function leave(hub: Hub): void {
 }
 
 /**
- * The event as `ctx`'s caller may see it now, or null: its object through node(id:)'s loaders,
- * with a fresh request's loaders and caches (the subscription outlives the request that opened it).
+ * The subscriber as a new request would find them now (the subscription outlives the request that
+ * opened it): their credentials authenticated again, fresh caches and loaders; null once their
+ * token is revoked or expired or they are blocked.
  */
-async function asSeenBy(ctx: Context, event: LiveEvent): Promise<DeliveredEvent | null> {
-  await ctx.caches.registry.refresh();
-  const reader: Context = { ...ctx, loaders: createLoaders(ctx) };
+async function currentReader(ctx: Context): Promise<Context | null> {
+  try {
+    return { ...(await createContext(ctx, ctx.request)), followProjectRedirects: true };
+  } catch (error) {
+    if (appErrorOf(error)) return null;
+    throw error;
+  }
+}
+
+/** The event as `reader` may see it, or null: its object through node(id:)'s loaders. */
+async function asSeenBy(reader: Context, event: LiveEvent): Promise<DeliveredEvent | null> {
   const object = await loadNode(reader, encodeGid(event.objectType, event.objectId));
   const project = object && (await orNull(() => projectOf(reader, event.projectId)));
   return project ? { ...event, project, object } : null;
 }
 
 /**
- * The events `concerns` picks, as the caller may see each. Started at once (not at the first
- * pull), so that what commits after the subscription was answered reaches it; an iterator rather
- * than a generator so that a `return` before the first pull still leaves the hub.
+ * The events `concerns` picks, as the caller may see each, until the caller's credentials stop
+ * working. Started at once (not at the first pull), so that what commits after the subscription
+ * was answered reaches it; an iterator rather than a generator so that a `return` before the first
+ * pull still leaves the hub.
  */
-function deliveries(ctx: Context, concerns: (event: LiveEvent) => Promise<boolean>): AsyncIterableIterator<DeliveredEvent> {
+function deliveries(ctx: Context, concerns: (reader: Context, event: LiveEvent) => Promise<boolean>): AsyncIterableIterator<DeliveredEvent> {
   const hub = join(ctx);
   const events = hub.pubsub.subscribe("live")[Symbol.asyncIterator]();
   let pending = events.next(); // runs the pubsub's Repeater: it listens from now on
@@ -98,7 +108,9 @@ function deliveries(ctx: Context, concerns: (event: LiveEvent) => Promise<boolea
         const result = await pending;
         if (result.done || !open) return close();
         pending = events.next();
-        const delivered = (await concerns(result.value)) ? await asSeenBy(ctx, result.value) : null;
+        const reader = await currentReader(ctx);
+        if (!reader) return close();
+        const delivered = (await concerns(reader, result.value)) ? await asSeenBy(reader, result.value) : null;
         if (delivered) return { done: false, value: delivered };
       }
     },
@@ -106,8 +118,8 @@ function deliveries(ctx: Context, concerns: (event: LiveEvent) => Promise<boolea
   };
 }
 
-async function isInGroup(ctx: Context, groupId: number, event: LiveEvent): Promise<boolean> {
-  const project = await projectById(ctx, event.projectId);
+async function isInGroup(reader: Context, groupId: number, event: LiveEvent): Promise<boolean> {
+  const project = await projectById(reader, event.projectId);
   return !!project && ancestorIds(project.namespace).includes(groupId);
 }
 
@@ -144,7 +156,7 @@ builder.subscriptionFields((t) => ({
     subscribe: async (_root, args, ctx) => {
       const project = await byFullPath(args.fullPath, (path) => projectOf(ctx, path));
       if (!project) throw resourceNotAvailable();
-      return deliveries(ctx, async (event) => event.projectId === project.id);
+      return deliveries(ctx, async (_reader, event) => event.projectId === project.id);
     },
     resolve: (event) => event,
   }),
@@ -155,7 +167,7 @@ builder.subscriptionFields((t) => ({
     subscribe: async (_root, args, ctx) => {
       const group = await byFullPath(args.fullPath, async (path) => (await findGroup(ctx, path)).group);
       if (!group) throw resourceNotAvailable();
-      return deliveries(ctx, (event) => isInGroup(ctx, group.id, event));
+      return deliveries(ctx, (reader, event) => isInGroup(reader, group.id, event));
     },
     resolve: (event) => event,
   }),

@@ -12,7 +12,7 @@ import type { ApiClient } from "../helpers/api.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { approve } from "../helpers/approvals.js";
 import { awardEmoji, awardEmojiPath } from "../helpers/award-emoji.js";
-import { createGroup, createProject, uniq } from "../helpers/factories.js";
+import { createGroup, createProject, createUser, uniq } from "../helpers/factories.js";
 import { gid, NOT_AVAILABLE } from "../helpers/graph.js";
 import { createIssue } from "../helpers/issues.js";
 import { createMergeRequest } from "../helpers/merge-requests.js";
@@ -144,6 +144,17 @@ describe("projectEvents", () => {
 
     expect((await team.owner.api.delete(`/projects/${project.id}/members/${member.id}`)).status).toBe(204);
     await createIssue(team.owner.api, project.id);
+    expect(await events.next(1_500)).toBeNull();
+  });
+
+  it("ends once the subscriber's token is revoked", async () => {
+    const user = await createUser(t);
+    const events = await subscribe(user.api, PROJECT_EVENTS, publicPath);
+    const before = await createIssue(team.owner.api, team.publicProject.id);
+    expect(short(await nextEvent(events))).toEqual(["ISSUE", "open", gid("Issue", before.id)]);
+
+    expect((await user.api.delete("/personal_access_tokens/self")).status).toBe(204);
+    await createIssue(team.owner.api, team.publicProject.id);
     expect(await events.next(1_500)).toBeNull();
   });
 
