@@ -2,41 +2,29 @@
 // (settings.ts rules: Maintainers and up, at least one setting, the others kept).
 import { updateApprovalSettings } from "../domain/approvals/settings.js";
 import { ProjectApprovalSettingsRef } from "./approval-settings.js";
-import { builder } from "./builder.js";
-import { payload } from "./errors.js";
 import { projectPathOf } from "./mutation-inputs.js";
+import { payloadMutation } from "./payload-mutation.js";
 
-builder.relayMutationField(
-  "projectApprovalSettingsUpdate",
-  {
-    inputFields: (t) => ({
-      projectPath: t.id({ required: true }),
-      approvalsBeforeMerge: t.int(),
-      resetApprovalsOnPush: t.boolean(),
-      selectiveCodeOwnerRemovals: t.boolean(),
-      disableOverridingApproversPerMergeRequest: t.boolean(),
-      mergeRequestsAuthorApproval: t.boolean(),
-      mergeRequestsDisableCommittersApproval: t.boolean(),
-      requireReauthenticationToApprove: t.boolean(),
+payloadMutation("projectApprovalSettingsUpdate", {
+  inputFields: (t) => ({
+    projectPath: t.id({ required: true }),
+    approvalsBeforeMerge: t.int(),
+    resetApprovalsOnPush: t.boolean(),
+    selectiveCodeOwnerRemovals: t.boolean(),
+    disableOverridingApproversPerMergeRequest: t.boolean(),
+    mergeRequestsAuthorApproval: t.boolean(),
+    mergeRequestsDisableCommittersApproval: t.boolean(),
+    requireReauthenticationToApprove: t.boolean(),
+  }),
+  write: (input, ctx) =>
+    updateApprovalSettings(ctx, projectPathOf(input.projectPath), {
+      approvals_before_merge: input.approvalsBeforeMerge,
+      reset_approvals_on_push: input.resetApprovalsOnPush,
+      selective_code_owner_removals: input.selectiveCodeOwnerRemovals,
+      disable_overriding_approvers_per_merge_request: input.disableOverridingApproversPerMergeRequest,
+      merge_requests_author_approval: input.mergeRequestsAuthorApproval,
+      merge_requests_disable_committers_approval: input.mergeRequestsDisableCommittersApproval,
+      require_reauthentication_to_approve: input.requireReauthenticationToApprove,
     }),
-  },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "approvalSettings", () =>
-        updateApprovalSettings(ctx, projectPathOf(input.projectPath), {
-          approvals_before_merge: input.approvalsBeforeMerge,
-          reset_approvals_on_push: input.resetApprovalsOnPush,
-          selective_code_owner_removals: input.selectiveCodeOwnerRemovals,
-          disable_overriding_approvers_per_merge_request: input.disableOverridingApproversPerMergeRequest,
-          merge_requests_author_approval: input.mergeRequestsAuthorApproval,
-          merge_requests_disable_committers_approval: input.mergeRequestsDisableCommittersApproval,
-          require_reauthentication_to_approve: input.requireReauthenticationToApprove,
-        })),
-  },
-  {
-    outputFields: (t) => ({
-      approvalSettings: t.field({ type: ProjectApprovalSettingsRef, nullable: true, resolve: (result) => result.approvalSettings }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+  returns: { field: "approvalSettings", type: ProjectApprovalSettingsRef },
+});

@@ -15,23 +15,30 @@ export interface PayloadResult<Result> {
   errors: string[];
 }
 
-type ExtraFields<Result> = (
-  t: PothosSchemaTypes.ObjectFieldBuilder<Types, PayloadResult<Result>>,
-) => Record<string, PothosSchemaTypes.FieldRef<Types, unknown, "Object">>;
+/** The field builder of a payload whose write returns `Result` (for extra fields declared apart). */
+export type PayloadFieldBuilder<Result> = PothosSchemaTypes.ObjectFieldBuilder<Types, PayloadResult<Result>>;
 
-export interface PayloadMutationOptions<Fields extends InputFieldMap, Result> {
+type ExtraFields<Result> = (t: PayloadFieldBuilder<Result>) => Record<string, PothosSchemaTypes.FieldRef<Types, unknown, "Object">>;
+
+export interface PayloadMutationOptions<Fields extends InputFieldMap, Shape, Result extends Shape | null> {
   description?: string;
   inputFields: (t: PothosSchemaTypes.InputFieldBuilder<Types, "InputObject">) => Fields;
   /** The domain write: the same function the REST route calls. */
   write: (input: InputShapeFromFields<Fields>, ctx: Context) => Promise<Result>;
-  /** The object the payload returns under `field` (none for deletes and other writes without one). */
-  returns?: { field: string; type: ObjectRef<Types, Result, unknown> | ObjectRef<Types, unknown, unknown>; description?: string };
+  /**
+   * The object the payload returns under `field` (none for deletes and other writes without one);
+   * the write's result must be the type's shape, or null for a write whose object is gone.
+   */
+  returns?: { field: string; type: ObjectRef<Types, Shape, unknown>; description?: string };
   /** Fields beside the object, such as a secret shown once. */
   extraFields?: ExtraFields<Result>;
 }
 
 /** Adds `name` to the mutation type: one `input`, a payload with the returned object and `errors`. */
-export function payloadMutation<Fields extends InputFieldMap, Result>(name: string, options: PayloadMutationOptions<Fields, Result>) {
+export function payloadMutation<Fields extends InputFieldMap, Shape, Result extends Shape | null>(
+  name: string,
+  options: PayloadMutationOptions<Fields, Shape, Result>,
+) {
   const { returns, extraFields } = options;
   builder.relayMutationField(
     name,
