@@ -6,11 +6,9 @@ import { createProjectRule, deleteProjectRule, updateProjectRule } from "../doma
 import { projectRuleProjectById } from "../domain/record-paths.js";
 import type { Context } from "../context.js";
 import { ApprovalProjectRuleRef } from "./approval-rules.js";
-import { builder } from "./builder.js";
-import { payload } from "./errors.js";
 import { idOfGid } from "./ids.js";
 import { groupIdsOf, projectPathOf, userIdsOf } from "./mutation-inputs.js";
-
+import { payloadMutation, type PayloadInputFieldBuilder } from "./payload-mutation.js";
 
 /** The project rule a global id names, with its project, as the domain's rule paths take them. */
 async function projectRulePathOf(ctx: Context, gid: string | number): Promise<{ project: string; id: number }> {
@@ -20,7 +18,7 @@ async function projectRulePathOf(ctx: Context, gid: string | number): Promise<{ 
   return { project: String(projectId), id };
 }
 
-export const approverFields = (t: PothosSchemaTypes.InputFieldBuilder<any, "InputObject">) => ({
+export const approverFields = (t: PayloadInputFieldBuilder) => ({
   userIds: t.idList({ description: "Global ids of users (members of the project) who may approve; replace the current ones." }),
   groupIds: t.idList({ description: "Global ids of groups whose members may approve; replace the current ones." }),
   appliesToAllProtectedBranches: t.boolean(),
@@ -34,69 +32,40 @@ export const restApprovers = (input: Approvers) => ({
   applies_to_all_protected_branches: input.appliesToAllProtectedBranches,
 });
 
-builder.relayMutationField(
-  "approvalProjectRuleCreate",
-  {
-    inputFields: (t) => ({
-      projectPath: t.id({ required: true }),
-      name: t.string({ required: true }),
-      approvalsRequired: t.int({ required: true }),
-      ...approverFields(t),
-    }),
-  },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "approvalRule", () =>
-        createProjectRule(ctx, projectPathOf(input.projectPath), { name: input.name, approvals_required: input.approvalsRequired, ...restApprovers(input) })),
-  },
-  {
-    outputFields: (t) => ({
-      approvalRule: t.field({ type: ApprovalProjectRuleRef, nullable: true, resolve: (result) => result.approvalRule }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+const approvalRule = { field: "approvalRule", type: ApprovalProjectRuleRef };
 
-builder.relayMutationField(
-  "approvalProjectRuleUpdate",
-  {
-    inputFields: (t) => ({
-      id: t.id({ required: true, description: "Global id of the project approval rule." }),
-      name: t.string(),
-      approvalsRequired: t.int(),
-      ...approverFields(t),
-    }),
-  },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "approvalRule", async () => {
-        const rule = await projectRulePathOf(ctx, input.id);
-        return updateProjectRule(ctx, rule.project, rule.id, { name: input.name, approvals_required: input.approvalsRequired, ...restApprovers(input) });
-      }),
-  },
-  {
-    outputFields: (t) => ({
-      approvalRule: t.field({ type: ApprovalProjectRuleRef, nullable: true, resolve: (result) => result.approvalRule }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+payloadMutation("approvalProjectRuleCreate", {
+  inputFields: (t) => ({
+    projectPath: t.id({ required: true }),
+    name: t.string({ required: true }),
+    approvalsRequired: t.int({ required: true }),
+    ...approverFields(t),
+  }),
+  write: (input, ctx) =>
+    createProjectRule(ctx, projectPathOf(input.projectPath), { name: input.name, approvals_required: input.approvalsRequired, ...restApprovers(input) }),
+  returns: approvalRule,
+});
 
-builder.relayMutationField(
-  "approvalProjectRuleDelete",
-  { inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the project approval rule." }) }) },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "approvalRule", async () => {
-        const rule = await projectRulePathOf(ctx, input.id);
-        await deleteProjectRule(ctx, rule.project, rule.id);
-        return null;
-      }),
+payloadMutation("approvalProjectRuleUpdate", {
+  inputFields: (t) => ({
+    id: t.id({ required: true, description: "Global id of the project approval rule." }),
+    name: t.string(),
+    approvalsRequired: t.int(),
+    ...approverFields(t),
+  }),
+  write: async (input, ctx) => {
+    const rule = await projectRulePathOf(ctx, input.id);
+    return updateProjectRule(ctx, rule.project, rule.id, { name: input.name, approvals_required: input.approvalsRequired, ...restApprovers(input) });
   },
-  {
-    outputFields: (t) => ({
-      approvalRule: t.field({ type: ApprovalProjectRuleRef, nullable: true, description: "Always null: the rule is gone.", resolve: (result) => result.approvalRule }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
+  returns: approvalRule,
+});
+
+payloadMutation("approvalProjectRuleDelete", {
+  inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the project approval rule." }) }),
+  write: async (input, ctx) => {
+    const rule = await projectRulePathOf(ctx, input.id);
+    await deleteProjectRule(ctx, rule.project, rule.id);
+    return null;
   },
-);
+  returns: { ...approvalRule, description: "Always null: the rule is gone." },
+});

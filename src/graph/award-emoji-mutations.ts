@@ -5,9 +5,8 @@ import { addAwardEmoji } from "../domain/award-emoji/award-emoji.js";
 import { removeOwnAwardEmoji, toggleAwardEmoji } from "../domain/award-emoji/award-toggle.js";
 import type { Context } from "../context.js";
 import { AwardEmojiRef } from "./award-emoji.js";
-import { builder } from "./builder.js";
-import { payload } from "./errors.js";
 import { awardablePathOf } from "./mutation-inputs.js";
+import { payloadMutation, type PayloadInputFieldBuilder } from "./payload-mutation.js";
 
 /**
  * The REST API reports every refused reaction as "404 Award Emoji <reason> Not Found"; a reason
@@ -22,57 +21,36 @@ async function withReasons<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-const awardInput = (t: PothosSchemaTypes.InputFieldBuilder<any, "InputObject">) => ({
+const awardInput = (t: PayloadInputFieldBuilder) => ({
   awardableId: t.id({ required: true, description: "Global id of the issue, merge request or note." }),
   name: t.string({ required: true, description: "Emoji name (aliases such as +1 too)." }),
 });
 
 type AwardInput = { awardableId: string | number; name: string };
 
-const write = <T>(ctx: Context, input: AwardInput, run: (path: Awaited<ReturnType<typeof awardablePathOf>>) => Promise<T>) =>
+const awardEmoji = { field: "awardEmoji", type: AwardEmojiRef };
+
+/** The write on the awardable the input names, its refusal reasons as validation errors. */
+const onAwardable = <T>(ctx: Context, input: AwardInput, run: (path: Awaited<ReturnType<typeof awardablePathOf>>) => Promise<T>) =>
   withReasons(async () => run(await awardablePathOf(ctx, String(input.awardableId))));
 
-builder.relayMutationField(
-  "awardEmojiAdd",
-  { inputFields: awardInput },
-  { resolve: (_root, { input }, ctx) => payload(ctx, "awardEmoji", () => write(ctx, input as AwardInput, (path) => addAwardEmoji(ctx, path, input.name))) },
-  {
-    outputFields: (t) => ({
-      awardEmoji: t.field({ type: AwardEmojiRef, nullable: true, resolve: (result) => result.awardEmoji }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+payloadMutation("awardEmojiAdd", {
+  inputFields: awardInput,
+  write: (input, ctx) => onAwardable(ctx, input, (path) => addAwardEmoji(ctx, path, input.name)),
+  returns: awardEmoji,
+});
 
-builder.relayMutationField(
-  "awardEmojiRemove",
-  { inputFields: awardInput },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "awardEmoji", () => write(ctx, input as AwardInput, async (path) => (await removeOwnAwardEmoji(ctx, path, input.name), null))),
-  },
-  {
-    outputFields: (t) => ({
-      awardEmoji: t.field({ type: AwardEmojiRef, nullable: true, description: "Always null: the reaction is gone.", resolve: () => null }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+payloadMutation("awardEmojiRemove", {
+  inputFields: awardInput,
+  write: (input, ctx) => onAwardable(ctx, input, async (path) => (await removeOwnAwardEmoji(ctx, path, input.name), null)),
+  returns: { ...awardEmoji, description: "Always null: the reaction is gone." },
+});
 
-builder.relayMutationField(
-  "awardEmojiToggle",
-  { inputFields: awardInput },
-  {
-    resolve: async (_root, { input }, ctx) => {
-      const result = await payload(ctx, "awardEmoji", () => write(ctx, input as AwardInput, (path) => toggleAwardEmoji(ctx, path, input.name)));
-      return { ...result, toggledOn: result.errors.length === 0 && result.awardEmoji !== null };
-    },
-  },
-  {
-    outputFields: (t) => ({
-      awardEmoji: t.field({ type: AwardEmojiRef, nullable: true, resolve: (result) => result.awardEmoji }),
-      toggledOn: t.boolean({ description: "Whether the emoji is now awarded.", resolve: (result) => result.toggledOn }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+payloadMutation("awardEmojiToggle", {
+  inputFields: awardInput,
+  write: (input, ctx) => onAwardable(ctx, input, (path) => toggleAwardEmoji(ctx, path, input.name)),
+  returns: awardEmoji,
+  extraFields: (t) => ({
+    toggledOn: t.boolean({ description: "Whether the emoji is now awarded.", resolve: (p) => p.errors.length === 0 && p.result !== null }),
+  }),
+});

@@ -5,11 +5,10 @@ import { createDiscussion, resolveDiscussion } from "../domain/notes/discussion-
 import { discussionPathById } from "../domain/record-paths.js";
 import { notFound } from "../errors.js";
 import type { Context } from "../context.js";
-import { builder } from "./builder.js";
 import { DiscussionRef } from "./discussions.js";
-import { payload } from "./errors.js";
 import { discussionIdOf, noteablePathOf } from "./mutation-inputs.js";
 import { NoteRef } from "./notes.js";
+import { payloadMutation } from "./payload-mutation.js";
 
 /** The discussion a global id names, with its noteable, as the domain's discussion paths take them. */
 async function discussionPathOf(ctx: Context, gid: string | number) {
@@ -19,49 +18,27 @@ async function discussionPathOf(ctx: Context, gid: string | number) {
   return { id, ...path };
 }
 
-builder.relayMutationField(
-  "createDiscussion",
-  {
-    inputFields: (t) => ({
-      noteableId: t.id({ required: true, description: "Global id of the issue, merge request or snippet." }),
-      body: t.string({ required: true }),
-    }),
+payloadMutation("createDiscussion", {
+  inputFields: (t) => ({
+    noteableId: t.id({ required: true, description: "Global id of the issue, merge request or snippet." }),
+    body: t.string({ required: true }),
+  }),
+  write: async (input, ctx) => {
+    const noteable = await noteablePathOf(ctx, String(input.noteableId));
+    const discussion = await createDiscussion(ctx, noteable.type, noteable.projectId, noteable.iid, { body: input.body });
+    return discussion.notes[0]!;
   },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "note", async () => {
-        const noteable = await noteablePathOf(ctx, String(input.noteableId));
-        const discussion = await createDiscussion(ctx, noteable.type, noteable.projectId, noteable.iid, { body: input.body });
-        return discussion.notes[0]!;
-      }),
-  },
-  {
-    outputFields: (t) => ({
-      note: t.field({ type: NoteRef, nullable: true, description: "The thread's first note.", resolve: (result) => result.note }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+  returns: { field: "note", type: NoteRef, description: "The thread's first note." },
+});
 
-builder.relayMutationField(
-  "discussionToggleResolve",
-  {
-    inputFields: (t) => ({
-      id: t.id({ required: true, description: "Global id of the discussion." }),
-      resolve: t.boolean({ required: true, description: "Resolve (true) or unresolve (false) the thread." }),
-    }),
+payloadMutation("discussionToggleResolve", {
+  inputFields: (t) => ({
+    id: t.id({ required: true, description: "Global id of the discussion." }),
+    resolve: t.boolean({ required: true, description: "Resolve (true) or unresolve (false) the thread." }),
+  }),
+  write: async (input, ctx) => {
+    const discussion = await discussionPathOf(ctx, input.id);
+    return resolveDiscussion(ctx, discussion.noteableType, discussion.projectId, discussion.ref, discussion.id, input.resolve);
   },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "discussion", async () => {
-        const discussion = await discussionPathOf(ctx, input.id);
-        return resolveDiscussion(ctx, discussion.noteableType, discussion.projectId, discussion.ref, discussion.id, input.resolve);
-      }),
-  },
-  {
-    outputFields: (t) => ({
-      discussion: t.field({ type: DiscussionRef, nullable: true, resolve: (result) => result.discussion }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+  returns: { field: "discussion", type: DiscussionRef },
+});

@@ -2,82 +2,59 @@
 // PUT and DELETE /groups): one `input`, a payload `{ group, errors }`. `avatar` is a multipart upload.
 import { deleteGroup } from "../domain/group-lifecycle.js";
 import { createGroup, updateGroup } from "../domain/groups.js";
-import { builder } from "./builder.js";
-import { payload } from "./errors.js";
 import { idOfGid } from "./ids.js";
 import { AVATAR_DESCRIPTION, groupPathOf, VisibilityLevelsEnum } from "./mutation-inputs.js";
 import { GroupRef } from "./namespaces.js";
+import { payloadMutation } from "./payload-mutation.js";
 
-builder.relayMutationField(
-  "groupCreate",
-  {
-    inputFields: (t) => ({
-      name: t.string({ required: true }),
-      path: t.string({ required: true }),
-      parentId: t.id({ description: "Global id of the parent group (Maintainers and above of it); a top-level group without one." }),
-      description: t.string(),
-      visibility: t.field({ type: VisibilityLevelsEnum, description: "private unless given." }),
-      requestAccessEnabled: t.boolean(),
-      avatar: t.field({ type: "Upload", description: AVATAR_DESCRIPTION }),
-    }),
-  },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "group", () =>
-        createGroup(ctx, {
-          name: input.name,
-          path: input.path,
-          parent_id: input.parentId == null ? null : (idOfGid(String(input.parentId), "Group") ?? -1),
-          description: input.description,
-          visibility: input.visibility,
-          request_access_enabled: input.requestAccessEnabled,
-          avatar: input.avatar,
-        })),
-  },
-  {
-    outputFields: (t) => ({
-      group: t.field({ type: GroupRef, nullable: true, resolve: (result) => result.group }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+const group = { field: "group", type: GroupRef };
 
-builder.relayMutationField(
-  "groupUpdate",
-  {
-    inputFields: (t) => ({
-      fullPath: t.id({ required: true }),
-      name: t.string(),
-      path: t.string({ description: "A new path moves the group and everything below it." }),
-      description: t.string(),
-      visibility: t.field({ type: VisibilityLevelsEnum }),
-      requestAccessEnabled: t.boolean(),
-      avatar: t.field({ type: "Upload", description: AVATAR_DESCRIPTION }),
+payloadMutation("groupCreate", {
+  inputFields: (t) => ({
+    name: t.string({ required: true }),
+    path: t.string({ required: true }),
+    parentId: t.id({ description: "Global id of the parent group (Maintainers and above of it); a top-level group without one." }),
+    description: t.string(),
+    visibility: t.field({ type: VisibilityLevelsEnum, description: "private unless given." }),
+    requestAccessEnabled: t.boolean(),
+    avatar: t.field({ type: "Upload", description: AVATAR_DESCRIPTION }),
+  }),
+  write: (input, ctx) =>
+    createGroup(ctx, {
+      name: input.name,
+      path: input.path,
+      parent_id: input.parentId == null ? null : (idOfGid(String(input.parentId), "Group") ?? -1),
+      description: input.description,
+      visibility: input.visibility,
+      request_access_enabled: input.requestAccessEnabled,
+      avatar: input.avatar,
     }),
-  },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "group", () =>
-        updateGroup(ctx, groupPathOf(input.fullPath), {
-          name: input.name,
-          path: input.path,
-          description: input.description,
-          visibility: input.visibility,
-          request_access_enabled: input.requestAccessEnabled,
-          avatar: input.avatar,
-        })),
-  },
-  {
-    outputFields: (t) => ({
-      group: t.field({ type: GroupRef, nullable: true, resolve: (result) => result.group }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+  returns: group,
+});
 
-builder.relayMutationField(
-  "groupDelete",
-  { inputFields: (t) => ({ fullPath: t.id({ required: true }) }) },
-  { resolve: (_root, { input }, ctx) => payload(ctx, "deleted", () => deleteGroup(ctx, groupPathOf(input.fullPath))) },
-  { outputFields: (t) => ({ errors: t.stringList({ resolve: (result) => result.errors }) }) },
-);
+payloadMutation("groupUpdate", {
+  inputFields: (t) => ({
+    fullPath: t.id({ required: true }),
+    name: t.string(),
+    path: t.string({ description: "A new path moves the group and everything below it." }),
+    description: t.string(),
+    visibility: t.field({ type: VisibilityLevelsEnum }),
+    requestAccessEnabled: t.boolean(),
+    avatar: t.field({ type: "Upload", description: AVATAR_DESCRIPTION }),
+  }),
+  write: (input, ctx) =>
+    updateGroup(ctx, groupPathOf(input.fullPath), {
+      name: input.name,
+      path: input.path,
+      description: input.description,
+      visibility: input.visibility,
+      request_access_enabled: input.requestAccessEnabled,
+      avatar: input.avatar,
+    }),
+  returns: group,
+});
+
+payloadMutation("groupDelete", {
+  inputFields: (t) => ({ fullPath: t.id({ required: true }) }),
+  write: (input, ctx) => deleteGroup(ctx, groupPathOf(input.fullPath)),
+});

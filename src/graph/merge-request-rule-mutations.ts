@@ -7,10 +7,9 @@ import { mergeRequestRulePathById } from "../domain/record-paths.js";
 import type { Context } from "../context.js";
 import { approverFields, restApprovers } from "./approval-rule-mutations.js";
 import { ApprovalRuleRef } from "./approvals.js";
-import { builder } from "./builder.js";
-import { payload } from "./errors.js";
 import { idOfGid } from "./ids.js";
 import { iidArg, projectPathOf } from "./mutation-inputs.js";
+import { payloadMutation } from "./payload-mutation.js";
 
 /** The merge request rule a global id names, with its merge request, as the domain's rule paths take them. */
 async function mergeRequestRulePathOf(ctx: Context, gid: string | number): Promise<{ project: string; iid: number; id: number }> {
@@ -20,76 +19,47 @@ async function mergeRequestRulePathOf(ctx: Context, gid: string | number): Promi
   return { project: String(path.projectId), iid: path.iid, id };
 }
 
-builder.relayMutationField(
-  "mergeRequestApprovalRuleCreate",
-  {
-    inputFields: (t) => ({
-      projectPath: t.id({ required: true }),
-      iid: t.string({ required: true }),
-      name: t.string({ required: true }),
-      approvalsRequired: t.int({ required: true }),
-      approvalProjectRuleId: t.id({ description: "Global id of a project rule to copy the name and approvers of." }),
-      ...approverFields(t),
-    }),
-  },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "approvalRule", () =>
-        createMergeRequestRule(ctx, projectPathOf(input.projectPath), iidArg(input.iid), {
-          name: input.name,
-          approvals_required: input.approvalsRequired,
-          approval_project_rule_id: input.approvalProjectRuleId == null ? undefined : (idOfGid(String(input.approvalProjectRuleId), "ApprovalProjectRule") ?? -1),
-          ...restApprovers(input),
-        })),
-  },
-  {
-    outputFields: (t) => ({
-      approvalRule: t.field({ type: ApprovalRuleRef, nullable: true, resolve: (result) => result.approvalRule }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+const approvalRule = { field: "approvalRule", type: ApprovalRuleRef };
 
-builder.relayMutationField(
-  "mergeRequestApprovalRuleUpdate",
-  {
-    inputFields: (t) => ({
-      id: t.id({ required: true, description: "Global id of the merge request approval rule." }),
-      name: t.string(),
-      approvalsRequired: t.int(),
-      ...approverFields(t),
+payloadMutation("mergeRequestApprovalRuleCreate", {
+  inputFields: (t) => ({
+    projectPath: t.id({ required: true }),
+    iid: t.string({ required: true }),
+    name: t.string({ required: true }),
+    approvalsRequired: t.int({ required: true }),
+    approvalProjectRuleId: t.id({ description: "Global id of a project rule to copy the name and approvers of." }),
+    ...approverFields(t),
+  }),
+  write: (input, ctx) =>
+    createMergeRequestRule(ctx, projectPathOf(input.projectPath), iidArg(input.iid), {
+      name: input.name,
+      approvals_required: input.approvalsRequired,
+      approval_project_rule_id: input.approvalProjectRuleId == null ? undefined : (idOfGid(String(input.approvalProjectRuleId), "ApprovalProjectRule") ?? -1),
+      ...restApprovers(input),
     }),
-  },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "approvalRule", async () => {
-        const rule = await mergeRequestRulePathOf(ctx, input.id);
-        return updateMergeRequestRule(ctx, rule.project, rule.iid, rule.id, { name: input.name, approvals_required: input.approvalsRequired, ...restApprovers(input) });
-      }),
-  },
-  {
-    outputFields: (t) => ({
-      approvalRule: t.field({ type: ApprovalRuleRef, nullable: true, resolve: (result) => result.approvalRule }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+  returns: approvalRule,
+});
 
-builder.relayMutationField(
-  "mergeRequestApprovalRuleDelete",
-  { inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the merge request approval rule." }) }) },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "approvalRule", async () => {
-        const rule = await mergeRequestRulePathOf(ctx, input.id);
-        await deleteMergeRequestRule(ctx, rule.project, rule.iid, rule.id);
-        return null;
-      }),
+payloadMutation("mergeRequestApprovalRuleUpdate", {
+  inputFields: (t) => ({
+    id: t.id({ required: true, description: "Global id of the merge request approval rule." }),
+    name: t.string(),
+    approvalsRequired: t.int(),
+    ...approverFields(t),
+  }),
+  write: async (input, ctx) => {
+    const rule = await mergeRequestRulePathOf(ctx, input.id);
+    return updateMergeRequestRule(ctx, rule.project, rule.iid, rule.id, { name: input.name, approvals_required: input.approvalsRequired, ...restApprovers(input) });
   },
-  {
-    outputFields: (t) => ({
-      approvalRule: t.field({ type: ApprovalRuleRef, nullable: true, description: "Always null: the rule is gone.", resolve: (result) => result.approvalRule }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
+  returns: approvalRule,
+});
+
+payloadMutation("mergeRequestApprovalRuleDelete", {
+  inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the merge request approval rule." }) }),
+  write: async (input, ctx) => {
+    const rule = await mergeRequestRulePathOf(ctx, input.id);
+    await deleteMergeRequestRule(ctx, rule.project, rule.iid, rule.id);
+    return null;
   },
-);
+  returns: { ...approvalRule, description: "Always null: the rule is gone." },
+});

@@ -20,9 +20,12 @@ export type PayloadFieldBuilder<Result> = PothosSchemaTypes.ObjectFieldBuilder<T
 
 type ExtraFields<Result> = (t: PayloadFieldBuilder<Result>) => Record<string, PothosSchemaTypes.FieldRef<Types, unknown, "Object">>;
 
+/** The input field builder of a payload mutation (for input fields several mutations share). */
+export type PayloadInputFieldBuilder = PothosSchemaTypes.InputFieldBuilder<Types, "InputObject">;
+
 export interface PayloadMutationOptions<Fields extends InputFieldMap, Shape, Result extends Shape | null> {
   description?: string;
-  inputFields: (t: PothosSchemaTypes.InputFieldBuilder<Types, "InputObject">) => Fields;
+  inputFields: (t: PayloadInputFieldBuilder) => Fields;
   /** The domain write: the same function the REST route calls. */
   write: (input: InputShapeFromFields<Fields>, ctx: Context) => Promise<Result>;
   /**
