@@ -3,101 +3,78 @@
 import { deleteIssue } from "../domain/issues/issue-destroy.js";
 import { createIssue, updateIssue } from "../domain/issues/issue-writes.js";
 import { builder } from "./builder.js";
-import { payload } from "./errors.js";
 import { IssueRef } from "./issues.js";
 import { iidArg, projectPathOf, userIdsOf } from "./mutation-inputs.js";
+import { payloadMutation } from "./payload-mutation.js";
 
 const IssueStateEventEnum = builder.enumType("IssueStateEvent", {
   values: { CLOSE: { value: "close" }, REOPEN: { value: "reopen" } } as const,
 });
 
+const issue = { field: "issue", type: IssueRef };
 
-builder.relayMutationField(
-  "createIssue",
-  {
-    inputFields: (t) => ({
-      projectPath: t.id({ required: true }),
-      title: t.string({ required: true }),
-      description: t.string(),
-      confidential: t.boolean(),
-      locked: t.boolean({ description: "The discussion is locked (members only may comment)." }),
-      dueDate: t.string({ description: "YYYY-MM-DD" }),
-      labels: t.stringList({ description: "Label names." }),
-      assigneeIds: t.idList({ description: "Global ids of users." }),
+payloadMutation("createIssue", {
+  inputFields: (t) => ({
+    projectPath: t.id({ required: true }),
+    title: t.string({ required: true }),
+    description: t.string(),
+    confidential: t.boolean(),
+    locked: t.boolean({ description: "The discussion is locked (members only may comment)." }),
+    dueDate: t.string({ description: "YYYY-MM-DD" }),
+    labels: t.stringList({ description: "Label names." }),
+    assigneeIds: t.idList({ description: "Global ids of users." }),
+  }),
+  write: (input, ctx) =>
+    createIssue(ctx, projectPathOf(input.projectPath), {
+      title: input.title,
+      description: input.description,
+      confidential: input.confidential,
+      discussion_locked: input.locked,
+      due_date: input.dueDate,
+      labels: input.labels,
+      assignee_ids: userIdsOf(input.assigneeIds),
     }),
-  },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "issue", () =>
-        createIssue(ctx, projectPathOf(input.projectPath), {
-          title: input.title,
-          description: input.description,
-          confidential: input.confidential,
-          discussion_locked: input.locked,
-          due_date: input.dueDate,
-          labels: input.labels,
-          assignee_ids: userIdsOf(input.assigneeIds),
-        })),
-  },
-  {
-    outputFields: (t) => ({
-      issue: t.field({ type: IssueRef, nullable: true, resolve: (result) => result.issue }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+  returns: issue,
+});
 
-builder.relayMutationField(
-  "updateIssue",
-  {
-    inputFields: (t) => ({
-      projectPath: t.id({ required: true }),
-      iid: t.string({ required: true }),
-      title: t.string(),
-      description: t.string(),
-      confidential: t.boolean(),
-      locked: t.boolean(),
-      dueDate: t.string({ description: "YYYY-MM-DD; null clears it." }),
-      stateEvent: t.field({ type: IssueStateEventEnum }),
-      labels: t.stringList({ description: "Label names replacing the current ones." }),
-      addLabels: t.stringList({ description: "Label names to add." }),
-      removeLabels: t.stringList({ description: "Label names to remove." }),
-      assigneeIds: t.idList({ description: "Global ids of users replacing the current assignees." }),
+payloadMutation("updateIssue", {
+  inputFields: (t) => ({
+    projectPath: t.id({ required: true }),
+    iid: t.string({ required: true }),
+    title: t.string(),
+    description: t.string(),
+    confidential: t.boolean(),
+    locked: t.boolean(),
+    dueDate: t.string({ description: "YYYY-MM-DD; null clears it." }),
+    stateEvent: t.field({ type: IssueStateEventEnum }),
+    labels: t.stringList({ description: "Label names replacing the current ones." }),
+    addLabels: t.stringList({ description: "Label names to add." }),
+    removeLabels: t.stringList({ description: "Label names to remove." }),
+    assigneeIds: t.idList({ description: "Global ids of users replacing the current assignees." }),
+  }),
+  write: (input, ctx) =>
+    updateIssue(ctx, projectPathOf(input.projectPath), iidArg(input.iid), {
+      ...defined({
+        title: input.title,
+        description: input.description,
+        confidential: input.confidential,
+        discussion_locked: input.locked,
+        labels: input.labels,
+        add_labels: input.addLabels,
+        remove_labels: input.removeLabels,
+        assignee_ids: userIdsOf(input.assigneeIds),
+        state_event: input.stateEvent,
+      }),
+      // an explicit null clears the due date
+      ...("dueDate" in input ? { due_date: input.dueDate ?? "" } : {}),
     }),
-  },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "issue", () =>
-        updateIssue(ctx, projectPathOf(input.projectPath), iidArg(input.iid), {
-          ...defined({
-            title: input.title,
-            description: input.description,
-            confidential: input.confidential,
-            discussion_locked: input.locked,
-            labels: input.labels,
-            add_labels: input.addLabels,
-            remove_labels: input.removeLabels,
-            assignee_ids: userIdsOf(input.assigneeIds),
-            state_event: input.stateEvent,
-          }),
-          // an explicit null clears the due date
-          ...("dueDate" in input ? { due_date: input.dueDate ?? "" } : {}),
-        })),
-  },
-  {
-    outputFields: (t) => ({
-      issue: t.field({ type: IssueRef, nullable: true, resolve: (result) => result.issue }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+  returns: issue,
+});
 
-builder.relayMutationField(
-  "issueDelete",
-  { inputFields: (t) => ({ projectPath: t.id({ required: true }), iid: t.string({ required: true }) }) },
-  { resolve: (_root, { input }, ctx) => payload(ctx, "deleted", () => deleteIssue(ctx, projectPathOf(input.projectPath), iidArg(input.iid))) },
-  { outputFields: (t) => ({ errors: t.stringList({ resolve: (result) => result.errors }) }) },
-);
+payloadMutation("issueDelete", {
+  inputFields: (t) => ({ projectPath: t.id({ required: true }), iid: t.string({ required: true }) }),
+  write: (input, ctx) => deleteIssue(ctx, projectPathOf(input.projectPath), iidArg(input.iid)),
+});
 
 /** Only the fields given (the domain's "at least one of" counts what is present). */
 function defined<T extends Record<string, unknown>>(fields: T): Partial<T> {

@@ -6,40 +6,30 @@ import { createNote, deleteNote, updateNote } from "../domain/notes/note-writes.
 import { notePathById } from "../domain/record-paths.js";
 import { notFound } from "../errors.js";
 import type { Context } from "../context.js";
-import { builder } from "./builder.js";
-import { payload } from "./errors.js";
 import { idOfGid } from "./ids.js";
 import { discussionIdOf, noteablePathOf } from "./mutation-inputs.js";
 import { NoteRef } from "./notes.js";
+import { payloadMutation } from "./payload-mutation.js";
 
-builder.relayMutationField(
-  "createNote",
-  {
-    inputFields: (t) => ({
-      noteableId: t.id({ required: true, description: "Global id of the issue, merge request or snippet." }),
-      body: t.string({ required: true }),
-      internal: t.boolean({ description: "Visible to Reporters and above only." }),
-      discussionId: t.id({ description: "Global id of the discussion of the noteable this note replies to (it takes the thread's internal flag)." }),
-    }),
+const note = { field: "note", type: NoteRef };
+
+payloadMutation("createNote", {
+  inputFields: (t) => ({
+    noteableId: t.id({ required: true, description: "Global id of the issue, merge request or snippet." }),
+    body: t.string({ required: true }),
+    internal: t.boolean({ description: "Visible to Reporters and above only." }),
+    discussionId: t.id({ description: "Global id of the discussion of the noteable this note replies to (it takes the thread's internal flag)." }),
+  }),
+  write: async (input, ctx) => {
+    const noteable = await noteablePathOf(ctx, String(input.noteableId));
+    if (input.discussionId != null) {
+      const discussionId = discussionIdOf(input.discussionId);
+      return replyToDiscussion(ctx, noteable.type, noteable.projectId, noteable.iid, discussionId, { body: input.body });
+    }
+    return createNote(ctx, noteable.type, noteable.projectId, noteable.iid, { body: input.body, internal: input.internal });
   },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "note", async () => {
-        const noteable = await noteablePathOf(ctx, String(input.noteableId));
-        if (input.discussionId != null) {
-          const discussionId = discussionIdOf(input.discussionId);
-          return replyToDiscussion(ctx, noteable.type, noteable.projectId, noteable.iid, discussionId, { body: input.body });
-        }
-        return createNote(ctx, noteable.type, noteable.projectId, noteable.iid, { body: input.body, internal: input.internal });
-      }),
-  },
-  {
-    outputFields: (t) => ({
-      note: t.field({ type: NoteRef, nullable: true, resolve: (result) => result.note }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+  returns: note,
+});
 
 /** The note a global id names, as the path the domain's note lookups take. */
 async function notePathOf(ctx: Context, gid: string) {
@@ -49,44 +39,24 @@ async function notePathOf(ctx: Context, gid: string) {
   return path;
 }
 
-builder.relayMutationField(
-  "updateNote",
-  {
-    inputFields: (t) => ({
-      id: t.id({ required: true, description: "Global id of the note." }),
-      body: t.string({ description: "The new body; without one the note stays as it is." }),
-    }),
+payloadMutation("updateNote", {
+  inputFields: (t) => ({
+    id: t.id({ required: true, description: "Global id of the note." }),
+    body: t.string({ description: "The new body; without one the note stays as it is." }),
+  }),
+  write: async (input, ctx) => {
+    const path = await notePathOf(ctx, String(input.id));
+    return updateNote(ctx, path.noteableType, path.projectId, path.ref, path.noteId, { body: input.body });
   },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "note", async () => {
-        const note = await notePathOf(ctx, String(input.id));
-        return updateNote(ctx, note.noteableType, note.projectId, note.ref, note.noteId, { body: input.body });
-      }),
-  },
-  {
-    outputFields: (t) => ({
-      note: t.field({ type: NoteRef, nullable: true, resolve: (result) => result.note }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+  returns: note,
+});
 
-builder.relayMutationField(
-  "destroyNote",
-  { inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the note." }) }) },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "note", async () => {
-        const note = await notePathOf(ctx, String(input.id));
-        await deleteNote(ctx, note.noteableType, note.projectId, note.ref, note.noteId);
-        return null;
-      }),
+payloadMutation("destroyNote", {
+  inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the note." }) }),
+  write: async (input, ctx) => {
+    const path = await notePathOf(ctx, String(input.id));
+    await deleteNote(ctx, path.noteableType, path.projectId, path.ref, path.noteId);
+    return null;
   },
-  {
-    outputFields: (t) => ({
-      note: t.field({ type: NoteRef, nullable: true, description: "Always null: the note is gone.", resolve: (result) => result.note }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+  returns: { ...note, description: "Always null: the note is gone." },
+});
