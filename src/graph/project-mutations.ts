@@ -3,9 +3,8 @@
 import { deleteProject } from "../domain/project-destroy.js";
 import { createProject, updateProject } from "../domain/projects.js";
 import { notFound } from "../errors.js";
-import { builder } from "./builder.js";
-import { payload } from "./errors.js";
 import { projectPathOf, VisibilityLevelsEnum } from "./mutation-inputs.js";
+import { payloadMutation } from "./payload-mutation.js";
 import { ProjectRef } from "./projects.js";
 
 /** A namespace's full path (never a numeric id, which the domain would also take). */
@@ -15,78 +14,56 @@ function namespacePathOf(path: string | number | null | undefined): string | nul
   return String(path);
 }
 
-builder.relayMutationField(
-  "projectCreate",
-  {
-    inputFields: (t) => ({
-      name: t.string({ description: "The path's name unless given (one of name and path is needed)." }),
-      path: t.string({ description: "Made from the name unless given." }),
-      namespacePath: t.id({ description: "Full path of the group or personal namespace; the caller's own unless given." }),
-      description: t.string(),
-      visibility: t.field({ type: VisibilityLevelsEnum, description: "private unless given." }),
-      defaultBranch: t.string(),
-      initializeWithReadme: t.boolean({ description: "A first commit adding README.md; without it the repository is empty." }),
-      topics: t.stringList(),
-    }),
-  },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "project", () =>
-        createProject(ctx, {
-          name: input.name,
-          path: input.path,
-          namespace_id: namespacePathOf(input.namespacePath),
-          description: input.description,
-          visibility: input.visibility,
-          default_branch: input.defaultBranch,
-          initialize_with_readme: input.initializeWithReadme,
-          topics: input.topics,
-        })),
-  },
-  {
-    outputFields: (t) => ({
-      project: t.field({ type: ProjectRef, nullable: true, resolve: (result) => result.project }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+const project = { field: "project", type: ProjectRef };
 
-builder.relayMutationField(
-  "projectUpdate",
-  {
-    inputFields: (t) => ({
-      fullPath: t.id({ required: true }),
-      name: t.string(),
-      path: t.string({ description: "A new path leaves a redirect from the old one." }),
-      description: t.string(),
-      visibility: t.field({ type: VisibilityLevelsEnum, description: "Owners only." }),
-      defaultBranch: t.string(),
-      topics: t.stringList({ description: "Replaces the project's topics." }),
+payloadMutation("projectCreate", {
+  inputFields: (t) => ({
+    name: t.string({ description: "The path's name unless given (one of name and path is needed)." }),
+    path: t.string({ description: "Made from the name unless given." }),
+    namespacePath: t.id({ description: "Full path of the group or personal namespace; the caller's own unless given." }),
+    description: t.string(),
+    visibility: t.field({ type: VisibilityLevelsEnum, description: "private unless given." }),
+    defaultBranch: t.string(),
+    initializeWithReadme: t.boolean({ description: "A first commit adding README.md; without it the repository is empty." }),
+    topics: t.stringList(),
+  }),
+  write: (input, ctx) =>
+    createProject(ctx, {
+      name: input.name,
+      path: input.path,
+      namespace_id: namespacePathOf(input.namespacePath),
+      description: input.description,
+      visibility: input.visibility,
+      default_branch: input.defaultBranch,
+      initialize_with_readme: input.initializeWithReadme,
+      topics: input.topics,
     }),
-  },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "project", () =>
-        updateProject(ctx, projectPathOf(input.fullPath), {
-          name: input.name,
-          path: input.path,
-          description: input.description,
-          visibility: input.visibility,
-          default_branch: input.defaultBranch,
-          topics: input.topics,
-        })),
-  },
-  {
-    outputFields: (t) => ({
-      project: t.field({ type: ProjectRef, nullable: true, resolve: (result) => result.project }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+  returns: project,
+});
 
-builder.relayMutationField(
-  "projectDelete",
-  { inputFields: (t) => ({ fullPath: t.id({ required: true }) }) },
-  { resolve: (_root, { input }, ctx) => payload(ctx, "deleted", () => deleteProject(ctx, projectPathOf(input.fullPath))) },
-  { outputFields: (t) => ({ errors: t.stringList({ resolve: (result) => result.errors }) }) },
-);
+payloadMutation("projectUpdate", {
+  inputFields: (t) => ({
+    fullPath: t.id({ required: true }),
+    name: t.string(),
+    path: t.string({ description: "A new path leaves a redirect from the old one." }),
+    description: t.string(),
+    visibility: t.field({ type: VisibilityLevelsEnum, description: "Owners only." }),
+    defaultBranch: t.string(),
+    topics: t.stringList({ description: "Replaces the project's topics." }),
+  }),
+  write: (input, ctx) =>
+    updateProject(ctx, projectPathOf(input.fullPath), {
+      name: input.name,
+      path: input.path,
+      description: input.description,
+      visibility: input.visibility,
+      default_branch: input.defaultBranch,
+      topics: input.topics,
+    }),
+  returns: project,
+});
+
+payloadMutation("projectDelete", {
+  inputFields: (t) => ({ fullPath: t.id({ required: true }) }),
+  write: (input, ctx) => deleteProject(ctx, projectPathOf(input.fullPath)),
+});

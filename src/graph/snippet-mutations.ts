@@ -7,9 +7,9 @@ import { FILE_ACTIONS } from "../domain/snippets/snippet-params.js";
 import { createProjectSnippet, deleteProjectSnippet, updateProjectSnippet } from "../domain/snippets/snippet-writes.js";
 import type { Context } from "../context.js";
 import { builder } from "./builder.js";
-import { payload } from "./errors.js";
 import { idOfGid } from "./ids.js";
 import { projectPathOf, VisibilityLevelsEnum } from "./mutation-inputs.js";
+import { payloadMutation } from "./payload-mutation.js";
 import { SnippetRef } from "./snippets.js";
 
 const SnippetBlobActionEnum = builder.enumType("SnippetBlobActionEnum", { values: FILE_ACTIONS });
@@ -44,81 +44,52 @@ function newFiles(actions: readonly BlobAction[] | null | undefined) {
   return restFiles(actions);
 }
 
-builder.relayMutationField(
-  "createSnippet",
-  {
-    inputFields: (t) => ({
-      projectPath: t.id({ required: true, description: "Full path of the project the snippet belongs to." }),
-      title: t.string({ required: true }),
-      description: t.string(),
-      visibilityLevel: t.field({ type: VisibilityLevelsEnum, required: true }),
-      blobActions: t.field({ type: [SnippetBlobActionInput], description: "The files (`create` actions)." }),
-    }),
-  },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "snippet", () =>
-        createProjectSnippet(ctx, projectPathOf(input.projectPath), {
-          title: input.title,
-          description: input.description,
-          visibility: input.visibilityLevel,
-          files: newFiles(input.blobActions),
-        })),
-  },
-  {
-    outputFields: (t) => ({
-      snippet: t.field({ type: SnippetRef, nullable: true, resolve: (result) => result.snippet }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+const snippet = { field: "snippet", type: SnippetRef };
 
-builder.relayMutationField(
-  "updateSnippet",
-  {
-    inputFields: (t) => ({
-      id: t.id({ required: true, description: "Global id of the snippet." }),
-      title: t.string(),
-      description: t.string(),
-      visibilityLevel: t.field({ type: VisibilityLevelsEnum }),
-      blobActions: t.field({ type: [SnippetBlobActionInput] }),
+payloadMutation("createSnippet", {
+  inputFields: (t) => ({
+    projectPath: t.id({ required: true, description: "Full path of the project the snippet belongs to." }),
+    title: t.string({ required: true }),
+    description: t.string(),
+    visibilityLevel: t.field({ type: VisibilityLevelsEnum, required: true }),
+    blobActions: t.field({ type: [SnippetBlobActionInput], description: "The files (`create` actions)." }),
+  }),
+  write: (input, ctx) =>
+    createProjectSnippet(ctx, projectPathOf(input.projectPath), {
+      title: input.title,
+      description: input.description,
+      visibility: input.visibilityLevel,
+      files: newFiles(input.blobActions),
     }),
-  },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "snippet", async () => {
-        const snippet = await snippetPathOf(ctx, input.id);
-        return updateProjectSnippet(ctx, snippet.project, snippet.id, {
-          title: input.title,
-          description: input.description,
-          visibility: input.visibilityLevel,
-          files: input.blobActions ? restFiles(input.blobActions) : undefined,
-        });
-      }),
-  },
-  {
-    outputFields: (t) => ({
-      snippet: t.field({ type: SnippetRef, nullable: true, resolve: (result) => result.snippet }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+  returns: snippet,
+});
 
-builder.relayMutationField(
-  "destroySnippet",
-  { inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the snippet." }) }) },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "snippet", async () => {
-        const snippet = await snippetPathOf(ctx, input.id);
-        await deleteProjectSnippet(ctx, snippet.project, snippet.id);
-        return null;
-      }),
+payloadMutation("updateSnippet", {
+  inputFields: (t) => ({
+    id: t.id({ required: true, description: "Global id of the snippet." }),
+    title: t.string(),
+    description: t.string(),
+    visibilityLevel: t.field({ type: VisibilityLevelsEnum }),
+    blobActions: t.field({ type: [SnippetBlobActionInput] }),
+  }),
+  write: async (input, ctx) => {
+    const path = await snippetPathOf(ctx, input.id);
+    return updateProjectSnippet(ctx, path.project, path.id, {
+      title: input.title,
+      description: input.description,
+      visibility: input.visibilityLevel,
+      files: input.blobActions ? restFiles(input.blobActions) : undefined,
+    });
   },
-  {
-    outputFields: (t) => ({
-      snippet: t.field({ type: SnippetRef, nullable: true, description: "Always null: the snippet is gone.", resolve: (result) => result.snippet }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
+  returns: snippet,
+});
+
+payloadMutation("destroySnippet", {
+  inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the snippet." }) }),
+  write: async (input, ctx) => {
+    const path = await snippetPathOf(ctx, input.id);
+    await deleteProjectSnippet(ctx, path.project, path.id);
+    return null;
   },
-);
+  returns: { ...snippet, description: "Always null: the snippet is gone." },
+});
