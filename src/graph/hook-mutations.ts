@@ -15,10 +15,10 @@ import { notFound } from "../errors.js";
 import { resendHookEvent, testHook } from "../domain/web-hooks/history.js";
 import { TEST_TRIGGERS, type TestTrigger } from "../domain/web-hooks/triggers.js";
 import { builder } from "./builder.js";
-import { payload } from "./errors.js";
 import { camel, GroupHookRef, ProjectHookRef } from "./hooks.js";
 import { decodeGid, idOfGid } from "./ids.js";
 import { groupPathOf, projectPathOf } from "./mutation-inputs.js";
+import { payloadMutation, type PayloadInputFieldBuilder } from "./payload-mutation.js";
 
 const HookKeyValueInput = builder.inputType("HookKeyValueInput", {
   description: "A URL variable or custom header: merged into the stored ones; a new URL keeps only those sent with it.",
@@ -90,9 +90,9 @@ const eventIdOf = (gid: string | number) => {
 
 function hookMutations(info: KindInfo) {
   const { kind, typename, ref, events, pathKey, pathOf } = info;
-  const hookField = `${kind}Hook`;
+  const hook = { field: `${kind}Hook`, type: ref };
 
-  const propertyFields = (t: PothosSchemaTypes.InputFieldBuilder<any, "InputObject">) => ({
+  const propertyFields = (t: PayloadInputFieldBuilder) => ({
     name: t.string(),
     description: t.string(),
     token: t.string({ description: "Sent as X-Gitlab-Token; write-only, never shown. A new URL drops it unless sent again." }),
@@ -107,126 +107,75 @@ function hookMutations(info: KindInfo) {
 
   const idField = { description: `Global id of the ${typename}.` };
 
-  builder.relayMutationField(
-    `${kind}HookCreate`,
-    { inputFields: (t) => ({ [pathKey]: t.id({ required: true }), url: t.string({ required: true }), ...propertyFields(t) }) },
-    {
-      resolve: (_root, { input }, ctx) => {
-        const fields = input as HookFields;
-        return payload(ctx, "hook", () => {
-          const path = pathOf(String(fields[pathKey]));
-          return createHook(ctx, kind === "group" ? { group: path } : { project: path }, { ...hookInputOf(fields, events), url: String(fields.url) });
-        });
-      },
+  payloadMutation(`${kind}HookCreate`, {
+    inputFields: (t) => ({ [pathKey]: t.id({ required: true }), url: t.string({ required: true }), ...propertyFields(t) }),
+    write: (input, ctx) => {
+      const fields = input as HookFields;
+      const path = pathOf(String(fields[pathKey]));
+      return createHook(ctx, kind === "group" ? { group: path } : { project: path }, { ...hookInputOf(fields, events), url: String(fields.url) });
     },
-    {
-      outputFields: (t) => ({
-        [hookField]: t.field({ type: ref, nullable: true, resolve: (result) => result.hook }),
-        errors: t.stringList({ resolve: (result) => result.errors }),
-      }),
-    },
-  );
+    returns: hook,
+  });
 
-  builder.relayMutationField(
-    `${kind}HookUpdate`,
-    { inputFields: (t) => ({ id: t.id({ required: true, ...idField }), url: t.string({ description: "Absent keeps the URL." }), ...propertyFields(t) }) },
-    {
-      resolve: (_root, { input }, ctx) =>
-        payload(ctx, "hook", async () => {
-          const { owner, hookId } = await hookTarget(ctx, info, input.id as string);
-          return updateHook(ctx, owner, hookId, hookInputOf(input as HookFields, events));
-        }),
+  payloadMutation(`${kind}HookUpdate`, {
+    inputFields: (t) => ({ id: t.id({ required: true, ...idField }), url: t.string({ description: "Absent keeps the URL." }), ...propertyFields(t) }),
+    write: async (input, ctx) => {
+      const { owner, hookId } = await hookTarget(ctx, info, input.id as string);
+      return updateHook(ctx, owner, hookId, hookInputOf(input as HookFields, events));
     },
-    {
-      outputFields: (t) => ({
-        [hookField]: t.field({ type: ref, nullable: true, resolve: (result) => result.hook }),
-        errors: t.stringList({ resolve: (result) => result.errors }),
-      }),
-    },
-  );
+    returns: hook,
+  });
 
-  builder.relayMutationField(
-    `${kind}HookDelete`,
-    { inputFields: (t) => ({ id: t.id({ required: true, ...idField }) }) },
-    {
-      resolve: (_root, { input }, ctx) =>
-        payload(ctx, "deleted", async () => {
-          const { owner, hookId } = await hookTarget(ctx, info, input.id);
-          return deleteHook(ctx, owner, hookId);
-        }),
+  payloadMutation(`${kind}HookDelete`, {
+    inputFields: (t) => ({ id: t.id({ required: true, ...idField }) }),
+    write: async (input, ctx) => {
+      const { owner, hookId } = await hookTarget(ctx, info, input.id);
+      return deleteHook(ctx, owner, hookId);
     },
-    { outputFields: (t) => ({ errors: t.stringList({ resolve: (result) => result.errors }) }) },
-  );
+  });
 
-  builder.relayMutationField(
-    `${kind}HookTest`,
-    {
-      inputFields: (t) => ({
-        id: t.id({ required: true, ...idField }),
-        trigger: t.field({ type: HookTestTriggerEnum, required: true, description: "The sample event to send now (even to a disabled hook)." }),
-      }),
+  payloadMutation(`${kind}HookTest`, {
+    inputFields: (t) => ({
+      id: t.id({ required: true, ...idField }),
+      trigger: t.field({ type: HookTestTriggerEnum, required: true, description: "The sample event to send now (even to a disabled hook)." }),
+    }),
+    write: async (input, ctx) => {
+      const { owner, hookId } = await hookTarget(ctx, info, input.id);
+      await testHook(ctx, owner, hookId, input.trigger as TestTrigger);
+      return getHook(ctx, owner, hookId);
     },
-    {
-      resolve: (_root, { input }, ctx) =>
-        payload(ctx, "hook", async () => {
-          const { owner, hookId } = await hookTarget(ctx, info, input.id);
-          await testHook(ctx, owner, hookId, input.trigger as TestTrigger);
-          return getHook(ctx, owner, hookId);
-        }),
-    },
-    {
-      outputFields: (t) => ({
-        [hookField]: t.field({ type: ref, nullable: true, resolve: (result) => result.hook }),
-        errors: t.stringList({ resolve: (result) => result.errors }),
-      }),
-    },
-  );
+    returns: hook,
+  });
 
-  builder.relayMutationField(
-    `${kind}HookEventResend`,
-    {
-      inputFields: (t) => ({
-        id: t.id({ required: true, ...idField }),
-        eventId: t.id({ required: true, description: "Global id of the delivery (HookEvent.id) to send again." }),
-      }),
+  payloadMutation(`${kind}HookEventResend`, {
+    inputFields: (t) => ({
+      id: t.id({ required: true, ...idField }),
+      eventId: t.id({ required: true, description: "Global id of the delivery (HookEvent.id) to send again." }),
+    }),
+    write: async (input, ctx) => {
+      const { owner, hookId } = await hookTarget(ctx, info, input.id);
+      return resendHookEvent(ctx, owner, hookId, eventIdOf(input.eventId));
     },
-    {
-      resolve: (_root, { input }, ctx) =>
-        payload(ctx, "result", async () => {
-          const { owner, hookId } = await hookTarget(ctx, info, input.id);
-          return resendHookEvent(ctx, owner, hookId, eventIdOf(input.eventId));
-        }),
-    },
-    {
-      outputFields: (t) => ({
-        responseStatus: t.int({ nullable: true, description: "The receiver's HTTP status.", resolve: (result) => result.result?.response_status ?? null }),
-        errors: t.stringList({ resolve: (result) => result.errors }),
-      }),
-    },
-  );
+    extraFields: (t) => ({
+      responseStatus: t.int({ nullable: true, description: "The receiver's HTTP status.", resolve: (p) => p.result?.response_status ?? null }),
+    }),
+  });
 
-  builder.relayMutationField(
-    `${kind}HookRotateSigningSecret`,
-    { inputFields: (t) => ({ id: t.id({ required: true, ...idField }) }) },
-    {
-      resolve: (_root, { input }, ctx) =>
-        payload(ctx, "hook", async () => {
-          const { owner, hookId } = await hookTarget(ctx, info, input.id);
-          return rotateHookSigningSecret(ctx, owner, hookId);
-        }),
+  payloadMutation(`${kind}HookRotateSigningSecret`, {
+    inputFields: (t) => ({ id: t.id({ required: true, ...idField }) }),
+    write: async (input, ctx) => {
+      const { owner, hookId } = await hookTarget(ctx, info, input.id);
+      return rotateHookSigningSecret(ctx, owner, hookId);
     },
-    {
-      outputFields: (t) => ({
-        [hookField]: t.field({ type: ref, nullable: true, resolve: (result) => result.hook }),
-        signingSecret: t.string({
-          nullable: true,
-          description: "The new whsec_ secret, shown only here; the previous one still signs for WEBHOOK_SIGNING_GRACE_HOURS.",
-          resolve: (result) => result.hook?.signing_secret ?? null,
-        }),
-        errors: t.stringList({ resolve: (result) => result.errors }),
+    returns: hook,
+    extraFields: (t) => ({
+      signingSecret: t.string({
+        nullable: true,
+        description: "The new whsec_ secret, shown only here; the previous one still signs for WEBHOOK_SIGNING_GRACE_HOURS.",
+        resolve: (p) => p.result?.signing_secret ?? null,
       }),
-    },
-  );
+    }),
+  });
 }
 
 hookMutations({ kind: "project", typename: "ProjectHook", ref: ProjectHookRef, events: PROJECT_HOOK_EVENTS, pathKey: "projectPath", pathOf: projectPathOf });

@@ -4,9 +4,9 @@
 import { addMember, removeMember, updateMember, type MemberSource } from "../domain/members.js";
 import { AccessLevel } from "../domain/access.js";
 import { builder } from "./builder.js";
-import { payload } from "./errors.js";
 import { GroupMemberRef, ProjectMemberRef } from "./members.js";
 import { groupPathOf, projectPathOf, userIdOf } from "./mutation-inputs.js";
+import { payloadMutation } from "./payload-mutation.js";
 
 export const MemberAccessLevelEnum = builder.enumType("MemberAccessLevel", {
   values: {
@@ -37,68 +37,43 @@ interface MemberArgs {
 
 function memberMutations({ source, noun, pathKey, pathOf, ref }: MemberSourceInfo) {
   const sourceOf = (input: object) => pathOf((input as Record<string, string>)[pathKey]!);
+  const member = { field: `${noun}Member`, type: ref };
 
-  builder.relayMutationField(
-    `${noun}MemberAdd`,
-    {
-      inputFields: (t) => ({
-        [pathKey]: t.id({ required: true }),
-        userId: t.id({ required: true, description: "Global id of the user." }),
-        accessLevel: t.field({ type: MemberAccessLevelEnum, required: true }),
-        expiresAt: t.field({ type: "Time" }),
-      }),
+  payloadMutation(`${noun}MemberAdd`, {
+    inputFields: (t) => ({
+      [pathKey]: t.id({ required: true }),
+      userId: t.id({ required: true, description: "Global id of the user." }),
+      accessLevel: t.field({ type: MemberAccessLevelEnum, required: true }),
+      expiresAt: t.field({ type: "Time" }),
+    }),
+    write: (input, ctx) => {
+      const args = input as unknown as MemberArgs;
+      return addMember(ctx, source, sourceOf(input), { user_id: userIdOf(args.userId), access_level: args.accessLevel, expires_at: args.expiresAt });
     },
-    {
-      resolve: (_root, { input }, ctx) => {
-        const args = input as unknown as MemberArgs;
-        return payload(ctx, "member", () =>
-          addMember(ctx, source, sourceOf(input), { user_id: userIdOf(args.userId), access_level: args.accessLevel, expires_at: args.expiresAt }));
-      },
-    },
-    {
-      outputFields: (t) => ({
-        [`${noun}Member`]: t.field({ type: ref, nullable: true, resolve: (result) => result.member }),
-        errors: t.stringList({ resolve: (result) => result.errors }),
-      }),
-    },
-  );
+    returns: member,
+  });
 
-  builder.relayMutationField(
-    `${noun}MemberUpdate`,
-    {
-      inputFields: (t) => ({
-        [pathKey]: t.id({ required: true }),
-        userId: t.id({ required: true, description: "Global id of the member's user." }),
-        accessLevel: t.field({ type: MemberAccessLevelEnum, required: true }),
-        expiresAt: t.field({ type: "Time", description: "Null removes the expiry; absent keeps it." }),
-      }),
+  payloadMutation(`${noun}MemberUpdate`, {
+    inputFields: (t) => ({
+      [pathKey]: t.id({ required: true }),
+      userId: t.id({ required: true, description: "Global id of the member's user." }),
+      accessLevel: t.field({ type: MemberAccessLevelEnum, required: true }),
+      expiresAt: t.field({ type: "Time", description: "Null removes the expiry; absent keeps it." }),
+    }),
+    write: (input, ctx) => {
+      const args = input as unknown as MemberArgs;
+      return updateMember(ctx, source, sourceOf(input), userIdOf(args.userId), { access_level: args.accessLevel, expires_at: args.expiresAt });
     },
-    {
-      resolve: (_root, { input }, ctx) => {
-        const args = input as unknown as MemberArgs;
-        return payload(ctx, "member", () =>
-          updateMember(ctx, source, sourceOf(input), userIdOf(args.userId), { access_level: args.accessLevel, expires_at: args.expiresAt }));
-      },
-    },
-    {
-      outputFields: (t) => ({
-        [`${noun}Member`]: t.field({ type: ref, nullable: true, resolve: (result) => result.member }),
-        errors: t.stringList({ resolve: (result) => result.errors }),
-      }),
-    },
-  );
+    returns: member,
+  });
 
-  builder.relayMutationField(
-    `${noun}MemberRemove`,
-    {
-      inputFields: (t) => ({
-        [pathKey]: t.id({ required: true }),
-        userId: t.id({ required: true, description: "Global id of the member's user; members may remove themselves." }),
-      }),
-    },
-    { resolve: (_root, { input }, ctx) => payload(ctx, "removed", () => removeMember(ctx, source, sourceOf(input), userIdOf(String(input.userId)))) },
-    { outputFields: (t) => ({ errors: t.stringList({ resolve: (result) => result.errors }) }) },
-  );
+  payloadMutation(`${noun}MemberRemove`, {
+    inputFields: (t) => ({
+      [pathKey]: t.id({ required: true }),
+      userId: t.id({ required: true, description: "Global id of the member's user; members may remove themselves." }),
+    }),
+    write: (input, ctx) => removeMember(ctx, source, sourceOf(input), userIdOf(String(input.userId))),
+  });
 }
 
 memberMutations({ source: "project", noun: "project", pathKey: "projectPath", pathOf: projectPathOf, ref: ProjectMemberRef });
