@@ -1,9 +1,9 @@
 // Per-request context shared by /graphql and /api/v4: services, the acting user, and the
 // REST response bag that resolvers fill (pagination) and the REST adapter renders as headers.
-import { authenticate, type Credentials } from "./domain/auth.js";
-import type { DomainContext, Services } from "./domain/context.js";
-import type { PageInfo } from "./domain/pagination.js";
-import { createLoaders, type Loaders } from "./domain/loaders.js";
+import { authenticate, type Credentials } from "./domain/auth/callers.js";
+import type { DomainContext, Services } from "./domain/shared/context.js";
+import type { PageInfo } from "./domain/shared/pagination.js";
+import { createLoaders, type Loaders } from "./domain/shared/loaders.js";
 
 export interface RestBag {
   page?: PageInfo;

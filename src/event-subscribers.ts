@@ -9,4 +9,4 @@ import "./webhooks/subscribers.js";
 import "./webhooks/tag-push.js";
 import "./domain/approvals/subscribers.js";
 import "./webhooks/project-events.js";
-import "./domain/live-events.js";
+import "./domain/live-events/publisher.js";

@@ -4,7 +4,7 @@ import { EventEmitter } from "node:events";
 import { Readable } from "node:stream";
 import { processRequest } from "graphql-upload-minimal";
 import type { GraphQLParams } from "graphql-yoga";
-import { AVATAR_MAX_BYTES } from "./domain/avatars.js";
+import { AVATAR_MAX_BYTES } from "./domain/shared/avatars.js";
 
 const LIMITS = { maxFiles: 5, maxFileSize: AVATAR_MAX_BYTES * 5 };
 

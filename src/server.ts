@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { loadConfigOrExit, type Config } from "./config.js";
 import { applyMigrations } from "./db/migrate.js";
-import type { Services } from "./domain/context.js";
+import type { Services } from "./domain/shared/context.js";
 import { superviseWebProcesses } from "./web-processes.js";
 import { isWakeMessage } from "./webhooks/wake.js";
 
@@ -93,7 +93,7 @@ async function runPrimary(config: Config) {
   mkdirSync(config.dataDir, { recursive: true });
   // The migration runs in a child process (Prisma CLI) while this one loads the application.
   const [[{ createServices }, { bootstrap }, { createWorker }]] = await Promise.all([
-    Promise.all([import("./services.js"), import("./domain/bootstrap.js"), import("./webhooks/worker.js")]),
+    Promise.all([import("./services.js"), import("./domain/instance/bootstrap.js"), import("./webhooks/worker.js")]),
     applyMigrations(config.databaseUrl),
   ]);
   const services: Services = await createServices(config);
@@ -115,7 +115,7 @@ async function runPrimary(config: Config) {
   console.log(`Forgeline listening on http://${config.host}:${port} (REST /api/v4, GraphQL /graphql${processes})`);
 }
 
-async function announceRoot(services: Services, bootstrap: typeof import("./domain/bootstrap.js").bootstrap) {
+async function announceRoot(services: Services, bootstrap: typeof import("./domain/instance/bootstrap.js").bootstrap) {
   const result = await bootstrap(services);
   if (!result.created) return;
   if (!result.generatedToken) {

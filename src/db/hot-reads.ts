@@ -2,7 +2,7 @@
 // (its query compiler runs on each call), the same statement through $queryRaw about 100 µs, with
 // the same row types. The SQL is portable (quoted identifiers, bound values) to SQLite and PostgreSQL.
 import type { AwardEmoji, Issue, MergeRequest } from "../generated/prisma/client.js";
-import type { Tx } from "../domain/events.js";
+import type { Tx } from "../domain/shared/events.js";
 
 /** A project's issue by iid, every column. */
 export async function issueByIid(db: Tx, projectId: number, iid: number): Promise<Issue | null> {

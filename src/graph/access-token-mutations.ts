@@ -1,7 +1,7 @@
 // personalAccessTokenCreate (administrators, as POST /users/:id/personal_access_tokens; the secret
 // only in this payload) and personalAccessTokenRevoke (the owner or an administrator, as DELETE
 // /personal_access_tokens/:id): one `input`, a payload.
-import { createPersonalAccessToken, revokePersonalAccessToken } from "../domain/personal-access-tokens.js";
+import { createPersonalAccessToken, revokePersonalAccessToken } from "../domain/access-tokens/personal.js";
 import { PersonalAccessTokenRef } from "./access-tokens.js";
 import { userIdOf, recordIdOf } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";

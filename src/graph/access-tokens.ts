@@ -1,7 +1,7 @@
 // GitLab's PersonalAccessToken type: what its owner and administrators may know of a token, never
 // its secret (only personalAccessTokenCreate's payload carries that, once).
 import type { AccessToken } from "../generated/prisma/client.js";
-import { isTokenActive } from "../domain/personal-access-tokens.js";
+import { isTokenActive } from "../domain/access-tokens/personal.js";
 import { builder } from "./builder.js";
 
 export const PersonalAccessTokenRef = builder.objectRef<AccessToken>("PersonalAccessToken");

@@ -2,7 +2,7 @@
 // and POST /applications/:id/renew-secret; the secret only in the creating or renewing payload)
 // and feature flags (as REST POST and DELETE /features/:name).
 import { createApplication, deleteApplication, renewApplicationSecret, type ApplicationWithSecret } from "../domain/oauth/applications.js";
-import { deleteFeature, setFeature } from "../domain/features.js";
+import { deleteFeature, setFeature } from "../domain/features/flags.js";
 import { ApplicationRef, FeatureRef } from "./admin.js";
 import { recordIdOf } from "./mutation-inputs.js";
 import { payloadMutation, type PayloadFieldBuilder } from "./payload-mutation.js";

@@ -3,7 +3,7 @@
 // GET /features, which refuse everyone else: null for them.
 import type { Application } from "../generated/prisma/client.js";
 import { listApplications } from "../domain/oauth/applications.js";
-import { listFeatures, type FeatureView } from "../domain/features.js";
+import { listFeatures, type FeatureView } from "../domain/features/flags.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { offsetConnection } from "./connections.js";

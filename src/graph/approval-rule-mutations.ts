@@ -3,7 +3,7 @@
 // writes (project-rules.ts: Maintainers and up; approvers narrowed to members, groups to visible ones).
 import { notFound } from "../errors.js";
 import { createProjectRule, deleteProjectRule, updateProjectRule } from "../domain/approvals/project-rules.js";
-import { projectRuleProjectById } from "../domain/record-paths.js";
+import { projectRuleProjectById } from "../domain/shared/record-paths.js";
 import type { Context } from "../context.js";
 import { ApprovalProjectRuleRef } from "./approval-rules.js";
 import { idOfGid } from "./ids.js";

@@ -2,10 +2,10 @@
 // left) once per merge request and request, and approvalState with its rules, both from the
 // domain's approval views (signed-in callers who may read the merge request).
 import type { Context } from "../context.js";
-import { getApprovalState, getApprovalStatus } from "../domain/approvals/approvals.js";
+import { getApprovalState, getApprovalStatus } from "../domain/approvals/service.js";
 import type { ApprovalStateView, ApprovalStatusView } from "../domain/approvals/state-views.js";
 import type { RuleView } from "../domain/approvals/views.js";
-import type { MergeRequestRow } from "../domain/merge-requests/merge-requests.js";
+import type { MergeRequestRow } from "../domain/merge-requests/queries.js";
 import { builder } from "./builder.js";
 import { orNull } from "./errors.js";
 import { UserRef } from "./users.js";

@@ -3,7 +3,7 @@
 // whoever could read the awardable reads its reactions.
 import type { AwardEmoji } from "../generated/prisma/client.js";
 import type { AwardableType } from "../domain/award-emoji/awardables.js";
-import { awardableKey } from "../domain/award-emoji/batches.js";
+import { awardableKey } from "../domain/award-emoji/loaders.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { arrayConnection } from "./connections.js";

@@ -6,7 +6,7 @@ import ComplexityPlugin from "@pothos/plugin-complexity";
 import PrismaPlugin from "@pothos/plugin-prisma";
 import RelayPlugin from "@pothos/plugin-relay";
 import type { Context } from "../context.js";
-import type { FileUpload } from "../domain/avatars.js";
+import type { FileUpload } from "../domain/shared/avatars.js";
 import type PrismaTypes from "../generated/pothos-types.js";
 import { getDatamodel } from "../generated/pothos-types.js";
 import { decodeGid, encodeGid } from "./ids.js";

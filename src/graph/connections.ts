@@ -3,8 +3,8 @@
 // query, their filters and their permission rules for both surfaces.
 import { offsetForArgs, offsetToCursor, resolveArrayConnection } from "@pothos/plugin-relay";
 import { GraphQLError } from "graphql";
-import type { Page, PageArgs } from "../domain/pagination.js";
-import { MAX_PER_PAGE } from "../domain/pagination.js";
+import type { Page, PageArgs } from "../domain/shared/pagination.js";
+import { MAX_PER_PAGE } from "../domain/shared/pagination.js";
 
 export interface ConnectionArgs {
   first?: number | null;

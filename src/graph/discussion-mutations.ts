@@ -2,7 +2,7 @@
 // over the REST discussion writes (discussion-writes.ts rules); replies are createNote with a
 // discussionId (note-mutations.ts).
 import { createDiscussion, resolveDiscussion } from "../domain/notes/discussion-writes.js";
-import { discussionPathById } from "../domain/record-paths.js";
+import { discussionPathById } from "../domain/shared/record-paths.js";
 import { notFound } from "../errors.js";
 import type { Context } from "../context.js";
 import { DiscussionRef } from "./discussions.js";

@@ -1,6 +1,6 @@
 // Threads: `discussions` on every Noteable (issues, merge requests, snippets), the Discussion type
 // and Note.discussion, built from the noteable's notes as the page of noteables loaded them.
-import type { NoteableType } from "../domain/notes/notes.js";
+import type { NoteableType } from "../domain/notes/queries.js";
 import { discussionsOfNotes, threadResolution, type DiscussionView } from "../domain/notes/discussions.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";

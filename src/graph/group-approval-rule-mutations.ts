@@ -4,7 +4,7 @@
 // on; approvers narrowed to direct members of the group, top-level groups only). REST has no delete.
 import type { Context } from "../context.js";
 import { createGroupRule, updateGroupRule } from "../domain/approvals/group-rules.js";
-import { groupRuleGroupById } from "../domain/record-paths.js";
+import { groupRuleGroupById } from "../domain/shared/record-paths.js";
 import { notFound } from "../errors.js";
 import { ApprovalGroupRuleRef } from "./approval-rules.js";
 import { groupIdsOf, groupPathOf, recordIdOf, userIdsOf } from "./mutation-inputs.js";

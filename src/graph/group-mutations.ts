@@ -1,7 +1,7 @@
 // groupCreate, groupUpdate and groupDelete (groups.ts and group-lifecycle.ts rules, as REST POST,
 // PUT and DELETE /groups): one `input`, a payload `{ group, errors }`. `avatar` is a multipart upload.
-import { deleteGroup } from "../domain/group-lifecycle.js";
-import { createGroup, updateGroup } from "../domain/groups.js";
+import { deleteGroup } from "../domain/deletions/groups.js";
+import { createGroup, updateGroup } from "../domain/groups/service.js";
 import { idOfGid } from "./ids.js";
 import { AVATAR_DESCRIPTION, groupPathOf, VisibilityLevelsEnum } from "./mutation-inputs.js";
 import { GroupRef } from "./namespaces.js";

@@ -5,12 +5,12 @@
 // the URL variable and header values are write-only; a signing secret appears once, in the
 // rotate payload.
 import type { Context } from "../context.js";
-import { GROUP_HOOK_EVENTS, PROJECT_HOOK_EVENTS, type HookOwnerRef } from "../domain/hook-owners.js";
-import { hookOwnerById } from "../domain/record-paths.js";
-import { recordId } from "../domain/record-ids.js";
-import type { HookEvent } from "../domain/web-hook-switches.js";
-import { createHook, deleteHook, getHook, rotateHookSigningSecret, updateHook, type HookInput } from "../domain/web-hooks.js";
-import { BRANCH_FILTER_STRATEGIES, type KeyValue } from "../domain/web-hooks-validation.js";
+import { GROUP_HOOK_EVENTS, PROJECT_HOOK_EVENTS, type HookOwnerRef } from "../domain/web-hooks/owners.js";
+import { hookOwnerById } from "../domain/shared/record-paths.js";
+import { recordId } from "../domain/shared/record-ids.js";
+import type { HookEvent } from "../domain/web-hooks/switches.js";
+import { createHook, deleteHook, getHook, rotateHookSigningSecret, updateHook, type HookInput } from "../domain/web-hooks/service.js";
+import { BRANCH_FILTER_STRATEGIES, type KeyValue } from "../domain/web-hooks/rules.js";
 import { notFound } from "../errors.js";
 import { resendHookEvent, testHook } from "../domain/web-hooks/history.js";
 import { TEST_TRIGGERS, type TestTrigger } from "../domain/web-hooks/triggers.js";

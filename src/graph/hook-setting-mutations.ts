@@ -4,9 +4,9 @@
 // .../custom_headers/:key and the group routes (web-hook-settings.ts; hook-owners.ts says who may:
 // project Maintainers, group Owners, administrators). Values are write-only: the payload's hook
 // shows only the keys.
-import type { HookOwnerRef } from "../domain/hook-owners.js";
-import { deleteHookSetting, setHookSetting, type HookSetting } from "../domain/web-hook-settings.js";
-import { getHook } from "../domain/web-hooks.js";
+import type { HookOwnerRef } from "../domain/web-hooks/owners.js";
+import { deleteHookSetting, setHookSetting, type HookSetting } from "../domain/web-hooks/settings.js";
+import { getHook } from "../domain/web-hooks/service.js";
 import type { Context } from "../context.js";
 import { hookTargetOf, HOOK_TYPENAMES, type HookKind } from "./hook-targets.js";
 import { GroupHookRef, ProjectHookRef } from "./hooks.js";

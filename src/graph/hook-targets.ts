@@ -1,8 +1,8 @@
 // The webhook a global id names, with its owner as the domain's hook functions take it.
 // (hook-mutations.ts still has its own copy.)
 import type { Context } from "../context.js";
-import type { HookOwnerRef } from "../domain/hook-owners.js";
-import { hookOwnerById } from "../domain/record-paths.js";
+import type { HookOwnerRef } from "../domain/web-hooks/owners.js";
+import { hookOwnerById } from "../domain/shared/record-paths.js";
 import { notFound } from "../errors.js";
 import { idOfGid } from "./ids.js";
 

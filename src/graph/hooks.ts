@@ -4,9 +4,9 @@
 // entity holds no token and no URL variable or custom header value, the history's recorded
 // headers have them redacted.
 import type { Context } from "../context.js";
-import { PROJECT_HOOK_EVENTS, type HookOwnerRef } from "../domain/hook-owners.js";
-import { BASE_HOOK_EVENTS, HOOK_EVENTS, type HookEvent } from "../domain/web-hook-switches.js";
-import { listHooks, type HookEntity } from "../domain/web-hooks.js";
+import { PROJECT_HOOK_EVENTS, type HookOwnerRef } from "../domain/web-hooks/owners.js";
+import { BASE_HOOK_EVENTS, HOOK_EVENTS, type HookEvent } from "../domain/web-hooks/switches.js";
+import { listHooks, type HookEntity } from "../domain/web-hooks/service.js";
 import { listHookEvents, type HookEventEntity } from "../domain/web-hooks/history.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";

@@ -1,9 +1,9 @@
 // What issues and merge requests share on the graph: labels, links and the project they are in.
 import type { Context } from "../context.js";
-import { projectById } from "../domain/access.js";
-import { labelsOf } from "../domain/issues/issue-values.js";
-import { type ProjectWithNamespace } from "../domain/projects.js";
-import { projectPageUrl } from "../domain/web-urls.js";
+import { projectById } from "../domain/shared/access.js";
+import { labelsOf } from "../domain/issues/rules.js";
+import { type ProjectWithNamespace } from "../domain/projects/service.js";
+import { projectPageUrl } from "../domain/shared/web-urls.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { arrayConnection, type ConnectionArgs } from "./connections.js";

@@ -1,7 +1,7 @@
 // createIssue and updateIssue: one `input`, a payload `{ issue, errors }` (issue-writes.ts rules);
 // issueDelete, Forgeline's graph form of REST DELETE /projects/:id/issues/:iid (issue-destroy.ts).
-import { deleteIssue } from "../domain/issues/issue-destroy.js";
-import { createIssue, updateIssue } from "../domain/issues/issue-writes.js";
+import { deleteIssue } from "../domain/issues/destroy.js";
+import { createIssue, updateIssue } from "../domain/issues/writes.js";
 import { builder } from "./builder.js";
 import { IssueRef } from "./issues.js";
 import { iidArg, projectPathOf, userIdsOf } from "./mutation-inputs.js";

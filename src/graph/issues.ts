@@ -1,11 +1,11 @@
 // Issues: the Issue node (Awardable, Noteable) and Project.issues / Project.issue, read through
 // the domain's issue list and lookup (confidential issues only for those who may read them).
 import type { Issue } from "../generated/prisma/client.js";
-import { issuableKey } from "../domain/issuable-facts.js";
-import { ISSUE_STATES, listProjectIssues } from "../domain/issues/issue-lists.js";
-import { issueReferences } from "../domain/issues/issue-presenter.js";
-import { getIssue } from "../domain/issues/issues.js";
-import { issuePathById } from "../domain/record-paths.js";
+import { issuableKey } from "../domain/shared/issuable-facts.js";
+import { ISSUE_STATES, listProjectIssues } from "../domain/issues/lists.js";
+import { issueReferences } from "../domain/issues/presenter.js";
+import { getIssue } from "../domain/issues/queries.js";
+import { issuePathById } from "../domain/shared/record-paths.js";
 import { AwardableRef } from "./award-emoji.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";

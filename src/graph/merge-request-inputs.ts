@@ -2,7 +2,7 @@
 // GitLab's MergeRequests::Base mutations) and the merge request re-read after an approval change.
 // (merge-request-mutations.ts and merge-request-writes.ts still have their own copies.)
 import type { Context } from "../context.js";
-import { getMergeRequest } from "../domain/merge-requests/merge-requests.js";
+import { getMergeRequest } from "../domain/merge-requests/queries.js";
 import { forgetApprovalStatus } from "./approvals.js";
 
 export const mergeRequestInputFields = (t: PothosSchemaTypes.InputFieldBuilder<any, "InputObject">) => ({

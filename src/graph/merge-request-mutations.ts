@@ -1,8 +1,8 @@
 // mergeRequestAccept (merge), mergeRequestApprove and mergeRequestUnapprove: one `input`, a
 // payload `{ mergeRequest, errors }` (merge and approval rules in src/domain/).
-import { approveMergeRequest, unapproveMergeRequest } from "../domain/approvals/approvals.js";
+import { approveMergeRequest, unapproveMergeRequest } from "../domain/approvals/service.js";
 import { mergeMergeRequest } from "../domain/merge-requests/merge.js";
-import { getMergeRequest } from "../domain/merge-requests/merge-requests.js";
+import { getMergeRequest } from "../domain/merge-requests/queries.js";
 import type { Context } from "../context.js";
 import { forgetApprovalStatus } from "./approvals.js";
 import { MergeRequestRef } from "./merge-requests.js";

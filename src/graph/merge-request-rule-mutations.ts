@@ -3,7 +3,7 @@
 // who may edit the merge request's rules, overriding allowed, only user-defined rules changed).
 import { notFound } from "../errors.js";
 import { createMergeRequestRule, deleteMergeRequestRule, updateMergeRequestRule } from "../domain/approvals/merge-request-rules.js";
-import { mergeRequestRulePathById } from "../domain/record-paths.js";
+import { mergeRequestRulePathById } from "../domain/shared/record-paths.js";
 import type { Context } from "../context.js";
 import { approverFields, restApprovers } from "./approval-rule-mutations.js";
 import { ApprovalRuleRef } from "./approvals.js";

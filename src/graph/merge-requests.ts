@@ -1,10 +1,10 @@
 // Merge requests: the MergeRequest node (Awardable, Noteable), its approvals, and
 // Project.mergeRequests / Project.mergeRequest, read through the domain's list and lookup.
-import { issuableKey } from "../domain/issuable-facts.js";
-import { getMergeRequest, type MergeRequestRow } from "../domain/merge-requests/merge-requests.js";
+import { issuableKey } from "../domain/shared/issuable-facts.js";
+import { getMergeRequest, type MergeRequestRow } from "../domain/merge-requests/queries.js";
 import { listProjectMergeRequests, MERGE_REQUEST_STATES } from "../domain/merge-requests/lists.js";
 import { detailedMergeStatusOf } from "../domain/merge-requests/presenter.js";
-import { mergeRequestPathById } from "../domain/record-paths.js";
+import { mergeRequestPathById } from "../domain/shared/record-paths.js";
 import { AwardableRef } from "./award-emoji.js";
 import { ApprovalStateRef, approvalStatusOf, approvalStateOf } from "./approvals.js";
 import { builder } from "./builder.js";

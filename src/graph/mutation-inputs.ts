@@ -2,10 +2,10 @@
 // what does not name a visible record is the domain's 404 (GitLab's "resource not available").
 import { notFound } from "../errors.js";
 import type { AwardablePath } from "../domain/award-emoji/awardables.js";
-import type { NoteableType } from "../domain/notes/notes.js";
-import { issuePathById, mergeRequestPathById, notePathById, snippetProjectById, type IssuablePath } from "../domain/record-paths.js";
+import type { NoteableType } from "../domain/notes/queries.js";
+import { issuePathById, mergeRequestPathById, notePathById, snippetProjectById, type IssuablePath } from "../domain/shared/record-paths.js";
 import type { Context } from "../context.js";
-import { VISIBILITIES } from "../domain/paths.js";
+import { VISIBILITIES } from "../domain/shared/paths.js";
 import { builder } from "./builder.js";
 import { decodeGid, idOfGid } from "./ids.js";
 import { iidOf } from "./issuables.js";

@@ -2,11 +2,11 @@
 // `namespace(fullPath:)` for groups and personal namespaces alike.
 import type { Context } from "../context.js";
 import type { Namespace } from "../generated/prisma/client.js";
-import { ancestorIds, findGroup, findNamespace } from "../domain/access.js";
-import { avatarUrl } from "../domain/avatars.js";
-import { groupWebUrl, listGroupsBelow } from "../domain/groups.js";
-import { listAllMembers } from "../domain/members.js";
-import { listGroupProjects, listProjects } from "../domain/projects.js";
+import { ancestorIds, findGroup, findNamespace } from "../domain/shared/access.js";
+import { avatarUrl } from "../domain/shared/avatars.js";
+import { groupWebUrl, listGroupsBelow } from "../domain/groups/service.js";
+import { listAllMembers } from "../domain/members/service.js";
+import { listGroupProjects, listProjects } from "../domain/projects/service.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { offsetConnection } from "./connections.js";

@@ -5,7 +5,7 @@ import { GraphQLError } from "graphql";
 import type { Context } from "../context.js";
 import { builder } from "./builder.js";
 import { orNull } from "./errors.js";
-import { fitsIdColumn } from "../domain/record-ids.js";
+import { fitsIdColumn } from "../domain/shared/record-ids.js";
 import { decodeGid } from "./ids.js";
 
 type Load = (ctx: Context, id: number) => Promise<object | null>;

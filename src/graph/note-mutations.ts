@@ -2,8 +2,8 @@
 // requests and snippets, by global id
 // (note-writes.ts rules).
 import { replyToDiscussion } from "../domain/notes/discussion-writes.js";
-import { createNote, deleteNote, updateNote } from "../domain/notes/note-writes.js";
-import { notePathById } from "../domain/record-paths.js";
+import { createNote, deleteNote, updateNote } from "../domain/notes/writes.js";
+import { notePathById } from "../domain/shared/record-paths.js";
 import { notFound } from "../errors.js";
 import type { Context } from "../context.js";
 import { idOfGid } from "./ids.js";

@@ -1,10 +1,10 @@
 // Comments: the `Noteable` interface (issues, merge requests and snippets) and Note. A page of
 // noteables loads the notes of all of them in one batch (ctx.loaders.notes).
 import type { Context } from "../context.js";
-import { notesOfShownNoteable } from "../domain/notes/note-batches.js";
-import type { NoteableType, NoteView } from "../domain/notes/notes.js";
-import { filterNotes, getNote } from "../domain/notes/notes.js";
-import { notePathById } from "../domain/record-paths.js";
+import { notesOfShownNoteable } from "../domain/notes/loaders.js";
+import type { NoteableType, NoteView } from "../domain/notes/queries.js";
+import { filterNotes, getNote } from "../domain/notes/queries.js";
+import { notePathById } from "../domain/shared/record-paths.js";
 import { AwardableRef } from "./award-emoji.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";

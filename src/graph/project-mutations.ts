@@ -1,7 +1,7 @@
 // projectCreate, projectUpdate and projectDelete (projects.ts and project-destroy.ts rules, as REST
 // POST, PUT and DELETE /projects): one `input`, a payload `{ project, errors }`.
-import { deleteProject } from "../domain/project-destroy.js";
-import { createProject, updateProject } from "../domain/projects.js";
+import { deleteProject } from "../domain/deletions/projects.js";
+import { createProject, updateProject } from "../domain/projects/service.js";
 import { notFound } from "../errors.js";
 import { projectPathOf, VisibilityLevelsEnum } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";

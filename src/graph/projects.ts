@@ -1,10 +1,10 @@
 // Projects: `project(fullPath:)`, the project node and its members. Issues and merge requests
 // add their connections on Project in issues.ts and merge-requests.ts.
 import type { Context } from "../context.js";
-import { findProject } from "../domain/access.js";
-import { listAllMembers } from "../domain/members.js";
-import { type ProjectWithNamespace } from "../domain/projects.js";
-import { projectFullPath, projectWebUrl } from "../domain/web-urls.js";
+import { findProject } from "../domain/shared/access.js";
+import { listAllMembers } from "../domain/members/service.js";
+import { type ProjectWithNamespace } from "../domain/projects/service.js";
+import { projectFullPath, projectWebUrl } from "../domain/shared/web-urls.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { offsetConnection } from "./connections.js";

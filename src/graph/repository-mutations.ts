@@ -2,7 +2,7 @@
 // /projects/:id/repository/commits), tagCreate and tagDelete (tags.ts rules, as REST POST and
 // DELETE /projects/:id/repository/tags) and mergeRequestRebase (rebase.ts rules, as REST PUT
 // /projects/:id/merge_requests/:iid/rebase, which Forgeline finishes before answering).
-import { getMergeRequest } from "../domain/merge-requests/merge-requests.js";
+import { getMergeRequest } from "../domain/merge-requests/queries.js";
 import { rebaseMergeRequest } from "../domain/merge-requests/rebase.js";
 import { createCommit } from "../domain/repository/commit-api.js";
 import { createTag, deleteTag } from "../domain/repository/tags.js";

@@ -4,8 +4,8 @@
 // GET /projects/:id/access_tokens and /groups/:id/access_tokens allows (project Maintainers,
 // group Owners, administrators; null for anyone else).
 import type { Context } from "../context.js";
-import { isTokenActive } from "../domain/personal-access-tokens.js";
-import { listResourceAccessTokens, type ResourceAccessToken, type ResourceType } from "../domain/resource-access-tokens.js";
+import { isTokenActive } from "../domain/access-tokens/personal.js";
+import { listResourceAccessTokens, type ResourceAccessToken, type ResourceType } from "../domain/access-tokens/resource.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { offsetConnection, type ConnectionArgs } from "./connections.js";

@@ -6,7 +6,7 @@
 // in the create payload. The domain has no rotation.
 import {
   createResourceAccessToken, RESOURCE_TOKEN_SCOPES, revokeResourceAccessToken, type ResourceAccessTokenWithSecret, type ResourceType,
-} from "../domain/resource-access-tokens.js";
+} from "../domain/access-tokens/resource.js";
 import { builder } from "./builder.js";
 import { MemberAccessLevelEnum } from "./member-mutations.js";
 import { groupPathOf, projectPathOf, recordIdOf } from "./mutation-inputs.js";

@@ -2,9 +2,9 @@
 // (snippet-writes.ts rules). GitLab's `blobActions` are the REST `files`; Forgeline has no
 // personal snippets, so createSnippet needs a projectPath.
 import { AppError, notFound } from "../errors.js";
-import { snippetProjectById } from "../domain/record-paths.js";
-import { FILE_ACTIONS } from "../domain/snippets/snippet-params.js";
-import { createProjectSnippet, deleteProjectSnippet, updateProjectSnippet } from "../domain/snippets/snippet-writes.js";
+import { snippetProjectById } from "../domain/shared/record-paths.js";
+import { FILE_ACTIONS } from "../domain/snippets/params.js";
+import { createProjectSnippet, deleteProjectSnippet, updateProjectSnippet } from "../domain/snippets/writes.js";
 import type { Context } from "../context.js";
 import { builder } from "./builder.js";
 import { idOfGid } from "./ids.js";

@@ -4,10 +4,10 @@
 // snippets: `type: personal` finds none.
 import { GraphQLError } from "graphql";
 import type { SnippetFile } from "../generated/prisma/client.js";
-import { snippetProjectById } from "../domain/record-paths.js";
-import { snippetFileRawUrl, snippetHttpUrlToRepo, snippetRawUrl, snippetSshUrlToRepo, snippetWebUrl } from "../domain/snippets/snippet-urls.js";
-import { findSnippetsByIds } from "../domain/snippets/snippet-lookups.js";
-import { getProjectSnippet, listProjectSnippets, type SnippetView } from "../domain/snippets/snippets.js";
+import { snippetProjectById } from "../domain/shared/record-paths.js";
+import { snippetFileRawUrl, snippetHttpUrlToRepo, snippetRawUrl, snippetSshUrlToRepo, snippetWebUrl } from "../domain/snippets/urls.js";
+import { findSnippetsByIds } from "../domain/snippets/lookups.js";
+import { getProjectSnippet, listProjectSnippets, type SnippetView } from "../domain/snippets/queries.js";
 import { AwardableRef } from "./award-emoji.js";
 import { builder } from "./builder.js";
 import { VisibilityLevelsEnum } from "./mutation-inputs.js";

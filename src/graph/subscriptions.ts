@@ -5,10 +5,10 @@
 // at that moment (confidential issues and their notes, internal notes: the domain's read rules).
 import { createPubSub, type PubSub } from "graphql-yoga";
 import { createContext, type Context } from "../context.js";
-import { ancestorIds, findGroup, projectById } from "../domain/access.js";
-import type { Services } from "../domain/context.js";
-import { listenForLiveEvents, onLiveEvent, type LiveEvent } from "../domain/live-events.js";
-import type { ProjectWithNamespace } from "../domain/projects.js";
+import { ancestorIds, findGroup, projectById } from "../domain/shared/access.js";
+import type { Services } from "../domain/shared/context.js";
+import { listenForLiveEvents, onLiveEvent, type LiveEvent } from "../domain/live-events/publisher.js";
+import type { ProjectWithNamespace } from "../domain/projects/service.js";
 import { appErrorOf } from "../errors.js";
 import type { WakeListener } from "../webhooks/wake.js";
 import { builder } from "./builder.js";

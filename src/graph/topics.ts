@@ -1,8 +1,8 @@
 // Project topics: the `topics` list (most used first) and the Topic node.
 import type { Topic } from "../generated/prisma/client.js";
-import { avatarUrl } from "../domain/avatars.js";
-import { listTopics } from "../domain/topic-list.js";
-import { findTopic } from "../domain/topics.js";
+import { avatarUrl } from "../domain/shared/avatars.js";
+import { listTopics } from "../domain/topics/lists.js";
+import { findTopic } from "../domain/topics/service.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { offsetConnection } from "./connections.js";

@@ -1,9 +1,9 @@
 // Moves: groupTransfer (group-transfer.ts rules, as REST POST /groups/:id/transfer), projectTransfer
 // (projects.ts rules, as REST PUT /projects/:id/transfer) and topicsMerge (topic-merge.ts rules,
 // administrators only, as REST POST /topics/merge): one `input`, a payload `{ <object>, errors }`.
-import { transferGroup } from "../domain/group-transfer.js";
-import { transferProject } from "../domain/projects.js";
-import { mergeTopics } from "../domain/topic-merge.js";
+import { transferGroup } from "../domain/groups/transfer.js";
+import { transferProject } from "../domain/projects/service.js";
+import { mergeTopics } from "../domain/topics/merge.js";
 import { notFound } from "../errors.js";
 import { idOfGid } from "./ids.js";
 import { groupPathOf, projectPathOf, recordIdOf } from "./mutation-inputs.js";

@@ -1,7 +1,7 @@
 // userCreate, userUpdate and userDelete (administrators, as REST POST, PUT and DELETE /users; not
 // in GitLab's GraphQL API): one `input`, a payload `{ user, errors }`.
 import { createUser } from "../domain/users/create.js";
-import { deleteUser } from "../domain/users/delete.js";
+import { deleteUser } from "../domain/deletions/users.js";
 import { updateUser } from "../domain/users/update.js";
 import { userIdOf } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";

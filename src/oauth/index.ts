@@ -4,7 +4,7 @@
 // provider is built on first use: its key set is created then, and servers that never see an
 // OAuth request never load it.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Services } from "../domain/context.js";
+import type { Services } from "../domain/shared/context.js";
 import { loadKeySet } from "../domain/oauth/keys.js";
 import { renderErrorPage, PAGE_HEADERS } from "./pages.js";
 import { createInteractionHandler, INTERACTION_PREFIX } from "./interactions.js";

@@ -6,7 +6,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
 import type { InteractionDetails } from "oidc-provider";
-import type { Services } from "../domain/context.js";
+import type { Services } from "../domain/shared/context.js";
 import { signIn } from "../domain/oauth/accounts.js";
 import { PAGE_HEADERS, renderConsent, renderErrorPage, renderSignIn } from "./pages.js";
 

@@ -3,7 +3,7 @@
 // required for public clients, introspection and revocation of a client's own tokens, and the
 // device authorization grant.
 import Provider from "oidc-provider";
-import type { Services } from "../domain/context.js";
+import type { Services } from "../domain/shared/context.js";
 import { APPLICATION_SCOPES } from "../domain/oauth/applications.js";
 import { claimsOf, findActiveUser } from "../domain/oauth/accounts.js";
 import { clientSecretMatches, findClientMetadata } from "../domain/oauth/clients.js";

@@ -4,9 +4,9 @@
 import type { ExecutionResult, GraphQLError, GraphQLField, GraphQLSchema } from "graphql";
 import type { GetEnvelopedFn } from "@envelop/core";
 import { createContext, type Context } from "../context.js";
-import { admittingScopes } from "../domain/auth.js";
-import { ProjectMovedError, requireCoarseAccess, type CoarseAccess } from "../domain/access.js";
-import type { Services } from "../domain/context.js";
+import { admittingScopes } from "../domain/auth/callers.js";
+import { ProjectMovedError, requireCoarseAccess, type CoarseAccess } from "../domain/shared/access.js";
+import type { Services } from "../domain/shared/context.js";
 import { AppError, appErrorOf, internalError, paramError, routeNotFound } from "../errors.js";
 import { collapseSlashes, createMatcher, type RouteMatch } from "./match.js";
 import { applyExposure } from "./exposure.js";

@@ -11,7 +11,7 @@ import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { Upload } from "graphql-upload-minimal";
 import { AppError, malformedRequest, paramError } from "../errors.js";
-import { NO_RECORD_ID, recordId } from "../domain/record-ids.js";
+import { NO_RECORD_ID, recordId } from "../domain/shared/record-ids.js";
 
 /** A repeated plain key keeps its last value, as Rack does; `a[]=` keys build arrays. */
 const QS_OPTIONS = { arrayLimit: 1000, parameterLimit: 10_000, depth: 5, allowDots: false, duplicates: "last" } as const;

@@ -2,11 +2,11 @@
 // requests and project snippets and on their notes (24 root fields, one per REST endpoint); and
 // `award_emoji` on the awardable types, with GitLab's `upvotes`/`downvotes` on issues and MRs.
 import type { Context } from "../context.js";
-import { addAwardEmoji, getAwardEmoji, listAwardEmoji, removeAwardEmoji, type AwardablePath } from "../domain/award-emoji/award-emoji.js";
+import { addAwardEmoji, getAwardEmoji, listAwardEmoji, removeAwardEmoji, type AwardablePath } from "../domain/award-emoji/service.js";
 import type { AwardableType } from "../domain/award-emoji/awardables.js";
-import { awardableKey } from "../domain/award-emoji/batches.js";
-import { issuableKey, type IssuableType } from "../domain/issuable-facts.js";
-import type { NoteableType } from "../domain/notes/notes.js";
+import { awardableKey } from "../domain/award-emoji/loaders.js";
+import { issuableKey, type IssuableType } from "../domain/shared/issuable-facts.js";
+import type { NoteableType } from "../domain/notes/queries.js";
 import { builder } from "./builder.js";
 import { IssueEntity } from "./issues.js";
 import { MergeRequestDetail, MergeRequestEntity, MergeRequestWithoutSubscription } from "./merge-requests.js";

@@ -4,7 +4,7 @@ import PrismaPlugin from "@pothos/plugin-prisma";
 import type PrismaTypes from "../generated/pothos-types.js";
 import { getDatamodel } from "../generated/pothos-types.js";
 import type { Context } from "../context.js";
-import type { FileUpload } from "../domain/avatars.js";
+import type { FileUpload } from "../domain/shared/avatars.js";
 
 export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;

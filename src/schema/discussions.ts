@@ -1,8 +1,8 @@
 // Discussions: GitLab's Entities::Discussion and the discussions endpoints of issues, merge requests
 // and project snippets, each root field through one domain function. The notes in a discussion are
 // the notes' own entity (notes.ts).
-import { deleteNote } from "../domain/notes/note-writes.js";
-import { getNote, type NoteableType } from "../domain/notes/notes.js";
+import { deleteNote } from "../domain/notes/writes.js";
+import { getNote, type NoteableType } from "../domain/notes/queries.js";
 import { getDiscussion, listDiscussionNotes, listDiscussions, type DiscussionView } from "../domain/notes/discussions.js";
 import {
   createDiscussion, replyToDiscussion, resolveDiscussion, updateDiscussionNote, type DiscussionCreateInput, type DiscussionNoteUpdateInput,

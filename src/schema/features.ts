@@ -1,7 +1,7 @@
 import {
   deleteFeature, listFeatureDefinitions, listFeatures, setFeature,
   type FeatureDefinition, type FeatureView,
-} from "../domain/features.js";
+} from "../domain/features/flags.js";
 import { builder } from "./builder.js";
 
 /** GitLab's Feature::Definition entity. */

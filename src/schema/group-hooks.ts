@@ -1,7 +1,7 @@
 // Group webhooks: GitLab's GroupHook entity (EE::API::Entities::GroupHook) and the root fields
 // behind /groups/:id/hooks, its sub-resources, history, resend and test.
-import { GROUP_HOOK_EVENTS } from "../domain/hook-owners.js";
-import { HOOK_EVENTS } from "../domain/web-hook-switches.js";
+import { GROUP_HOOK_EVENTS } from "../domain/web-hooks/owners.js";
+import { HOOK_EVENTS } from "../domain/web-hooks/switches.js";
 import { hookEventRootFields } from "./web-hook-events.js";
 import { hookRootFields, hookType } from "./web-hooks.js";
 

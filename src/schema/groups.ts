@@ -1,7 +1,7 @@
 // Groups and subgroups: lists, GitLab's GroupDetail (with the visible projects), create, update.
 import type { Namespace } from "../generated/prisma/client.js";
-import { createGroup, getGroup, GROUP_ORDER_COLUMNS, listGroups, listGroupsKeyset, listSubgroups, updateGroup } from "../domain/groups.js";
-import { listProjects } from "../domain/projects.js";
+import { createGroup, getGroup, GROUP_ORDER_COLUMNS, listGroups, listGroupsKeyset, listSubgroups, updateGroup } from "../domain/groups/service.js";
+import { listProjects } from "../domain/projects/service.js";
 import { builder } from "./builder.js";
 import { GroupEntity, groupFields, VisibilityEnum } from "./namespaces.js";
 import { keysetArgs, pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";

@@ -1,9 +1,9 @@
 // An issue's lifecycle and surroundings beyond the Issue entity: DELETE, its participants, the
 // merge requests that close it when merged (closed_by) and those related to it, each through one
 // domain function.
-import { deleteIssue } from "../domain/issues/issue-destroy.js";
+import { deleteIssue } from "../domain/issues/destroy.js";
 import { closingMergeRequests, relatedMergeRequests } from "../domain/merge-requests/issue-links.js";
-import { issueParticipants } from "../domain/issues/issue-participants.js";
+import { issueParticipants } from "../domain/issues/participants.js";
 import { builder } from "./builder.js";
 import { MergeRequestEntity, MergeRequestWithoutSubscription } from "./merge-requests.js";
 import { pageArgs, rowsOf } from "./pagination.js";

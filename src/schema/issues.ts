@@ -2,16 +2,16 @@
 // create / update (including state_event close and reopen), each through one domain function.
 // Emoji reactions add upvotes, downvotes and award_emoji to IssueEntity (award-emoji.ts).
 import type { Issue } from "../generated/prisma/client.js";
-import { ISSUE_ORDER_COLUMNS, ISSUE_STATES, listIssues, listProjectIssues } from "../domain/issues/issue-lists.js";
-import { issueLinks, issueReferences, isSubscribed } from "../domain/issues/issue-presenter.js";
-import { issuableKey } from "../domain/issuable-facts.js";
-import { projectById } from "../domain/access.js";
+import { ISSUE_ORDER_COLUMNS, ISSUE_STATES, listIssues, listProjectIssues } from "../domain/issues/lists.js";
+import { issueLinks, issueReferences, isSubscribed } from "../domain/issues/presenter.js";
+import { issuableKey } from "../domain/shared/issuable-facts.js";
+import { projectById } from "../domain/shared/access.js";
 import type { Context } from "../context.js";
-import { projectPageUrl } from "../domain/web-urls.js";
-import { labelsOf, taskStatus } from "../domain/issues/issue-values.js";
-import { taskCompletionStatus } from "../domain/task-lists.js";
-import { createIssue, updateIssue } from "../domain/issues/issue-writes.js";
-import { getIssue } from "../domain/issues/issues.js";
+import { projectPageUrl } from "../domain/shared/web-urls.js";
+import { labelsOf, taskStatus } from "../domain/issues/rules.js";
+import { taskCompletionStatus } from "../domain/shared/task-lists.js";
+import { createIssue, updateIssue } from "../domain/issues/writes.js";
+import { getIssue } from "../domain/issues/queries.js";
 import { builder } from "./builder.js";
 import { IssuableReferences, none, TaskCompletionStatus, TimeStats, user, users } from "./issuables.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";

@@ -1,10 +1,10 @@
 // Group and project lifecycle: deleting groups and projects (202 with Grape's `accepted!` body),
 // transferring a group, a group's descendants, and the groups of a project.
 import type { Namespace } from "../generated/prisma/client.js";
-import { deleteGroup, listDescendantGroups } from "../domain/group-lifecycle.js";
-import { transferGroup } from "../domain/group-transfer.js";
-import { deleteProject } from "../domain/project-destroy.js";
-import { listProjectGroups } from "../domain/project-groups.js";
+import { deleteGroup, listDescendantGroups } from "../domain/deletions/groups.js";
+import { transferGroup } from "../domain/groups/transfer.js";
+import { deleteProject } from "../domain/deletions/projects.js";
+import { listProjectGroups } from "../domain/projects/groups.js";
 import { builder } from "./builder.js";
 import { GroupDetail, groupFilterArgs } from "./groups.js";
 import { GroupEntity, groupFields } from "./namespaces.js";

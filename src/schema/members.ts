@@ -1,8 +1,8 @@
 // Group and project members (GitLab's Member entity) for both sources, one set of fields.
 import {
   addMember, getAnyMember, getMember, listAllMembers, listMembers, removeMember, updateMember, type Member, type MemberSource,
-} from "../domain/members.js";
-import { avatarUrlOfUser, webUrlOfUser } from "../domain/users.js";
+} from "../domain/members/service.js";
+import { avatarUrlOfUser, webUrlOfUser } from "../domain/users/service.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 

@@ -6,7 +6,7 @@ import { mergeRequestMergeRef, rebaseMergeRequest } from "../domain/merge-reques
 import {
   getMergeRequestChanges, listMergeRequestCommits, listMergeRequestDiffs, listMergeRequestParticipants, mergeRequestDiffs, type DiffView,
 } from "../domain/merge-requests/reviews.js";
-import type { MergeRequestRow } from "../domain/merge-requests/merge-requests.js";
+import type { MergeRequestRow } from "../domain/merge-requests/queries.js";
 import { builder } from "./builder.js";
 import { detailFields, MergeRequestDetail, type Fields } from "./merge-requests.js";
 import { pageArgs, rowsOf } from "./pagination.js";

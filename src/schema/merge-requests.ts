@@ -5,14 +5,14 @@
 import type { Context } from "../context.js";
 import { mergeRequestDiffOnce } from "../domain/merge-requests/commits.js";
 import { labelsOf, referencesOf } from "../domain/merge-requests/fields.js";
-import { projectPageUrl } from "../domain/web-urls.js";
-import { taskCompletionStatus } from "../domain/task-lists.js";
+import { projectPageUrl } from "../domain/shared/web-urls.js";
+import { taskCompletionStatus } from "../domain/shared/task-lists.js";
 import {
   listAllMergeRequests, listGroupMergeRequests, listProjectMergeRequests, MERGE_REQUEST_ORDER, MERGE_REQUEST_STATES,
 } from "../domain/merge-requests/lists.js";
-import { getMergeRequest, type MergeRequestRow } from "../domain/merge-requests/merge-requests.js";
+import { getMergeRequest, type MergeRequestRow } from "../domain/merge-requests/queries.js";
 import { canMerge, detailedMergeStatusOf, isSubscribed } from "../domain/merge-requests/presenter.js";
-import { issuableKey } from "../domain/issuable-facts.js";
+import { issuableKey } from "../domain/shared/issuable-facts.js";
 import { createMergeRequest, updateMergeRequest } from "../domain/merge-requests/writes.js";
 import { builder } from "./builder.js";
 import { IssuableReferences, none, TaskCompletionStatus, TimeStats, user, userIdsOf, users } from "./issuables.js";

@@ -1,4 +1,4 @@
-import { instanceMetadata, type InstanceMetadata } from "../domain/metadata.js";
+import { instanceMetadata, type InstanceMetadata } from "../domain/instance/metadata.js";
 import { builder } from "./builder.js";
 
 /** GitLab's Kas entity (the agent server for Kubernetes; never enabled here). */

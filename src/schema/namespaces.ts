@@ -1,10 +1,10 @@
 // Group and namespace entities (GitLab's Group, GroupDetail and NamespaceBasic).
 import type { Namespace } from "../generated/prisma/client.js";
 import type { Context } from "../context.js";
-import { ancestorIds } from "../domain/access.js";
-import { avatarUrl } from "../domain/avatars.js";
-import { groupWebUrl } from "../domain/groups.js";
-import { VISIBILITIES } from "../domain/paths.js";
+import { ancestorIds } from "../domain/shared/access.js";
+import { avatarUrl } from "../domain/shared/avatars.js";
+import { groupWebUrl } from "../domain/groups/service.js";
+import { VISIBILITIES } from "../domain/shared/paths.js";
 import { builder } from "./builder.js";
 
 export const VisibilityEnum = builder.enumType("Visibility", { values: VISIBILITIES });

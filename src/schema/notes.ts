@@ -1,8 +1,8 @@
 // Notes: GitLab's Entities::Note and the notes endpoints of issues, merge requests and project
 // snippets (five root fields per noteable kind), each through one domain function.
 import type { User } from "../generated/prisma/client.js";
-import { createNote, deleteNote, updateNote, type NoteCreateInput, type NoteUpdateInput } from "../domain/notes/note-writes.js";
-import { getNote, listNotes, type NoteableType, type NoteListArgs, type NoteView } from "../domain/notes/notes.js";
+import { createNote, deleteNote, updateNote, type NoteCreateInput, type NoteUpdateInput } from "../domain/notes/writes.js";
+import { getNote, listNotes, type NoteableType, type NoteListArgs, type NoteView } from "../domain/notes/queries.js";
 import { isResolvable } from "../domain/notes/discussions.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";

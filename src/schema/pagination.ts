@@ -1,6 +1,6 @@
 // List fields: the page/per_page arguments and handing page info to the REST adapter.
 import type { Context } from "../context.js";
-import type { KeysetPage, Page } from "../domain/pagination.js";
+import type { KeysetPage, Page } from "../domain/shared/pagination.js";
 import { builder } from "./builder.js";
 
 export const PaginationMode = builder.enumType("PaginationMode", { values: ["offset", "keyset"] as const });

@@ -1,10 +1,10 @@
 import {
   createPersonalAccessToken, currentPersonalAccessToken, getPersonalAccessToken, isTokenActive, listPersonalAccessTokens,
   revokeCurrentPersonalAccessToken, revokePersonalAccessToken, TOKEN_SCOPES,
-} from "../domain/personal-access-tokens.js";
+} from "../domain/access-tokens/personal.js";
 import type { Context } from "../context.js";
 import type { AccessToken } from "../generated/prisma/client.js";
-import type { TokenWithSecret } from "../domain/personal-access-tokens.js";
+import type { TokenWithSecret } from "../domain/access-tokens/personal.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 

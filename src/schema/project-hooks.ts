@@ -1,7 +1,7 @@
 // Project webhooks: GitLab's ProjectHook entity (lib/api/entities/project_hook.rb) and the root
 // fields behind /projects/:id/hooks, its sub-resources, history, resend and test. The list leaves
 // out url_variables and custom_headers, as lib/api/project_hooks.rb presents it.
-import { PROJECT_HOOK_EVENTS } from "../domain/hook-owners.js";
+import { PROJECT_HOOK_EVENTS } from "../domain/web-hooks/owners.js";
 import { hookEventRootFields } from "./web-hook-events.js";
 import { hookRootFields, hookType } from "./web-hooks.js";
 

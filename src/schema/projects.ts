@@ -1,10 +1,10 @@
 import type { Context } from "../context.js";
 import type { Project } from "../generated/prisma/client.js";
-import { FEATURE_ACCESS_LEVELS } from "../domain/project-features.js";
-import { projectPermissions } from "../domain/access.js";
+import { FEATURE_ACCESS_LEVELS } from "../domain/projects/features.js";
+import { projectPermissions } from "../domain/shared/access.js";
 import { sshUrlToRepo } from "../domain/repository/urls.js";
-import { createProject, getProject, listGroupProjects, listProjects, listProjectsKeyset, PROJECT_ORDER_COLUMNS, transferProject, updateProject, type ProjectWithNamespace } from "../domain/projects.js";
-import { projectFullPath, projectWebUrl } from "../domain/web-urls.js";
+import { createProject, getProject, listGroupProjects, listProjects, listProjectsKeyset, PROJECT_ORDER_COLUMNS, transferProject, updateProject, type ProjectWithNamespace } from "../domain/projects/service.js";
+import { projectFullPath, projectWebUrl } from "../domain/shared/web-urls.js";
 import { builder } from "./builder.js";
 import { namespaceFullName, NamespaceBasic, VisibilityEnum } from "./namespaces.js";
 import { keysetArgs, pageArgs, rowsOf } from "./pagination.js";

@@ -3,7 +3,7 @@
 import {
   createResourceAccessToken, getResourceAccessToken, listResourceAccessTokens, RESOURCE_TOKEN_SCOPES,
   revokeResourceAccessToken, type ResourceAccessToken as Token, type ResourceAccessTokenWithSecret, type ResourceType,
-} from "../domain/resource-access-tokens.js";
+} from "../domain/access-tokens/resource.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import { tokenFields } from "./personal-access-tokens.js";

@@ -2,9 +2,9 @@
 // (raw: the first file's content as a RawBlob), each through one domain function.
 import type { Context } from "../context.js";
 import type { Snippet, User } from "../generated/prisma/client.js";
-import { snippetFileRawUrl, snippetHttpUrlToRepo, snippetRawUrl, snippetSshUrlToRepo, snippetWebUrl } from "../domain/snippets/snippet-urls.js";
-import { createProjectSnippet, deleteProjectSnippet, updateProjectSnippet } from "../domain/snippets/snippet-writes.js";
-import { getProjectSnippet, getProjectSnippetRaw, listProjectSnippets, type SnippetRaw, type SnippetView } from "../domain/snippets/snippets.js";
+import { snippetFileRawUrl, snippetHttpUrlToRepo, snippetRawUrl, snippetSshUrlToRepo, snippetWebUrl } from "../domain/snippets/urls.js";
+import { createProjectSnippet, deleteProjectSnippet, updateProjectSnippet } from "../domain/snippets/writes.js";
+import { getProjectSnippet, getProjectSnippetRaw, listProjectSnippets, type SnippetRaw, type SnippetView } from "../domain/snippets/queries.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import { UserBasic } from "./users.js";

@@ -1,9 +1,9 @@
 // Project topics: GitLab's Entities::Projects::Topic, the public reads and the admin-only writes
 // (create, update, delete, merge), each through one domain function.
-import { avatarUrl } from "../domain/avatars.js";
-import { listTopics } from "../domain/topic-list.js";
-import { mergeTopics } from "../domain/topic-merge.js";
-import { createTopic, deleteTopic, getTopic, updateTopic } from "../domain/topics.js";
+import { avatarUrl } from "../domain/shared/avatars.js";
+import { listTopics } from "../domain/topics/lists.js";
+import { mergeTopics } from "../domain/topics/merge.js";
+import { createTopic, deleteTopic, getTopic, updateTopic } from "../domain/topics/service.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 

@@ -1,12 +1,12 @@
 // Administrators' user lifecycle (update, delete, block/unblock, ban/unban, deactivate/activate),
 // a user's memberships and a user's personal projects. Rules: domain/users/.
-import { deleteUser } from "../domain/users/delete.js";
+import { deleteUser } from "../domain/deletions/users.js";
 import { listUserMemberships, listUserProjects, type Membership } from "../domain/users/memberships.js";
 import {
   activateUser, banUser, blockUser, deactivateUser, unbanUser, unblockUser, type StateAnswer,
 } from "../domain/users/states.js";
 import { updateUser } from "../domain/users/update.js";
-import type { DomainContext } from "../domain/context.js";
+import type { DomainContext } from "../domain/shared/context.js";
 import { builder } from "./builder.js";
 import { pageArgs, keysetArgs, rowsOf } from "./pagination.js";
 import { ProjectEntity, projectFilterArgs } from "./projects.js";

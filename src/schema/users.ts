@@ -1,7 +1,7 @@
-import { createUser, currentUser, getUser, listUsers, listUsersKeyset, USER_ORDER_COLUMNS, avatarUrlOfUser, webUrlOfUser } from "../domain/users.js";
+import { createUser, currentUser, getUser, listUsers, listUsersKeyset, USER_ORDER_COLUMNS, avatarUrlOfUser, webUrlOfUser } from "../domain/users/service.js";
 import type { Context } from "../context.js";
 import type { User } from "../generated/prisma/client.js";
-import { mayReadPrivateFields } from "../domain/users.js";
+import { mayReadPrivateFields } from "../domain/users/service.js";
 import { builder } from "./builder.js";
 import { keysetArgs, pageArgs, rowsOf } from "./pagination.js";
 

@@ -2,11 +2,11 @@
 // custom_headers as keys only, never the token or a value) extended per owner, and the root
 // fields behind /groups/:id/hooks and /projects/:id/hooks and their key/value sub-resources,
 // defined once for both owners (groupHooks/projectHooks, createGroupHook/createProjectHook, ...).
-import type { HookOwnerRef } from "../domain/hook-owners.js";
-import { deleteHookSetting, setHookSetting, type HookSetting } from "../domain/web-hook-settings.js";
-import { BASE_HOOK_EVENTS, type HookEvent } from "../domain/web-hook-switches.js";
-import { createHook, deleteHook, getHook, listHooks, rotateHookSigningSecret, updateHook, type HookEntity } from "../domain/web-hooks.js";
-import { BRANCH_FILTER_STRATEGIES } from "../domain/web-hooks-validation.js";
+import type { HookOwnerRef } from "../domain/web-hooks/owners.js";
+import { deleteHookSetting, setHookSetting, type HookSetting } from "../domain/web-hooks/settings.js";
+import { BASE_HOOK_EVENTS, type HookEvent } from "../domain/web-hooks/switches.js";
+import { createHook, deleteHook, getHook, listHooks, rotateHookSigningSecret, updateHook, type HookEntity } from "../domain/web-hooks/service.js";
+import { BRANCH_FILTER_STRATEGIES } from "../domain/web-hooks/rules.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 

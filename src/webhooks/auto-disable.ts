@@ -5,8 +5,8 @@
 // executable are not counted. Updates are conditional on the count read, so concurrent workers
 // never lose a failure.
 import type { WebHook } from "../generated/prisma/client.js";
-import type { Tx } from "../domain/events.js";
-import { alertStatus, PERMANENTLY_DISABLED_THRESHOLD, TEMPORARILY_DISABLED_THRESHOLD } from "../domain/web-hook-rows.js";
+import type { Tx } from "../domain/shared/events.js";
+import { alertStatus, PERMANENTLY_DISABLED_THRESHOLD, TEMPORARILY_DISABLED_THRESHOLD } from "../domain/web-hooks/rows.js";
 
 const INITIAL_BACKOFF_MS = 60_000;
 const MAX_BACKOFF_MS = 86_400_000;

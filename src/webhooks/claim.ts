@@ -3,7 +3,7 @@
 // rows are locked as they are read, skipping rows another worker is claiming at that moment, so
 // concurrent workers take disjoint batches instead of racing for one.
 import { Prisma as Sql, type WebHookDelivery } from "../generated/prisma/client.js";
-import type { Services } from "../domain/context.js";
+import type { Services } from "../domain/shared/context.js";
 
 export interface Claim {
   at: Date;

@@ -3,10 +3,10 @@
 // hook's auto-disabling state. Used by the worker, the resend endpoint and the test endpoint.
 import { performance } from "node:perf_hooks";
 import type { WebHook } from "../generated/prisma/client.js";
-import type { Services } from "../domain/context.js";
-import type { Tx } from "../domain/events.js";
-import { stateOf } from "../domain/web-hook-rows.js";
-import { signingSecretsOf } from "../domain/web-hook-signing.js";
+import type { Services } from "../domain/shared/context.js";
+import type { Tx } from "../domain/shared/events.js";
+import { stateOf } from "../domain/web-hooks/rows.js";
+import { signingSecretsOf } from "../domain/web-hooks/signing.js";
 import { isExecutable, recordFailure, recordSuccess } from "./auto-disable.js";
 import { sendOverNetwork, type Transport } from "./http.js";
 import { recordAttempt, type AttemptRecord } from "./log.js";

@@ -1,7 +1,7 @@
 // The domain's HookDelivery (domain/web-hooks/delivery.ts) over this folder's sender, sample
 // payloads and request builder.
 import type { HookDelivery } from "../domain/web-hooks/delivery.js";
-import { stateOf } from "../domain/web-hook-rows.js";
+import { stateOf } from "../domain/web-hooks/rows.js";
 import { executeHook } from "./deliver.js";
 import { targetOf } from "./request.js";
 import { samplePayload } from "./samples.js";

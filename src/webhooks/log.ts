@@ -2,8 +2,8 @@
 // request data redacted, response headers capitalised (at most 50, values cut to 1 KB), the
 // response body cut to 8 KB as Rails' truncate_bytes cuts (ending in "…"), and the SHA-256 of the
 // interpolated URL so that resend can tell whether the hook still points at the same target.
-import type { Tx } from "../domain/events.js";
-import { digest } from "../domain/secrets.js";
+import type { Tx } from "../domain/shared/events.js";
+import { digest } from "../domain/shared/secrets.js";
 import { INTERNAL_ERROR } from "../domain/web-hooks/delivery.js";
 import { REDACTED } from "./request.js";
 

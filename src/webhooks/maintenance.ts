@@ -2,7 +2,7 @@
 // project or group access token expires within seven days), and clean-ups: expired rate-limit
 // counters, history older than 14 days (GitLab keeps 14 days of logs), settled deliveries older
 // than 7 days.
-import type { Services } from "../domain/context.js";
+import type { Services } from "../domain/shared/context.js";
 import { enqueueHookDeliveries } from "./outbox.js";
 import { loadProject } from "./payloads/common.js";
 import { buildAccessTokenPayload, type TokenResource } from "./payloads/membership.js";

@@ -6,11 +6,11 @@
 // whose branch filter matches.
 import { randomUUID } from "node:crypto";
 import type { Prisma, WebHook } from "../generated/prisma/client.js";
-import { ancestorIds, projectByIdInTransaction } from "../domain/access.js";
-import type { DomainContext } from "../domain/context.js";
-import type { Tx } from "../domain/events.js";
-import { alertStatus } from "../domain/web-hook-rows.js";
-import { hookEventColumn } from "../domain/web-hook-switches.js";
+import { ancestorIds, projectByIdInTransaction } from "../domain/shared/access.js";
+import type { DomainContext } from "../domain/shared/context.js";
+import type { Tx } from "../domain/shared/events.js";
+import { alertStatus } from "../domain/web-hooks/rows.js";
+import { hookEventColumn } from "../domain/web-hooks/switches.js";
 import { branchMatches } from "./branch-filter.js";
 import { TRIGGER_SWITCHES, type Trigger } from "../domain/web-hooks/triggers.js";
 import { markEnqueued } from "./wake.js";

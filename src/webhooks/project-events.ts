@@ -4,12 +4,12 @@
 // events page: "a project is created or deleted in a group"). Projects in personal namespaces
 // have no group hooks to tell.
 import type { User } from "../generated/prisma/client.js";
-import { AccessLevel, ancestorIds } from "../domain/access.js";
-import type { DomainContext } from "../domain/context.js";
-import { subscribe, type Tx } from "../domain/events.js";
+import { AccessLevel, ancestorIds } from "../domain/shared/access.js";
+import type { DomainContext } from "../domain/shared/context.js";
+import { subscribe, type Tx } from "../domain/shared/events.js";
 import { enqueueHookDeliveries } from "./outbox.js";
 import { webhookEmail, xmlschema, type ProjectWithNamespace } from "./payloads/common.js";
-import { projectFullPath } from "../domain/web-urls.js";
+import { projectFullPath } from "../domain/shared/web-urls.js";
 
 subscribe("project", async (tx, event, ctx) => {
   const { project } = event;

@@ -5,7 +5,7 @@
 import { Webhook } from "standardwebhooks";
 import type { Config } from "../config.js";
 import type { WebHook } from "../generated/prisma/client.js";
-import { interpolate, type HookState } from "../domain/web-hooks-validation.js";
+import { interpolate, type HookState } from "../domain/web-hooks/rules.js";
 import { eventHeaderOf } from "../domain/web-hooks/triggers.js";
 
 export const REDACTED = "[REDACTED]";

@@ -3,10 +3,10 @@
 // group hook, the group's first project with commits) and its latest issue, merge request or
 // note; GitLab's 422 texts when the data is missing.
 import type { Commit, User } from "../generated/prisma/client.js";
-import type { HookOwner } from "../domain/hook-owners.js";
-import type { Services } from "../domain/context.js";
+import type { HookOwner } from "../domain/web-hooks/owners.js";
+import type { Services } from "../domain/shared/context.js";
 import { AppError } from "../errors.js";
-import { BLANK_SHA } from "../domain/events.js";
+import { BLANK_SHA } from "../domain/shared/events.js";
 import { findBranch } from "../domain/repository/branches.js";
 import { getCommitBySha } from "../domain/repository/commits.js";
 import { loadProject, type ProjectWithNamespace } from "./payloads/common.js";

@@ -2,9 +2,9 @@
 // inside the event's transaction, only once some hook hears the event (a payload function), and
 // writes the outbox rows there (outbox.ts).
 import type { User } from "../generated/prisma/client.js";
-import { projectByIdInTransaction } from "../domain/access.js";
-import type { DomainContext } from "../domain/context.js";
-import { subscribe, BLANK_SHA, type Tx } from "../domain/events.js";
+import { projectByIdInTransaction } from "../domain/shared/access.js";
+import type { DomainContext } from "../domain/shared/context.js";
+import { subscribe, BLANK_SHA, type Tx } from "../domain/shared/events.js";
 import { commitsBySha } from "../domain/repository/commits.js";
 import { enqueueHookDeliveries } from "./outbox.js";
 import { creationChanges } from "./payloads/changes.js";

@@ -1,7 +1,7 @@
 // Tag pushes reach the hooks that hear tag_push events (Git::TagPushService#build_push_data): a
 // created tag describes the commit it points at and carries the tag's message; a deleted one
 // describes no commit. Tag pushes are not filtered by branch.
-import { subscribe } from "../domain/events.js";
+import { subscribe } from "../domain/shared/events.js";
 import { commitsBySha } from "../domain/repository/commits.js";
 import { enqueueHookDeliveries } from "./outbox.js";
 import { loadProject } from "./payloads/common.js";

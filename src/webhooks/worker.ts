@@ -12,9 +12,9 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import type { Prisma, WebHook, WebHookDelivery } from "../generated/prisma/client.js";
-import type { Tx } from "../domain/events.js";
-import type { Services } from "../domain/context.js";
-import { alertStatus, stateOf } from "../domain/web-hook-rows.js";
+import type { Tx } from "../domain/shared/events.js";
+import type { Services } from "../domain/shared/context.js";
+import { alertStatus, stateOf } from "../domain/web-hooks/rows.js";
 import { isSuccessStatus, recordHookHealth, sendHook } from "./deliver.js";
 import { createHostLimiter, hostKey } from "./host-limit.js";
 import { sendOverNetwork, type Transport } from "./http.js";

@@ -10,7 +10,7 @@ import { Gitlab } from "@gitbeaker/rest";
 import { failure } from "./helpers/gitbeaker.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
-import { createEncryption, loadEncryptionKey } from "../../src/domain/encryption.js";
+import { createEncryption, loadEncryptionKey } from "../../src/domain/shared/encryption.js";
 import { onPostgresql, queryDatabase } from "../helpers/test-database.js";
 import { createUser, uniqueName } from "./helpers/fixtures.js";
 import { pythonGitlabUnavailable, runPython } from "./helpers/python.js";

@@ -5,8 +5,8 @@
 // another process's writes by LISTEN/NOTIFY.
 import { afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createApp } from "../../src/app.js";
-import { publish } from "../../src/domain/events.js";
-import { LIVE_EVENTS_CHANNEL } from "../../src/domain/live-events.js";
+import { publish } from "../../src/domain/shared/events.js";
+import { LIVE_EVENTS_CHANNEL } from "../../src/domain/live-events/publisher.js";
 import { createServices } from "../../src/services.js";
 import type { ApiClient } from "../helpers/api.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";

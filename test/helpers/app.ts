@@ -7,8 +7,8 @@ import { inject } from "vitest";
 import { createApp, type App } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { createServices } from "../../src/services.js";
-import { bootstrap } from "../../src/domain/bootstrap.js";
-import type { Services } from "../../src/domain/context.js";
+import { bootstrap } from "../../src/domain/instance/bootstrap.js";
+import type { Services } from "../../src/domain/shared/context.js";
 import { ApiClient } from "./api.js";
 import { createDatabaseFrom, onPostgresql, TEST_ENCRYPTION_KEY } from "./test-database.js";
 

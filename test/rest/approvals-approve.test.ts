@@ -4,7 +4,7 @@
 // (404), reset_approvals for project access token bots only (401 for everyone else, 202 with a
 // JSON body), members of approver groups, and the "approval" domain events.
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { subscribe, type ApprovalEvent } from "../../src/domain/events.js";
+import { subscribe, type ApprovalEvent } from "../../src/domain/shared/events.js";
 import { approvalStatus, approve, createProjectRule, idsOf, mrPath, projectBot, setApprovalSettings } from "../helpers/approvals.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { addMember, createGroup, createUser } from "../helpers/factories.js";

@@ -4,7 +4,7 @@
 // advances (reset_approvals_on_push) and selective code owner removals.
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { codeOwnerPatternMatches } from "../../src/domain/approvals/code-owners.js";
-import { subscribe, type ApprovalEvent } from "../../src/domain/events.js";
+import { subscribe, type ApprovalEvent } from "../../src/domain/shared/events.js";
 import { approvalState, approvalStatus, approve, createProjectRule, idsOf, setApprovalSettings } from "../helpers/approvals.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { addMember, createGroup, createUser, type TestUser } from "../helpers/factories.js";

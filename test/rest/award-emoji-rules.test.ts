@@ -4,7 +4,7 @@
 // access, private snippets), who may react (locked discussions, archived projects, system notes),
 // upvotes/downvotes, and the `emoji` domain event inside the transaction.
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { subscribe, type EmojiEvent } from "../../src/domain/events.js";
+import { subscribe, type EmojiEvent } from "../../src/domain/shared/events.js";
 import { parseLinks } from "../helpers/api.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { AWARDABLE_KINDS, awardEmoji, awardEmojiPath, type AwardableKind, type AwardableTarget } from "../helpers/award-emoji.js";

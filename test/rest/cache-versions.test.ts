@@ -2,7 +2,7 @@
 // cache_versions migrations, on each database); a cache on a table without them would never learn
 // of changes made by another process.
 import { expect, it } from "vitest";
-import { TableCache } from "../../src/domain/caches.js";
+import { TableCache } from "../../src/domain/shared/caches.js";
 import { startTestApp } from "../helpers/app.js";
 import { onPostgresql, queryDatabase } from "../helpers/test-database.js";
 

@@ -4,8 +4,8 @@
 // inside a transaction while the write arrives; SQLite runs one write transaction at a time, so
 // the race cannot happen there.
 import { beforeAll, describe, expect, it } from "vitest";
-import { destroyIssues } from "../../src/domain/issues/issue-destroy.js";
-import { destroyProjects } from "../../src/domain/project-destroy.js";
+import { destroyIssues } from "../../src/domain/issues/destroy.js";
+import { destroyProjects } from "../../src/domain/deletions/projects.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { createIssue } from "../helpers/issues.js";
 import { onPostgresql } from "../helpers/test-database.js";

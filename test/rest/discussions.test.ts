@@ -3,7 +3,7 @@
 // thread note edits and deletion, resolving threads and single notes, and the notes' own rules
 // (private projects, confidential issues, internal notes, locked discussions) per actor.
 import { beforeAll, describe, expect, it } from "vitest";
-import { subscribe, type NoteEvent } from "../../src/domain/events.js";
+import { subscribe, type NoteEvent } from "../../src/domain/shared/events.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { FORBIDDEN, NOT_FOUND, PROJECT_NOT_FOUND, UNAUTHORIZED } from "../helpers/errors.js";
 import { createUser, type TestUser } from "../helpers/factories.js";

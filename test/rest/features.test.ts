@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { isFeatureEnabled } from "../../src/domain/features.js";
+import { isFeatureEnabled } from "../../src/domain/features/flags.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { createUser, type TestUser } from "../helpers/factories.js";
 

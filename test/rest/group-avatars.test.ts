@@ -8,7 +8,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
-import { changeAvatar, type CheckedAvatar } from "../../src/domain/avatars.js";
+import { changeAvatar, type CheckedAvatar } from "../../src/domain/shared/avatars.js";
 import { createServices } from "../../src/services.js";
 import { rawRequest, type ApiClient } from "../helpers/api.js";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";

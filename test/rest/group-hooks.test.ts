@@ -2,7 +2,7 @@
 // variables and custom headers merged or dropped when the URL changes), idempotent DELETE, and the
 // key/value sub-resources. Hook URLs use public IP literals (no DNS; nothing is ever sent to them).
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { stateOf } from "../../src/domain/web-hook-rows.js";
+import { stateOf } from "../../src/domain/web-hooks/rows.js";
 import type { ApiClient } from "../helpers/api.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { addMember, createGroup, createUser, type TestUser } from "../helpers/factories.js";

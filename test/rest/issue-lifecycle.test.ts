@@ -5,7 +5,7 @@
 // reporter, developer, maintainer, owner, admin), on public and private projects, with
 // confidential issues and bad input.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { subscribe } from "../../src/domain/events.js";
+import { subscribe } from "../../src/domain/shared/events.js";
 import type { ApiClient } from "../helpers/api.js";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
 import { FORBIDDEN, NOT_FOUND, PROJECT_NOT_FOUND, UNAUTHORIZED } from "../helpers/errors.js";

@@ -4,7 +4,7 @@
 // issue rule, silently dropped metadata params, assignee filtering, issues feature settings,
 // filters, pagination, validation texts and the "issue" domain events.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { subscribe, type IssueEvent } from "../../src/domain/events.js";
+import { subscribe, type IssueEvent } from "../../src/domain/shared/events.js";
 import { parseLinks, type ApiClient } from "../helpers/api.js";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
 import { FORBIDDEN, NOT_FOUND, PROJECT_NOT_FOUND, UNAUTHORIZED } from "../helpers/errors.js";

@@ -5,7 +5,7 @@
 // squash commit, the source branch removal, detailed_merge_status "not_approved"; and the merge
 // request's commits, participants, changes, diffs, merge ref and rebase.
 import { beforeAll, describe, expect, it } from "vitest";
-import { subscribe, type MergeRequestEvent, type PushEvent } from "../../src/domain/events.js";
+import { subscribe, type MergeRequestEvent, type PushEvent } from "../../src/domain/shared/events.js";
 import type { ApiClient } from "../helpers/api.js";
 import { approve, createProjectRule, mrPath } from "../helpers/approvals.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";

@@ -4,7 +4,7 @@
 // unknown branches, same branches 422, another open MR 409, invalid state_event); the head sha
 // following pushes to the source branch; list filters, scopes and pagination.
 import { beforeAll, describe, expect, it } from "vitest";
-import { subscribe, type MergeRequestEvent } from "../../src/domain/events.js";
+import { subscribe, type MergeRequestEvent } from "../../src/domain/shared/events.js";
 import { parseLinks, type ApiClient } from "../helpers/api.js";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
 import { FORBIDDEN, NOT_FOUND, PROJECT_NOT_FOUND, UNAUTHORIZED } from "../helpers/errors.js";

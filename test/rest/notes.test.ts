@@ -3,7 +3,7 @@
 // owner, admin) on public and private projects, internal notes, confidential issues, locked
 // discussions, archived projects, notes of another noteable, bad input, ordering and pagination.
 import { beforeAll, describe, expect, it } from "vitest";
-import { subscribe, type NoteEvent } from "../../src/domain/events.js";
+import { subscribe, type NoteEvent } from "../../src/domain/shared/events.js";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
 import { FORBIDDEN, NOT_FOUND, NOTE_NOT_FOUND, PROJECT_NOT_FOUND, UNAUTHORIZED } from "../helpers/errors.js";
 import { createUser, type TestUser } from "../helpers/factories.js";

@@ -4,7 +4,7 @@
 // custom_headers), bad input, edits and the key/value sub-resources, the plan limit, GraphQL, and
 // deleting the project. Hook URLs are public IP literals: nothing is ever sent to them.
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { stateOf } from "../../src/domain/web-hook-rows.js";
+import { stateOf } from "../../src/domain/web-hooks/rows.js";
 import type { ApiClient } from "../helpers/api.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { createGroup, createProject } from "../helpers/factories.js";

@@ -3,7 +3,7 @@
 // GitLab's errors for names, refs and file actions, protected branch push rules (exact and
 // wildcard), history order and pagination, and the push events a branch change publishes.
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BLANK_SHA, subscribe, type PushEvent } from "../../src/domain/events.js";
+import { BLANK_SHA, subscribe, type PushEvent } from "../../src/domain/shared/events.js";
 import { parseLinks } from "../helpers/api.js";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
 import { FORBIDDEN, PROJECT_NOT_FOUND, UNAUTHORIZED } from "../helpers/errors.js";

@@ -4,7 +4,7 @@
 // pagination headers, and the project counters through assign, unassign, visibility changes,
 // merge and delete.
 import { beforeAll, describe, expect, it } from "vitest";
-import { mergeTopicRecords } from "../../src/domain/topic-merge.js";
+import { mergeTopicRecords } from "../../src/domain/topics/merge.js";
 import { parseLinks, type ApiClient } from "../helpers/api.js";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
 import { createProject, createUser, uniq, type TestUser } from "../helpers/factories.js";

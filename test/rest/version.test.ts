@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
-import { sourceRevision } from "../../src/domain/metadata.js";
+import { sourceRevision } from "../../src/domain/instance/metadata.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { createUser, type TestUser } from "../helpers/factories.js";
 

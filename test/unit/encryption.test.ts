@@ -8,7 +8,7 @@ import path from "node:path";
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, SecretKey } from "../../src/config.js";
-import { createEncryption, KEY_FILE, loadEncryptionKey } from "../../src/domain/encryption.js";
+import { createEncryption, KEY_FILE, loadEncryptionKey } from "../../src/domain/shared/encryption.js";
 
 const tempDir = () => mkdtempSync(path.join(os.tmpdir(), "forgeline-key-"));
 

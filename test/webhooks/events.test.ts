@@ -2,7 +2,7 @@
 // group access tokens' bot memberships, and the work item events (issue, merge request, note,
 // emoji) published by their areas, here published directly on rows this test wrote.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { publish } from "../../src/domain/events.js";
+import { publish } from "../../src/domain/shared/events.js";
 import { notifyExpiringTokens } from "../../src/webhooks/maintenance.js";
 import { createGroup, createProject, createUser, type TestUser } from "../helpers/factories.js";
 import { createHook, deliveriesOf, startTestbed, type WebhookTestbed } from "./setup.js";

@@ -3,7 +3,7 @@
 // switch off), changes made through the real endpoints, the outbox drained by a worker, and the
 // payloads compared with what the requests created. Also: ancestors' hooks, rolled-back changes.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { GROUP_HOOK_EVENTS } from "../../src/domain/hook-owners.js";
+import { GROUP_HOOK_EVENTS } from "../../src/domain/web-hooks/owners.js";
 import type { ApiClient } from "../helpers/api.js";
 import { approve, createProjectRule, mrPath } from "../helpers/approvals.js";
 import { awardEmoji, awardEmojiPath } from "../helpers/award-emoji.js";

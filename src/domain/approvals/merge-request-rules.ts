@@ -5,12 +5,12 @@
 // (403 ["Prohibited"], GitLab's ApprovalMergeRequestRulePolicy). Creating the first user-defined
 // rule makes the MR's own rules replace the project's (approval_rules_overwritten).
 import { AppError, forbidden, recordNotFound } from "../../errors.js";
-import { AccessLevel, requireAuthenticated, type ProjectAccess } from "../access.js";
-import type { DomainContext } from "../context.js";
-import { findMergeRequestWithAccess, type MergeRequestRow } from "../merge-requests/merge-requests.js";
-import { paginateList, type Page, type PageArgs } from "../pagination.js";
-import { assertUnmodifiedSince } from "../preconditions.js";
-import { readableMergeRequest } from "./approvals.js";
+import { AccessLevel, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import { findMergeRequestWithAccess, type MergeRequestRow } from "../merge-requests/queries.js";
+import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
+import { assertUnmodifiedSince } from "../shared/preconditions.js";
+import { readableMergeRequest } from "./service.js";
 import { newRuleValues, projectMembersAmong, saveRule, updatedRuleValues, type RuleContainer, type RuleInput } from "./rule-input.js";
 import { findRule, findRules, isUserDefined, type LoadedRule } from "./rules.js";
 import { loadSettings } from "./settings.js";

@@ -3,12 +3,12 @@
 // protected branches, to every protected branch (applies_to_all_protected_branches), or, with
 // neither, to every branch (ApprovalProjectRule#applies_to_branch?).
 import { recordNotFound } from "../../errors.js";
-import { AccessLevel, findProject, requireAuthenticated, requireLevel, type ProjectAccess } from "../access.js";
-import { isAdmin, type DomainContext } from "../context.js";
-import type { Tx } from "../events.js";
-import { paginateList, type Page, type PageArgs } from "../pagination.js";
-import { requireCreateMergeRequest } from "../merge-requests/merge-requests.js";
-import { assertUnmodifiedSince } from "../preconditions.js";
+import { AccessLevel, findProject, requireAuthenticated, requireLevel, type ProjectAccess } from "../shared/access.js";
+import { isAdmin, type DomainContext } from "../shared/context.js";
+import type { Tx } from "../shared/events.js";
+import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
+import { requireCreateMergeRequest } from "../merge-requests/queries.js";
+import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { projectProtections, type ProtectedBranchWithLevels } from "../repository/protection-rules.js";
 import { refMatches } from "../repository/refs.js";
 import { newRuleValues, projectMembersAmong, saveRule, updatedRuleValues, type RuleContainer, type RuleInput } from "./rule-input.js";

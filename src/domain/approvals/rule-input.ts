@@ -4,9 +4,9 @@
 // model's validations in GitLab's order, then one transaction writing the rule and its links.
 import type { ApprovalRule } from "../../generated/prisma/client.js";
 import { validationError } from "../../errors.js";
-import { projectMemberLevels, type ProjectAccess } from "../access.js";
-import type { DomainContext } from "../context.js";
-import type { Tx } from "../events.js";
+import { projectMemberLevels, type ProjectAccess } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import type { Tx } from "../shared/events.js";
 import { findRule, splitGroups, visibleGroupIds, type LoadedRule, type RuleKind } from "./rules.js";
 
 export interface RuleInput {

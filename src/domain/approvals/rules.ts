@@ -2,10 +2,10 @@
 // each rule with its users, groups, the direct members of those groups and its protected
 // branches, fetched for a whole list at once. GitLab: ApprovalRuleLike and ApprovalRulePresenter.
 import type { ApprovalRule, Namespace, Prisma, User } from "../../generated/prisma/client.js";
-import { notExpired, visibleGroupsWhere } from "../access.js";
-import { isAdmin, type DomainContext } from "../context.js";
-import { loadUnexpired, type Caches, type Expiring } from "../caches.js";
-import type { Tx } from "../events.js";
+import { notExpired, visibleGroupsWhere } from "../shared/access.js";
+import { isAdmin, type DomainContext } from "../shared/context.js";
+import { loadUnexpired, type Caches, type Expiring } from "../shared/caches.js";
+import type { Tx } from "../shared/events.js";
 import type { ProtectedBranchWithLevels } from "../repository/protection-rules.js";
 
 /**

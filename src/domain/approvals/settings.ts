@@ -3,9 +3,9 @@
 // read and change it (read_approvers / update_approvers); nobody changes it in an archived project.
 import type { ProjectApprovalSetting } from "../../generated/prisma/client.js";
 import { forbidden, validationError } from "../../errors.js";
-import { requireAuthenticated } from "../access.js";
-import type { DomainContext } from "../context.js";
-import { requireAtLeastOne } from "../param-rules.js";
+import { requireAuthenticated } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import { requireAtLeastOne } from "../shared/param-rules.js";
 import { manageableProject } from "./project-rules.js";
 import type { Reader } from "./rules.js";
 

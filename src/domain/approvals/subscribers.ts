@@ -5,9 +5,9 @@
 // - a new merge request receives copies of the project's report approver rules, as GitLab's
 //   SyncReportApproverApprovalRules does when a merge request is created.
 import type { MergeRequest } from "../../generated/prisma/client.js";
-import type { DomainContext } from "../context.js";
-import { BLANK_SHA, subscribe, type PushEvent, type Tx } from "../events.js";
-import { clearApprovals, publishApproval, removalAction, setReviewerState } from "./approvals.js";
+import type { DomainContext } from "../shared/context.js";
+import { BLANK_SHA, subscribe, type PushEvent, type Tx } from "../shared/events.js";
+import { clearApprovals, publishApproval, removalAction, setReviewerState } from "./service.js";
 import { changedPaths, codeOwnerPatternMatches } from "./code-owners.js";
 import { findRules } from "./rules.js";
 import { loadSettings } from "./settings.js";

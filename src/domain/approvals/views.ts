@@ -3,7 +3,7 @@
 // all when hidden groups are involved and the caller is not a member of the project.
 import type { Namespace, User } from "../../generated/prisma/client.js";
 import type { ProtectedBranchWithLevels } from "../repository/protection-rules.js";
-import type { DomainContext } from "../context.js";
+import type { DomainContext } from "../shared/context.js";
 import { overridden, splitGroups, visibleGroupIds, type LoadedRule } from "./rules.js";
 
 /** Every field of ApprovalRule, ProjectApprovalRule, MergeRequestApprovalRule and ...StateRule. */

@@ -2,9 +2,9 @@
 // notes), with GitLab's answers when it is missing or hidden, and who may react to it.
 import type { Note } from "../../generated/prisma/client.js";
 import { notFound, recordNotFound } from "../../errors.js";
-import { findProject } from "../access.js";
-import type { DomainContext } from "../context.js";
-import { canReadNote, findNoteRecord, noteableIn, passesLock, type Noteable, type NoteableType } from "../notes/notes.js";
+import { findProject } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import { canReadNote, findNoteRecord, noteableIn, passesLock, type Noteable, type NoteableType } from "../notes/queries.js";
 
 export type AwardableType = NoteableType | "Note";
 

@@ -1,6 +1,6 @@
 // The branches a merge request joins, read from the repository model.
 import type { Db } from "../../db/client.js";
-import type { Tx } from "../events.js";
+import type { Tx } from "../shared/events.js";
 
 type Reader = Db | Tx;
 

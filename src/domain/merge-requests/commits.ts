@@ -2,7 +2,7 @@
 // (`git log target..source`), the diff refs around them and the files they change.
 import type { Db } from "../../db/client.js";
 import type { Commit, MergeRequest } from "../../generated/prisma/client.js";
-import type { Tx } from "../events.js";
+import type { Tx } from "../shared/events.js";
 import { commitsBetween, getCommitBySha, mergeBase } from "../repository/commits.js";
 import { branchHead } from "./branches.js";
 

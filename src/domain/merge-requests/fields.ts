@@ -1,7 +1,7 @@
 // What GitLab's merge request entities derive rather than store: draft, labels, references,
 // the detailed merge status.
 import type { MergeRequest } from "../../generated/prisma/client.js";
-import { projectFullPath } from "../web-urls.js";
+import { projectFullPath } from "../shared/web-urls.js";
 
 type ProjectPath = { path: string; namespaceId: number; namespace: { fullPath: string } };
 
@@ -17,7 +17,7 @@ export const draftlessTitle = (title: string) => title.replace(DRAFT_PREFIX, "")
 export const titleWithDraft = (title: string, draft: boolean) => (draft ? `Draft: ${draftlessTitle(title)}` : draftlessTitle(title));
 
 /** Label names, sorted as GitLab lists them: the issues' label rules serve merge requests too. */
-export { labelsOf } from "../issues/issue-values.js";
+export { labelsOf } from "../issues/rules.js";
 
 /**
  * IssuableReferences: `!iid` within the project, `path!iid` from anywhere. `relative` is

@@ -3,12 +3,12 @@
 // both in tables it fills as text is saved (merge_requests_closing_issues, and cross-reference
 // system notes on the issue); Forgeline reads the same facts from the text itself when asked.
 import type { Prisma } from "../../generated/prisma/client.js";
-import { findProject, type ProjectAccess } from "../access.js";
-import type { DomainContext } from "../context.js";
-import { canReadMergeRequests, ROW_INCLUDE, type MergeRequestRow } from "./merge-requests.js";
-import { paginateList, type Page, type PageArgs } from "../pagination.js";
-import { projectFullPath } from "../web-urls.js";
-import { findIssue } from "../issues/issues.js";
+import { findProject, type ProjectAccess } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import { canReadMergeRequests, ROW_INCLUDE, type MergeRequestRow } from "./queries.js";
+import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
+import { projectFullPath } from "../shared/web-urls.js";
+import { findIssue } from "../issues/queries.js";
 import { closingReferencesIn, referencedFullPath, referencesIn, type TextReference } from "../issues/references.js";
 
 type ProjectPaths = ProjectAccess["project"];

@@ -3,15 +3,15 @@
 // the merge requests the caller may read, offset-paginated.
 import type { Prisma } from "../../generated/prisma/client.js";
 import { paramError, unauthorized } from "../../errors.js";
-import { AccessLevel, authorizedProjectsWhere, findGroup, findProject, openVisibilities } from "../access.js";
-import { isAdmin, type DomainContext } from "../context.js";
-import { paginate, type Page, type PageArgs } from "../pagination.js";
-import { requireExclusive } from "../param-rules.js";
-import { fuzzySearch } from "../paths.js";
-import { withInclude, type RelationQuery } from "../prisma-query.js";
-import { integerNoneAny, personIdOf, personWhere, searchColumns, type PersonFilter } from "../issues/issue-lists.js";
-import { labelFilter, labelsCondition } from "../issues/issue-values.js";
-import { ROW_INCLUDE, requireReadMergeRequests, type MergeRequestRow } from "./merge-requests.js";
+import { AccessLevel, authorizedProjectsWhere, findGroup, findProject, openVisibilities } from "../shared/access.js";
+import { isAdmin, type DomainContext } from "../shared/context.js";
+import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
+import { requireExclusive } from "../shared/param-rules.js";
+import { fuzzySearch } from "../shared/paths.js";
+import { withInclude, type RelationQuery } from "../shared/prisma-query.js";
+import { integerNoneAny, personIdOf, personWhere, searchColumns, type PersonFilter } from "../issues/lists.js";
+import { labelFilter, labelsCondition } from "../issues/rules.js";
+import { ROW_INCLUDE, requireReadMergeRequests, type MergeRequestRow } from "./queries.js";
 
 export const MERGE_REQUEST_STATES = ["opened", "closed", "locked", "merged", "all"] as const;
 /** GitLab's order_by values; label_priority, milestone_due, popularity and priority order as created_at (no such data here). */

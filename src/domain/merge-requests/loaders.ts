@@ -1,7 +1,7 @@
 // Per-request batch loaders for list entities: one query per page for branch heads and for the
 // projects with approval rules (note counts: notes.ts).
 import DataLoader from "dataloader";
-import type { DomainContext } from "../context.js";
+import type { DomainContext } from "../shared/context.js";
 
 interface MergeRequestLoaders {
   /** head sha of `${projectId}:${branch}`, null when the branch does not exist */

@@ -7,20 +7,20 @@
 // A merge into the default branch closes the issues the merge request says it closes.
 import { AppError, conflict, methodNotAllowed, unauthorized } from "../../errors.js";
 import { mergeRequestByIid } from "../../db/hot-reads.js";
-import { findProject, requireAuthenticated, type ProjectAccess } from "../access.js";
-import type { DomainContext } from "../context.js";
-import { BLANK_SHA, publish, type Tx } from "../events.js";
+import { findProject, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import { BLANK_SHA, publish, type Tx } from "../shared/events.js";
 import { canPushCode } from "../repository/access.js";
 import { mergeSourceOf, writeMergeCommit, writeSquashCommit, type Person } from "../repository/merges.js";
 import { protectedBranchesMatching } from "../repository/protection-rules.js";
 import { lockBranches, pushBranch } from "../repository/push.js";
-import { changeState } from "../issues/issue-writes.js";
-import { canUpdateIssue } from "../issues/issues.js";
+import { changeState } from "../issues/writes.js";
+import { canUpdateIssue } from "../issues/queries.js";
 import { closingReferencesIn, referencedFullPath } from "../issues/references.js";
-import { projectFullPath } from "../web-urls.js";
+import { projectFullPath } from "../shared/web-urls.js";
 import { branchHead } from "./branches.js";
 import { defaultMergeMessage, STATE_CHECK_FAILURES } from "./fields.js";
-import { findMergeRequest, ROW_INCLUDE, type MergeRequestRow } from "./merge-requests.js";
+import { findMergeRequest, ROW_INCLUDE, type MergeRequestRow } from "./queries.js";
 import { canMerge, detailedMergeStatusOf } from "./presenter.js";
 
 export interface MergeInput {

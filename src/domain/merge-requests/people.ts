@@ -1,8 +1,8 @@
 // Assignees and reviewers: GitLab keeps only the users who may read the merge request
 // (IssuableBaseService filters the ids it is given; unknown ids and 0 fall away silently).
-import type { ProjectAccess } from "../access.js";
-import type { DomainContext } from "../context.js";
-import { featureUsers } from "../project-features.js";
+import type { ProjectAccess } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import { featureUsers } from "../projects/features.js";
 
 /** The given user ids (in the caller's order, once each) of users who can read the project's merge requests. */
 export async function mergeRequestReaders(ctx: DomainContext, access: ProjectAccess, userIds: number[]): Promise<number[]> {

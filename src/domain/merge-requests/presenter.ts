@@ -1,12 +1,12 @@
 // Per-caller and per-row values of the merge request entities: note counts, branch state,
 // subscription, whether the caller may merge.
-import { projectAccessLevel } from "../access.js";
-import type { DomainContext } from "../context.js";
+import { projectAccessLevel } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
 import { canMergeToBranch, canPushToBranch } from "../repository/access.js";
 import { computeApprovalState } from "../approvals/state.js";
 import { detailedMergeStatus } from "./fields.js";
 import { branchKey, mergeRequestLoaders } from "./loaders.js";
-import type { MergeRequestRow } from "./merge-requests.js";
+import type { MergeRequestRow } from "./queries.js";
 
 export async function sourceBranchExists(ctx: DomainContext, mr: MergeRequestRow): Promise<boolean> {
   return (await mergeRequestLoaders(ctx).branchHead.load(branchKey(mr.projectId, mr.sourceBranch))) != null;

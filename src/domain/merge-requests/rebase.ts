@@ -4,16 +4,16 @@
 // so the merge request's head, its approvals and the push hooks follow. The merge ref is a merge
 // commit of the target and source heads kept off every branch, written once per pair of heads.
 import { AppError, forbidden } from "../../errors.js";
-import { requireAuthenticated } from "../access.js";
-import type { DomainContext } from "../context.js";
-import type { Tx } from "../events.js";
+import { requireAuthenticated } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import type { Tx } from "../shared/events.js";
 import { canPushToBranch } from "../repository/access.js";
 import { mergeSourceOf, replayCommits, writeMergeCommit } from "../repository/merges.js";
 import { protectedBranchesMatching } from "../repository/protection-rules.js";
 import { lockBranches, pushBranch } from "../repository/push.js";
 import { branchHead } from "./branches.js";
 import { defaultMergeMessage } from "./fields.js";
-import { findMergeRequest, ROW_INCLUDE, type MergeRequestRow } from "./merge-requests.js";
+import { findMergeRequest, ROW_INCLUDE, type MergeRequestRow } from "./queries.js";
 import { detailedMergeStatusOf } from "./presenter.js";
 
 export async function rebaseMergeRequest(ctx: DomainContext, projectRef: string, iid: number): Promise<{ rebase_in_progress: boolean }> {

@@ -2,13 +2,13 @@
 // its changes. The repository keeps paths, not contents, so a change lists the path with an empty
 // diff marked too large and collapsed, as GitLab marks a diff whose contents it will not show.
 import type { Commit, User } from "../../generated/prisma/client.js";
-import { canReadInternalNotes } from "../access.js";
-import type { DomainContext } from "../context.js";
-import { usersById } from "../loaders.js";
-import { paginateList, type Page, type PageArgs } from "../pagination.js";
+import { canReadInternalNotes } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import { usersById } from "../shared/loaders.js";
+import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { mergeSourceOf, netChange } from "../repository/merges.js";
 import { mergeRequestCommits, targetHeadOf } from "./commits.js";
-import { findMergeRequestWithAccess, type MergeRequestRow } from "./merge-requests.js";
+import { findMergeRequestWithAccess, type MergeRequestRow } from "./queries.js";
 
 /** GitLab's Diff entity, paths only. */
 export interface DiffView {

@@ -1,9 +1,9 @@
 // GitLab's single-purpose merge request writes (MergeRequests::SetDraft, SetAssignees through the
 // GraphQL mutations), as updates through UpdateService's rules (writes.ts): the same permission
 // checks, validations and "merge_request" event.
-import type { DomainContext } from "../context.js";
+import type { DomainContext } from "../shared/context.js";
 import { titleWithDraft } from "./fields.js";
-import { getMergeRequest, type MergeRequestRow } from "./merge-requests.js";
+import { getMergeRequest, type MergeRequestRow } from "./queries.js";
 import { updateMergeRequest } from "./writes.js";
 
 export type OperationMode = "replace" | "append" | "remove";

@@ -1,7 +1,7 @@
 // Keeps open merge requests in step with their branches: a push to a source branch moves the
 // MR's head sha (GitLab's RefreshService reloading the diff), and a branch that is deleted or
 // created again changes whether the MRs it belongs to can be merged.
-import { BLANK_SHA, subscribe, type PushEvent, type Tx } from "../events.js";
+import { BLANK_SHA, subscribe, type PushEvent, type Tx } from "../shared/events.js";
 import { branchHead, mergeStatusOf } from "./branches.js";
 
 subscribe("push", async (tx, event) => {

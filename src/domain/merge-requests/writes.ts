@@ -1,17 +1,17 @@
 // Opening and changing merge requests (MergeRequests::CreateService / UpdateService through
 // lib/api/merge_requests.rb), each in one transaction with its "merge_request" domain event.
 import { paramError } from "../../errors.js";
-import { findProject, requireAuthenticated, type ProjectAccess } from "../access.js";
-import type { DomainContext } from "../context.js";
-import { publish, type Changes, type Tx } from "../events.js";
-import { nextInternalId } from "../internal-ids.js";
-import { requireAtLeastOne } from "../param-rules.js";
+import { findProject, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import { publish, type Changes, type Tx } from "../shared/events.js";
+import { nextInternalId } from "../shared/internal-ids.js";
+import { requireAtLeastOne } from "../shared/param-rules.js";
 import { branchHead, currentMergeStatus } from "./branches.js";
-import { labelsAfter, labelsOf } from "../issues/issue-values.js";
+import { labelsAfter, labelsOf } from "../issues/rules.js";
 import { isDraftTitle } from "./fields.js";
-import { canSetMetadata, findMergeRequestWithAccess, requireCreateMergeRequest, type MergeRequestRow, type MergeRequestWithPeople } from "./merge-requests.js";
+import { canSetMetadata, findMergeRequestWithAccess, requireCreateMergeRequest, type MergeRequestRow, type MergeRequestWithPeople } from "./queries.js";
 import { mergeRequestReaders } from "./people.js";
-import { validateMergeRequest } from "./validation.js";
+import { validateMergeRequest } from "./rules.js";
 
 /** Params shared by create and update (GitLab's `optional_params`). */
 export interface MergeRequestParams {

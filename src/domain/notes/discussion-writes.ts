@@ -4,10 +4,10 @@
 // notes go through the notes' own rules and events (note-writes.ts): a reply is a note like any
 // other, so note webhooks fire for it as for notes.
 import { badRequest, forbidden, paramError } from "../../errors.js";
-import { AccessLevel, requireAuthenticated } from "../access.js";
-import { isAdmin, type DomainContext } from "../context.js";
-import { addNote, changeNote } from "./note-writes.js";
-import { canReadNote, findNoteable, findNoteRecord, passesLock, withIid, type Noteable, type NoteableType, type NoteView } from "./notes.js";
+import { AccessLevel, requireAuthenticated } from "../shared/access.js";
+import { isAdmin, type DomainContext } from "../shared/context.js";
+import { addNote, changeNote } from "./writes.js";
+import { canReadNote, findNoteable, findNoteRecord, passesLock, withIid, type Noteable, type NoteableType, type NoteView } from "./queries.js";
 import { discussionOf, findDiscussion, isResolvable, isThreadResolved, readableDiscussionNotes, THREAD_NOTE, type DiscussionView } from "./discussions.js";
 
 export interface DiscussionCreateInput {

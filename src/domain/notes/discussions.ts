@@ -5,11 +5,11 @@
 // the noteable must be readable and internal notes need Reporter. Writes: discussion-writes.ts.
 import type { Note, Prisma } from "../../generated/prisma/client.js";
 import { notFound } from "../../errors.js";
-import { requireAuthenticated } from "../access.js";
-import type { DomainContext } from "../context.js";
-import { paginate, type Page, type PageArgs } from "../pagination.js";
-import { findNoteable, notesOf, withIid, type Noteable, type NoteableType, type NoteView } from "./notes.js";
-import { canReadInternalNotes } from "../access.js";
+import { requireAuthenticated } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
+import { findNoteable, notesOf, withIid, type Noteable, type NoteableType, type NoteView } from "./queries.js";
+import { canReadInternalNotes } from "../shared/access.js";
 
 /** The STI type of thread notes (DiscussionNote); individual notes have none. */
 export const THREAD_NOTE = "DiscussionNote";

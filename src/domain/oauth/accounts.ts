@@ -5,10 +5,10 @@
 // whether the login exists.
 import { RateLimiterPrisma } from "rate-limiter-flexible";
 import type { User } from "../../generated/prisma/client.js";
-import type { Services } from "../context.js";
-import { avatarUrlOfUser, hashPassword, passwordMatches, webUrlOfUser } from "../users.js";
+import type { Services } from "../shared/context.js";
+import { avatarUrlOfUser, hashPassword, passwordMatches, webUrlOfUser } from "../users/service.js";
 import { apiAccessDeniedReason } from "../users/states.js";
-import { digest } from "../secrets.js";
+import { digest } from "../shared/secrets.js";
 
 /** Failed sign-ins allowed per address and login, and per address, in the window. */
 export const SIGN_IN_LIMITS = { perLogin: 5, perAddress: 50, windowSeconds: 15 * 60 } as const;

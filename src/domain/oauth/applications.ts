@@ -5,10 +5,10 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import { isIPv6 } from "node:net";
 import type { Application } from "../../generated/prisma/client.js";
 import { notFound, paramError, validationError } from "../../errors.js";
-import { requireAdmin } from "../access.js";
-import type { DomainContext } from "../context.js";
-import { paginate, type Page, type PageArgs } from "../pagination.js";
-import { digest } from "../secrets.js";
+import { requireAdmin } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
+import { digest } from "../shared/secrets.js";
 import { revokeApplicationArtifacts } from "./store.js";
 
 /**

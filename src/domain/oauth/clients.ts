@@ -3,7 +3,7 @@
 // metadata carries the digest and the provider's secret comparison is replaced by `secretMatches`.
 // Other applications are public clients: no secret, PKCE required.
 import type { Application } from "../../generated/prisma/client.js";
-import type { Services } from "../context.js";
+import type { Services } from "../shared/context.js";
 import { APPLICATION_SCOPES, secretMatches } from "./applications.js";
 
 export interface ClientMetadata {

@@ -5,8 +5,8 @@
 // Access tokens are also written to the AccessToken table (kind "oauth", resourceId: the
 // application): the API authenticates them exactly as personal access tokens, scopes included.
 import type { Adapter, AdapterPayload } from "oidc-provider";
-import type { Services } from "../context.js";
-import { digest } from "../secrets.js";
+import type { Services } from "../shared/context.js";
+import { digest } from "../shared/secrets.js";
 
 export const OAUTH_TOKEN_KIND = "oauth";
 

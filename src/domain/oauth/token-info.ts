@@ -1,8 +1,8 @@
 // GET /oauth/token/info: Doorkeeper's token info with GitLab's additions (`scopes`,
 // `expires_in_seconds`), for a live OAuth access token; anything else is Doorkeeper's 401.
 import { AppError } from "../../errors.js";
-import type { Services } from "../context.js";
-import { digest } from "../secrets.js";
+import type { Services } from "../shared/context.js";
+import { digest } from "../shared/secrets.js";
 
 export interface TokenInfo {
   resource_owner_id: number | null;

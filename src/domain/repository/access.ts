@@ -1,9 +1,9 @@
 // Who may read and write a project's repository: the repository feature, GitLab's read_code and
 // push_code abilities, and the push / merge / delete rules of protected branches.
 import { forbidden, notFound } from "../../errors.js";
-import { AccessLevel, findProject, type ProjectAccess } from "../access.js";
-import { isAdmin, type DomainContext } from "../context.js";
-import { featureAccessLevel, featureAvailable } from "../project-features.js";
+import { AccessLevel, findProject, type ProjectAccess } from "../shared/access.js";
+import { isAdmin, type DomainContext } from "../shared/context.js";
+import { featureAccessLevel, featureAvailable } from "../projects/features.js";
 import type { AccessKind, ProtectedBranchWithLevels } from "./protection-rules.js";
 import { accessEntryAllows, protectedBranchesMatching } from "./protection-rules.js";
 

@@ -2,11 +2,11 @@
 import type { Db } from "../../db/client.js";
 import type { Branch, Commit } from "../../generated/prisma/client.js";
 import { AppError, notFound, paramError } from "../../errors.js";
-import { requireAuthenticated, type ProjectAccess } from "../access.js";
-import type { DomainContext } from "../context.js";
-import { BLANK_SHA, type Tx } from "../events.js";
-import { paginateList, type Page, type PageArgs } from "../pagination.js";
-import { assertUnmodifiedSince } from "../preconditions.js";
+import { requireAuthenticated, type ProjectAccess } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import { BLANK_SHA, type Tx } from "../shared/events.js";
+import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
+import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { canDeleteBranch, canMergeToBranch, canPushToBranch, findRepositoryProject, requirePushCode } from "./access.js";
 import { getCommitBySha, historyShas, resolveCommit } from "./commits.js";
 import { developersCan, projectProtections } from "./protection-rules.js";

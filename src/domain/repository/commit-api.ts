@@ -2,10 +2,10 @@
 // (Files::MultiService / Commits::CreateService) that advances or creates a branch.
 import type { Commit } from "../../generated/prisma/client.js";
 import { AppError, forbidden, notFound } from "../../errors.js";
-import { requireAuthenticated } from "../access.js";
-import type { DomainContext } from "../context.js";
-import { BLANK_SHA, type Tx } from "../events.js";
-import { paginateList, type Page, type PageArgs } from "../pagination.js";
+import { requireAuthenticated } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import { BLANK_SHA, type Tx } from "../shared/events.js";
+import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { canPushToBranch, findRepositoryProject } from "./access.js";
 import { blankParamErrors, requireParams } from "./branches.js";
 import { commitsBySha, historyOfAll, historyOrder, mergeBase, resolveCommit, treeOf, writeCommit } from "./commits.js";

@@ -3,7 +3,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Db } from "../../db/client.js";
 import type { Commit } from "../../generated/prisma/client.js";
-import type { Tx } from "../events.js";
+import type { Tx } from "../shared/events.js";
 import type { TreeChange } from "./tree.js";
 
 type Reader = Db | Tx;

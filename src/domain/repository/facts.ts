@@ -4,7 +4,7 @@
 // (caches.repositories) and loaded for a page of projects in two queries.
 import type { Project } from "../../generated/prisma/client.js";
 import type { Db } from "../../db/client.js";
-import type { Caches, RepositoryFacts } from "../caches.js";
+import type { Caches, RepositoryFacts } from "../shared/caches.js";
 
 /** A README at the root: "README", "readme.md", "Readme.rst"... (Gitlab::FileDetector's readme). */
 const README = /^readme(\.[^/.]+)?$/i;

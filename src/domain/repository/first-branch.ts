@@ -1,7 +1,7 @@
 // The first branch pushed to an empty repository becomes the project's default branch when it is
 // not the one the project was created with (Gitaly answers HEAD's branch, else the first branch
 // there is), so a project created without initialize_with_readme takes whatever is pushed first.
-import { BLANK_SHA, subscribe } from "../events.js";
+import { BLANK_SHA, subscribe } from "../shared/events.js";
 
 subscribe("push", async (tx, event) => {
   if (event.before !== BLANK_SHA || event.after === BLANK_SHA) return;

@@ -1,8 +1,8 @@
 // A new project's repository when created with initialize_with_readme: its default branch with one commit
 // by the creator adding README.md (through the push path, so push hooks fire).
 import type { Project, User } from "../../generated/prisma/client.js";
-import type { DomainContext } from "../context.js";
-import { BLANK_SHA, type Tx } from "../events.js";
+import type { DomainContext } from "../shared/context.js";
+import { BLANK_SHA, type Tx } from "../shared/events.js";
 import { writeCommit } from "./commits.js";
 import { pushBranch } from "./push.js";
 import { applyActions } from "./tree.js";

@@ -3,7 +3,7 @@
 // base (paths it added, paths it removed); the paths its commits modified stay modified.
 import type { Commit } from "../../generated/prisma/client.js";
 import type { Db } from "../../db/client.js";
-import type { Tx } from "../events.js";
+import type { Tx } from "../shared/events.js";
 import { commitsBetween, getCommitBySha, mergeBase, treeOf, writeCommit } from "./commits.js";
 import type { TreeChange } from "./tree.js";
 

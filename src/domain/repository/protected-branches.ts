@@ -2,10 +2,10 @@
 // allowed_to_* lists): read by whoever reads the code, managed by Maintainers.
 import type { Prisma } from "../../generated/prisma/client.js";
 import { AppError, conflict, forbidden, paramError, recordNotFound } from "../../errors.js";
-import { findProject, requireAuthenticated, type ProjectAccess } from "../access.js";
-import type { DomainContext } from "../context.js";
-import { paginateList, type Page, type PageArgs } from "../pagination.js";
-import { assertUnmodifiedSince } from "../preconditions.js";
+import { findProject, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
+import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { canAdminProject, findProjectWithCode } from "./access.js";
 import {
   ACCESS_KINDS, ALLOWED_ACCESS_LEVELS, accessEntryAllows, projectProtections, type AccessKind, type ProtectedBranchWithLevels,

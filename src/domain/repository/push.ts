@@ -3,8 +3,8 @@
 // approvals and webhooks react to branches through that event.
 import { Prisma } from "../../generated/prisma/client.js";
 import { AppError } from "../../errors.js";
-import type { DomainContext } from "../context.js";
-import { BLANK_SHA, publish, type Tx } from "../events.js";
+import type { DomainContext } from "../shared/context.js";
+import { BLANK_SHA, publish, type Tx } from "../shared/events.js";
 
 export interface BranchUpdate {
   projectId: number;

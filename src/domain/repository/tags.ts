@@ -5,10 +5,10 @@
 import { createHash } from "node:crypto";
 import type { Commit, Tag } from "../../generated/prisma/client.js";
 import { AppError, notFound, paramError } from "../../errors.js";
-import { requireAuthenticated } from "../access.js";
-import type { DomainContext } from "../context.js";
-import { BLANK_SHA, publish } from "../events.js";
-import { paginateList, type Page, type PageArgs } from "../pagination.js";
+import { requireAuthenticated } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import { BLANK_SHA, publish } from "../shared/events.js";
+import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { findRepositoryProject, requirePushCode } from "./access.js";
 import { commitsBySha, resolveCommit } from "./commits.js";
 import { isValidBranchName } from "./refs.js";

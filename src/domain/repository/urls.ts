@@ -2,8 +2,8 @@
 // the project id, so the project paths of a request are loaded in one query. And SSH clone URLs.
 import DataLoader from "dataloader";
 import type { Config } from "../../config.js";
-import type { DomainContext } from "../context.js";
-import { projectPageUrl } from "../web-urls.js";
+import type { DomainContext } from "../shared/context.js";
+import { projectPageUrl } from "../shared/web-urls.js";
 
 type ProjectPath = { path: string; namespace: { fullPath: string } };
 

@@ -2,8 +2,8 @@
 // users table's foreign keys): contributions move to the ghost user, or are deleted with a hard
 // delete; references that only name the user (assignments, approvals, "closed by") go either way.
 import { Prisma } from "../../generated/prisma/client.js";
-import type { Tx } from "../events.js";
-import { deleteNoteablesChildren, deleteNotes } from "../dependent-rows.js";
+import type { Tx } from "../shared/events.js";
+import { deleteNoteablesChildren, deleteNotes } from "../shared/dependent-rows.js";
 
 /** Without hard_delete: authored issues, merge requests, notes, reactions and project snippets move to the ghost. */
 export async function moveContributionsToGhost(tx: Tx, userId: number, ghostId: number): Promise<void> {

@@ -2,11 +2,11 @@
 import { randomBytes } from "node:crypto";
 import type { User } from "../../generated/prisma/client.js";
 import { paramError, validationError } from "../../errors.js";
-import { requireAdmin } from "../access.js";
-import { changeAvatar, readAvatarArg, type FileUpload } from "../avatars.js";
-import type { DomainContext } from "../context.js";
-import { recheckIfTaken } from "../preconditions.js";
-import { insertUser } from "../users.js";
+import { requireAdmin } from "../shared/access.js";
+import { changeAvatar, readAvatarArg, type FileUpload } from "../shared/avatars.js";
+import type { DomainContext } from "../shared/context.js";
+import { recheckIfTaken } from "../shared/preconditions.js";
+import { insertUser } from "./service.js";
 import { assertUserUnique, userAttributeErrors } from "./validation.js";
 
 export interface CreateUserInput {

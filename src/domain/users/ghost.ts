@@ -2,8 +2,8 @@
 // issues, merge requests, notes, reactions and project snippets of deleted users.
 import { randomBytes } from "node:crypto";
 import type { User } from "../../generated/prisma/client.js";
-import type { DomainContext } from "../context.js";
-import { insertUser } from "../users.js";
+import type { DomainContext } from "../shared/context.js";
+import { insertUser } from "./service.js";
 
 const GHOST_BIO =
   'This is a "Ghost User", created to hold all issues authored by users that have since been deleted. This user cannot be removed.';

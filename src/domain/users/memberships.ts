@@ -3,12 +3,12 @@
 // caller may see, with the project list's filters).
 import type { User } from "../../generated/prisma/client.js";
 import { notFound } from "../../errors.js";
-import { requireAdmin } from "../access.js";
-import type { DomainContext } from "../context.js";
-import { paginate, type Page, type PageArgs } from "../pagination.js";
-import { listProjects, type ProjectFilters } from "../project-lists.js";
-import type { RelationQuery } from "../prisma-query.js";
-import { recordId } from "../record-ids.js";
+import { requireAdmin } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
+import { listProjects, type ProjectFilters } from "../projects/lists.js";
+import type { RelationQuery } from "../shared/prisma-query.js";
+import { recordId } from "../shared/record-ids.js";
 
 export interface Membership {
   source_id: number;

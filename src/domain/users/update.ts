@@ -3,12 +3,12 @@
 // keep answering on their old paths through redirect routes, as after a group rename.
 import type { Prisma, User } from "../../generated/prisma/client.js";
 import { notFound, validationError } from "../../errors.js";
-import { requireAdmin } from "../access.js";
-import { changeAvatar, readAvatarArg, type FileUpload } from "../avatars.js";
-import type { DomainContext } from "../context.js";
-import { movePaths } from "../groups.js";
-import { recheckIfTaken } from "../preconditions.js";
-import { hashPassword } from "../users.js";
+import { requireAdmin } from "../shared/access.js";
+import { changeAvatar, readAvatarArg, type FileUpload } from "../shared/avatars.js";
+import type { DomainContext } from "../shared/context.js";
+import { movePaths } from "../groups/service.js";
+import { recheckIfTaken } from "../shared/preconditions.js";
+import { hashPassword } from "./service.js";
 import { assertUserUnique, userAttributeErrors } from "./validation.js";
 
 export interface UpdateUserInput {

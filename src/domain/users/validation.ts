@@ -1,7 +1,7 @@
 // The User model's validations shared by create and update (GitLab's User and Namespace path
 // rules), and the 409 answers users.rb gives before them for a taken e-mail or username.
 import { conflict } from "../../errors.js";
-import type { DomainContext } from "../context.js";
+import type { DomainContext } from "../shared/context.js";
 
 export interface UserAttributes {
   email?: string | null;

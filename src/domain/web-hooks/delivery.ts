@@ -2,8 +2,8 @@
 // does not import: send one request now and record it, build a sample payload, and tell the URL a
 // hook posts to. src/webhooks implements it (hook-delivery.ts); services.ts wires it in.
 import type { User, WebHook } from "../../generated/prisma/client.js";
-import type { Services } from "../context.js";
-import type { HookOwner } from "../hook-owners.js";
+import type { Services } from "../shared/context.js";
+import type { HookOwner } from "./owners.js";
 import type { TestTrigger } from "./triggers.js";
 
 export interface DeliveryRequest {

@@ -6,14 +6,14 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma, WebHookLog } from "../../generated/prisma/client.js";
 import { AppError, paramError, recordNotFound } from "../../errors.js";
-import type { DomainContext } from "../context.js";
-import { isFeatureEnabled, type FeatureName } from "../features.js";
-import { resolveHookOwner, type HookOwnerRef } from "../hook-owners.js";
-import { findHookRow } from "../web-hooks.js";
-import { paginate, type Page, type PageArgs } from "../pagination.js";
-import { digest } from "../secrets.js";
+import type { DomainContext } from "../shared/context.js";
+import { isFeatureEnabled, type FeatureName } from "../features/flags.js";
+import { resolveHookOwner, type HookOwnerRef } from "./owners.js";
+import { findHookRow } from "./service.js";
+import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
+import { digest } from "../shared/secrets.js";
 import { INTERNAL_ERROR } from "./delivery.js";
-import { checkRateLimit } from "../rate-limit.js";
+import { checkRateLimit } from "../shared/rate-limit.js";
 import { triggerOf, type TestTrigger } from "./triggers.js";
 
 export interface HookEventEntity {

@@ -1,7 +1,7 @@
 // GitLab's hook names ("triggers", as recorded in the delivery history), the hook switch each one
 // needs, and the event name of the X-Service-Event header (TriggerableHooks::AVAILABLE_TRIGGERS and
 // WebHookService.hook_to_event).
-import type { HookEvent } from "../web-hook-switches.js";
+import type { HookEvent } from "./switches.js";
 
 export const TRIGGER_SWITCHES = {
   push_hooks: "push_events",

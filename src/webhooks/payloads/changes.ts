@@ -2,7 +2,7 @@
 // with Issuable#to_hook_data's association changes): only the builder's safe attributes and
 // relations, the state as `state_id`, times as Time#to_s, labels as label hook attributes and
 // assignees / reviewers as user hook attributes. Domain events carry labels by name and people by id.
-import type { Changes, Tx } from "../../domain/events.js";
+import type { Changes, Tx } from "../../domain/shared/events.js";
 import { isDraftTitle } from "../../domain/merge-requests/fields.js";
 import { STATE_IDS, labelHookAttrs, rubyTime, userHookAttrs, usersById, type Ctx } from "./common.js";
 

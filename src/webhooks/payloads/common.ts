@@ -2,12 +2,12 @@
 // two time formats payloads use (builders that format times explicitly write ISO 8601 seconds,
 // "2020-12-11T04:57:22Z"; attribute dumps write Ruby's Time#to_s, "2023-07-04 20:44:11 UTC").
 import type { Namespace, Project, User } from "../../generated/prisma/client.js";
-import type { Services } from "../../domain/context.js";
-import type { Tx } from "../../domain/events.js";
-import { VISIBILITY_LEVELS } from "../../domain/access.js";
-import { projectFullPath, projectWebUrl } from "../../domain/web-urls.js";
+import type { Services } from "../../domain/shared/context.js";
+import type { Tx } from "../../domain/shared/events.js";
+import { VISIBILITY_LEVELS } from "../../domain/shared/access.js";
+import { projectFullPath, projectWebUrl } from "../../domain/shared/web-urls.js";
 import { sshUrlToRepo } from "../../domain/repository/urls.js";
-import { avatarUrlOfUser } from "../../domain/users.js";
+import { avatarUrlOfUser } from "../../domain/users/service.js";
 import { REDACTED } from "../request.js";
 
 export type Ctx = Pick<Services, "config" | "now">;

@@ -1,11 +1,11 @@
 // Push and tag push payloads (Gitlab::DataBuilder::Push), with the spec's field list: the newest
 // 20 commits, oldest first, each with its changed paths; the full count in total_commits_count.
 import type { Commit, User } from "../../generated/prisma/client.js";
-import type { Tx } from "../../domain/events.js";
-import { BLANK_SHA } from "../../domain/events.js";
-import { projectPageUrl } from "../../domain/web-urls.js";
+import type { Tx } from "../../domain/shared/events.js";
+import { BLANK_SHA } from "../../domain/shared/events.js";
+import { projectPageUrl } from "../../domain/shared/web-urls.js";
 import { protectedBranchesMatching } from "../../domain/repository/protection-rules.js";
-import { avatarUrlOfUser } from "../../domain/users.js";
+import { avatarUrlOfUser } from "../../domain/users/service.js";
 import { projectHookAttrs, repositoryAttrs, type Ctx, type ProjectWithNamespace } from "./common.js";
 
 export const MAX_PUSH_COMMITS = 20;

@@ -2,10 +2,10 @@
 // HookData builders' safe attributes) and the hook attributes of each kind, which emoji payloads
 // reuse. Times in attribute dumps are Ruby's Time#to_s; labels are the names the rows keep.
 import type { Issue, MergeRequest, Note, Snippet, User } from "../../generated/prisma/client.js";
-import type { Changes, Tx } from "../../domain/events.js";
-import { VISIBILITY_LEVELS } from "../../domain/access.js";
-import { labelsOf } from "../../domain/issues/issue-values.js";
-import { projectPageUrl } from "../../domain/web-urls.js";
+import type { Changes, Tx } from "../../domain/shared/events.js";
+import { VISIBILITY_LEVELS } from "../../domain/shared/access.js";
+import { labelsOf } from "../../domain/issues/rules.js";
+import { projectPageUrl } from "../../domain/shared/web-urls.js";
 import { issueHookChanges, mergeRequestHookChanges } from "./changes.js";
 import { commitHookAttrs } from "./push.js";
 import {

@@ -1,0 +1,213 @@
+// Project and group access tokens (GitLab's resource access tokens): each token belongs to its own
+// bot user (userType "project_bot") that is a direct member of the project or group with the
+// token's access level. Rules and error texts follow lib/api/resource_access_tokens.rb and
+// app/services/resource_access_tokens/{create,revoke}_service.rb.
+import { revokeToken } from "../auth/token-store.js";
+import { randomBytes } from "node:crypto";
+import type { AccessToken, Prisma, User } from "../../generated/prisma/client.js";
+import { badRequest, notFound, paramError, unauthorized } from "../../errors.js";
+import { AccessLevel, findGroup, findProject, requireAuthenticated } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import { insertMember, publishMember } from "../members/service.js";
+import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
+import { issueToken } from "./personal.js";
+import { insertUser } from "../users/service.js";
+import { containsText } from "../shared/paths.js";
+import { recordId } from "../shared/record-ids.js";
+
+export type ResourceType = "project" | "group";
+
+/** `Gitlab::Auth.resource_bot_scopes`: the non-admin scopes without read_user. */
+export const RESOURCE_TOKEN_SCOPES = [
+  "api", "read_api", "create_runner", "manage_runner", "k8s_proxy", "self_rotate", "read_repository",
+  "write_repository", "read_registry", "write_registry", "ai_features",
+] as const;
+
+/** `Gitlab::Access.options_with_owner`: Guest, Planner, Reporter, Developer, Maintainer, Owner. */
+export const RESOURCE_TOKEN_LEVELS: readonly number[] = [10, 15, 20, 30, 40, 50];
+
+const MAX_LIFETIME_DAYS = 365;
+
+export interface ResourceAccessToken extends AccessToken {
+  resourceType: ResourceType;
+  /** the bot's direct membership level in the resource (null if the membership was removed) */
+  accessLevel: number | null;
+}
+
+export type ResourceAccessTokenWithSecret = ResourceAccessToken & { token: string };
+
+export interface NewResourceTokenInput {
+  name: string;
+  scopes: string[];
+  access_level?: number | null;
+  expires_at?: Date | null;
+  description?: string | null;
+}
+
+export interface ResourceTokenFilters extends PageArgs {
+  revoked?: boolean | null;
+  state?: "active" | "inactive" | null;
+  search?: string | null;
+  created_before?: Date | null;
+  created_after?: Date | null;
+  last_used_before?: Date | null;
+  last_used_after?: Date | null;
+  expires_before?: Date | null;
+  expires_after?: Date | null;
+}
+
+/** The bot user behind a project or group access token (reset_approvals admits only these). */
+export function isResourceBot(user: Pick<User, "userType"> | null | undefined): boolean {
+  return user?.userType === "project_bot";
+}
+
+interface Resource {
+  type: ResourceType;
+  id: number;
+  /** the caller's level there (admins count as Owner) */
+  level: number;
+}
+
+async function findResource(ctx: DomainContext, type: ResourceType, id: string): Promise<Resource> {
+  const { level, resourceId } = type === "project"
+    ? await findProject(ctx, id).then((a) => ({ level: a.level, resourceId: a.project.id }))
+    : await findGroup(ctx, id).then((a) => ({ level: a.level, resourceId: a.group.id }));
+  return { type, id: resourceId, level: ctx.actor?.user.isAdmin ? AccessLevel.owner : level };
+}
+
+/** `read/destroy_resource_access_tokens`: `admin_project` (Maintainer) or `admin_group` (Owner). */
+function mayManage(r: Resource): boolean {
+  return r.level >= (r.type === "project" ? AccessLevel.maintainer : AccessLevel.owner);
+}
+
+/** `Authz::Role.access_level_encompasses?`: Planner only from Owners (or Planners). */
+function encompasses(current: number, assign: number): boolean {
+  if (assign === AccessLevel.planner) return current === AccessLevel.owner || current === AccessLevel.planner;
+  return assign <= current;
+}
+
+export async function listResourceAccessTokens(
+  ctx: DomainContext, type: ResourceType, id: string, filters: ResourceTokenFilters,
+): Promise<Page<ResourceAccessToken>> {
+  requireAuthenticated(ctx);
+  const r = await findResource(ctx, type, id);
+  if (!mayManage(r)) throw unauthorized();
+  const where = { kind: type, resourceId: r.id, ...filterWhere(ctx, filters) };
+  const page = await paginate(
+    filters,
+    (cap) => ctx.db.accessToken.count({ where, take: cap }),
+    (skip, take) => ctx.db.accessToken.findMany({ where, orderBy: { id: "asc" }, skip, take }),
+  );
+  return { ...page, rows: await withLevels(ctx, r, page.rows) };
+}
+
+function filterWhere(ctx: DomainContext, f: ResourceTokenFilters): Prisma.AccessTokenWhereInput {
+  const now = ctx.now();
+  const and: Prisma.AccessTokenWhereInput[] = [];
+  if (f.revoked != null) and.push({ revoked: f.revoked });
+  if (f.state === "active") and.push({ revoked: false, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] });
+  if (f.state === "inactive") and.push({ OR: [{ revoked: true }, { expiresAt: { lte: now } }] });
+  if (f.search) and.push({ name: containsText(ctx.dialect, f.search) });
+  if (f.created_before) and.push({ createdAt: { lte: f.created_before } });
+  if (f.created_after) and.push({ createdAt: { gte: f.created_after } });
+  if (f.last_used_before) and.push({ lastUsedAt: { lte: f.last_used_before } });
+  if (f.last_used_after) and.push({ lastUsedAt: { gte: f.last_used_after } });
+  if (f.expires_before) and.push({ expiresAt: { lt: f.expires_before } });
+  if (f.expires_after) and.push({ expiresAt: { gt: f.expires_after } });
+  return { AND: and };
+}
+
+export async function getResourceAccessToken(
+  ctx: DomainContext, type: ResourceType, id: string, tokenId: string,
+): Promise<ResourceAccessToken> {
+  requireAuthenticated(ctx);
+  const r = await findResource(ctx, type, id);
+  if (!mayManage(r)) throw unauthorized();
+  const [token] = await withLevels(ctx, r, [await findToken(ctx, r, tokenId)]);
+  return token!;
+}
+
+/** GitLab answers 404 `"<type> Access Token"` for ids of other resources too. */
+async function findToken(ctx: DomainContext, r: Resource, tokenId: string): Promise<AccessToken & { user: User }> {
+  const token = /^\d+$/.test(tokenId)
+    ? await ctx.db.accessToken.findFirst({ where: { id: recordId(tokenId), kind: r.type, resourceId: r.id }, include: { user: true } })
+    : null;
+  if (!token) throw notFound(`${r.type} Access Token`);
+  return token;
+}
+
+async function withLevels(ctx: DomainContext, r: Resource, tokens: AccessToken[]): Promise<ResourceAccessToken[]> {
+  const userIds = tokens.map((t) => t.userId);
+  const members = r.type === "project"
+    ? await ctx.db.projectMember.findMany({ where: { projectId: r.id, userId: { in: userIds } } })
+    : await ctx.db.groupMember.findMany({ where: { groupId: r.id, userId: { in: userIds } } });
+  const level = new Map(members.map((m) => [m.userId, m.accessLevel]));
+  return tokens.map((t) => ({ ...t, resourceType: r.type, accessLevel: level.get(t.userId) ?? null }));
+}
+
+/**
+ * Creates the bot user, its membership and its token in one transaction. Refusals are GitLab's
+ * `bad_request!(service.message)` answers.
+ */
+export async function createResourceAccessToken(
+  ctx: DomainContext, type: ResourceType, id: string, input: NewResourceTokenInput,
+): Promise<ResourceAccessTokenWithSecret> {
+  const actor = requireAuthenticated(ctx);
+  const accessLevel = input.access_level ?? AccessLevel.maintainer;
+  if (!RESOURCE_TOKEN_LEVELS.includes(accessLevel)) throw paramError("access_level does not have a valid value");
+  const latest = checkExpiry(ctx, input.expires_at);
+  const r = await findResource(ctx, type, id);
+  if (!mayManage(r) || isResourceBot(actor.user)) {
+    throw badRequest(`User does not have permission to create ${type} access token`);
+  }
+  if (!encompasses(r.level, accessLevel)) {
+    throw badRequest("Access level of the token contains permissions not held by the creating user");
+  }
+  if (!input.name.trim()) throw badRequest("Name can't be blank");
+  if (input.scopes.length === 0) throw badRequest("Scopes can't be blank");
+  if (input.expires_at && input.expires_at > latest) throw badRequest(`Expires at must be before ${isoDate(latest)}`);
+  const username = `${type}_${r.id}_bot_${randomBytes(16).toString("hex")}`;
+  const host = new URL(ctx.config.publicUrl).hostname;
+  return ctx.db.$transaction(async (tx) => {
+    const bot = await insertUser(ctx, {
+      username,
+      name: input.name,
+      email: `${username}@noreply.${host}`,
+      userType: "project_bot",
+      password: randomBytes(32).toString("base64url"),
+    }, tx);
+    const member = await insertMember(tx, type, r.id, bot.id, accessLevel, null, actor.user.id);
+    await publishMember(tx, ctx, "create", type, r.id, member);
+    const token = await issueToken(tx, ctx, {
+      userId: bot.id, kind: type, resourceId: r.id,
+      name: input.name, scopes: [...new Set(input.scopes)], expires_at: input.expires_at, description: input.description,
+    });
+    return { ...token, resourceType: type, accessLevel: member.accessLevel };
+  });
+}
+
+/** A date that is not in the future is a bad parameter (as for personal tokens); returns the latest allowed date. */
+function checkExpiry(ctx: DomainContext, expiresAt: Date | null | undefined): Date {
+  const now = ctx.now();
+  const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  if (expiresAt && expiresAt <= today) throw paramError("expires_at is invalid");
+  return new Date(today.getTime() + MAX_LIFETIME_DAYS * 86_400_000);
+}
+
+const isoDate = (date: Date) => date.toISOString().slice(0, 10);
+
+/**
+ * Revokes the token. As GitLab since 17.9 (`retain_resource_access_token_user_after_revoke`), the
+ * bot user and its membership stay, so the token is still listed as inactive; a revoked token no
+ * longer authenticates.
+ */
+export async function revokeResourceAccessToken(ctx: DomainContext, type: ResourceType, id: string, tokenId: string): Promise<boolean> {
+  const actor = requireAuthenticated(ctx);
+  const r = await findResource(ctx, type, id);
+  const token = await findToken(ctx, r, tokenId);
+  if (!mayManage(r)) throw badRequest(`${actor.user.name} cannot delete ${token.user.name}`);
+  const [withLevel] = await withLevels(ctx, r, [token]);
+  if (withLevel!.accessLevel === null) throw badRequest("Failed to find bot user");
+  await revokeToken(ctx, token);
+  return true;
+}

@@ -1,0 +1,145 @@
+// Reading a merge request's approvals and approving, unapproving and resetting them
+// (lib/api/merge_request_approvals.rb with EE's ApprovalState, MergeRequests::ApprovalService,
+// RemoveApprovalService). Each change is one transaction that publishes an "approval" event.
+import type { MergeRequest } from "../../generated/prisma/client.js";
+import { AppError, conflict, forbidden, notFound, recordNotFound, unauthorized } from "../../errors.js";
+import { requireAuthenticated } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import { publish, type ApprovalEvent, type Tx } from "../shared/events.js";
+import { findMergeRequestWithAccess, findReadableMergeRequest } from "../merge-requests/queries.js";
+import { isResourceBot } from "../access-tokens/resource.js";
+import { canApprove } from "./permissions.js";
+import { passwordMatches } from "../users/service.js";
+import { computeApprovalState, eligibleToApprove, hasApproved, type ApprovalState } from "./state.js";
+import { approvalStatusView, approvalStateView, type ApprovalStateView, type ApprovalStatusView } from "./state-views.js";
+
+/** Signed in, then find_merge_request_with_access (404, then 403). */
+export async function readableMergeRequest(ctx: DomainContext, projectRef: string, iid: number) {
+  requireAuthenticated(ctx);
+  return findMergeRequestWithAccess(ctx, projectRef, iid);
+}
+
+/** GET .../merge_requests/:merge_request_iid/approvals */
+export async function getApprovalStatus(ctx: DomainContext, projectRef: string, iid: number): Promise<ApprovalStatusView> {
+  const { mergeRequest, access } = await readableMergeRequest(ctx, projectRef, iid);
+  const state = await computeApprovalState(ctx, mergeRequest);
+  return approvalStatusView(ctx, state, await canApprove(ctx, access, mergeRequest));
+}
+
+/** GET .../merge_requests/:merge_request_iid/approval_state */
+export async function getApprovalState(ctx: DomainContext, projectRef: string, iid: number): Promise<ApprovalStateView> {
+  requireAuthenticated(ctx);
+  const { mergeRequest, access } = await findReadableMergeRequest(ctx, projectRef, iid);
+  return approvalStateView(ctx, access, await computeApprovalState(ctx, mergeRequest));
+}
+
+/** Reads the merge request and checks approve_merge_request (404, then 403). */
+async function approvableMergeRequest(ctx: DomainContext, projectRef: string, iid: number) {
+  const found = await readableMergeRequest(ctx, projectRef, iid);
+  if (!(await canApprove(ctx, found.access, found.mergeRequest))) throw forbidden();
+  return found;
+}
+
+export interface ApproveInput {
+  sha?: string | null;
+  approval_password?: string | null;
+}
+
+/**
+ * POST .../approve: a sha other than the current head answers 409 and records nothing; a wrong or
+ * missing password (when re-authentication is required), a second approval, the author (unless
+ * authors may approve), a committer (when committers may not) or a merged MR answer 401.
+ */
+export async function approveMergeRequest(ctx: DomainContext, projectRef: string, iid: number, input: ApproveInput): Promise<ApprovalStatusView> {
+  const { mergeRequest } = await approvableMergeRequest(ctx, projectRef, iid);
+  if (input.sha != null && input.sha !== mergeRequest.headSha) {
+    throw conflict(`SHA does not match HEAD of source branch: ${mergeRequest.headSha ?? ""}`);
+  }
+  const user = ctx.actor!.user;
+  const before = await computeApprovalState(ctx, mergeRequest);
+  if (before.settings.requireReauthenticationToApprove && !passwordMatches(user, input.approval_password)) throw unauthorized();
+  if (mergeRequest.state === "merged" || !eligibleToApprove(before, user.id)) throw unauthorized();
+  const after = await ctx.db.$transaction(async (tx) => {
+    await tx.approval.create({ data: { mergeRequestId: mergeRequest.id, userId: user.id } });
+    await setReviewerState(tx, mergeRequest, [user.id], "approved");
+    const state = await computeApprovalState({ db: tx, now: ctx.now }, mergeRequest);
+    await publishApproval(tx, ctx, mergeRequest, { action: state.approved ? "approved" : "approval", userIds: [user.id], cause: "api" });
+    return state;
+  }).catch((error) => {
+    // the same approval sent twice at once: the loser is a second approval (401), with no event
+    throw (error as { code?: string }).code === "P2002" ? unauthorized() : error;
+  });
+  return approvalStatusView(ctx, after, true);
+}
+
+/** POST .../unapprove: 404 when the caller has not approved or the MR is merged. */
+export async function unapproveMergeRequest(ctx: DomainContext, projectRef: string, iid: number): Promise<ApprovalStatusView> {
+  const { mergeRequest } = await approvableMergeRequest(ctx, projectRef, iid);
+  const userId = ctx.actor!.user.id;
+  if (mergeRequest.state === "merged") throw notFound();
+  const after = await ctx.db.$transaction(async (tx) => {
+    const reader = { db: tx, now: ctx.now };
+    const before = await computeApprovalState(reader, mergeRequest);
+    if (!hasApproved(before, userId)) throw notFound();
+    await tx.approval.deleteMany({ where: { mergeRequestId: mergeRequest.id, userId } });
+    await setReviewerState(tx, mergeRequest, [userId], "unapproved");
+    const state = await computeApprovalState(reader, mergeRequest);
+    await publishApproval(tx, ctx, mergeRequest, { action: removalAction(before, state), userIds: [userId], cause: "api" });
+    return state;
+  });
+  return approvalStatusView(ctx, after, true);
+}
+
+/** "unapproved" when the removal took the MR from approved to not approved, else "unapproval". */
+export const removalAction = (before: ApprovalState, after: ApprovalState) => (before.approved && !after.approved ? "unapproved" : "unapproval");
+
+/**
+ * PUT .../reset_approvals: only the bot user of a project or group access token that may approve
+ * the MR; anyone else (owners and administrators included) and merged MRs answer 401.
+ */
+export async function resetMergeRequestApprovals(ctx: DomainContext, projectRef: string, iid: number): Promise<number> {
+  const { mergeRequest, access } = await findableMergeRequest(ctx, projectRef, iid);
+  const user = ctx.actor!.user;
+  if (!isResourceBot(user) || mergeRequest.state === "merged" || !(await canApprove(ctx, access, mergeRequest))) throw unauthorized();
+  await ctx.db.$transaction((tx) => clearApprovals(tx, ctx, mergeRequest, user.id, "api"));
+  return 202;
+}
+
+/** GitLab's find_project_merge_request: an MR the caller may not read is not found (404). */
+async function findableMergeRequest(ctx: DomainContext, projectRef: string, iid: number) {
+  try {
+    return await readableMergeRequest(ctx, projectRef, iid);
+  } catch (error) {
+    if (error instanceof AppError && error.status === 403) throw recordNotFound();
+    throw error;
+  }
+}
+
+/** Deletes every approval of the MR and publishes a "reset" event (nothing when there were none). */
+export async function clearApprovals(tx: Tx, ctx: DomainContext, mergeRequest: MergeRequest, actorId: number | null, cause: ApprovalEvent["cause"]): Promise<void> {
+  const approvals = await tx.approval.findMany({ where: { mergeRequestId: mergeRequest.id }, select: { userId: true }, orderBy: { id: "asc" } });
+  if (!approvals.length) return;
+  await tx.approval.deleteMany({ where: { mergeRequestId: mergeRequest.id } });
+  await publishApproval(tx, ctx, mergeRequest, { action: "reset", userIds: approvals.map((a) => a.userId), cause, actorId });
+}
+
+/** The approvers' reviewer state on the MR, as GitLab keeps it ("approved" / "unapproved"). */
+export async function setReviewerState(tx: Tx, mergeRequest: MergeRequest, userIds: number[], state: string): Promise<void> {
+  await tx.mergeRequestReviewer.updateMany({ where: { mergeRequestId: mergeRequest.id, userId: { in: userIds } }, data: { state } });
+}
+
+export async function publishApproval(
+  tx: Tx,
+  ctx: DomainContext,
+  mergeRequest: MergeRequest,
+  event: Pick<ApprovalEvent, "action" | "userIds" | "cause"> & { actorId?: number | null },
+): Promise<void> {
+  await publish(tx, ctx, "approval", {
+    projectId: mergeRequest.projectId,
+    mergeRequestId: mergeRequest.id,
+    actorId: event.actorId !== undefined ? event.actorId : (ctx.actor?.user.id ?? null),
+    action: event.action,
+    userIds: event.userIds,
+    cause: event.cause,
+  });
+}

@@ -1,0 +1,118 @@
+// Emoji reactions (GitLab's award emoji, lib/api/award_emoji.rb + AwardEmojis services): read by
+// whoever may read the awardable, added by users who may react to it, removed by their author or
+// an administrator. Adding and removing publish the `emoji` domain event in the same transaction.
+import type { AwardEmoji } from "../../generated/prisma/client.js";
+import { recordNotFound, unauthorized } from "../../errors.js";
+import type { DomainContext } from "../shared/context.js";
+import { publish, type EmojiEvent, type Tx } from "../shared/events.js";
+import { awardsPage, countAwards } from "../../db/hot-reads.js";
+import { paginateCounted, type Page, type PageArgs } from "../shared/pagination.js";
+import { assertUnmodifiedSince } from "../shared/preconditions.js";
+import { holdParent } from "../shared/row-locks.js";
+import { awardEmojiNotFound, findAwardable, findAwardableRecord, mayAward, type Awardable, type AwardablePath } from "./awardables.js";
+import { canonicalEmojiName } from "../shared/emoji-names.js";
+
+export type { AwardablePath } from "./awardables.js";
+
+const ofAwardable = (awardable: Awardable) => ({ awardableType: awardable.type, awardableId: awardable.id });
+
+/** The reactions on an awardable, oldest first. */
+export async function listAwardEmoji(ctx: DomainContext, path: AwardablePath, args: PageArgs): Promise<Page<AwardEmoji>> {
+  const { awardableType, awardableId } = ofAwardable(await findAwardable(ctx, path));
+  return paginateCounted(
+    args,
+    (cap) => countAwards(ctx.db, awardableType, awardableId, cap),
+    (skip, take, cap) => awardsPage(ctx.db, awardableType, awardableId, skip, take, cap),
+  );
+}
+
+export async function getAwardEmoji(ctx: DomainContext, path: AwardablePath, awardId: number): Promise<AwardEmoji> {
+  return findAward(ctx, await findAwardable(ctx, path), awardId);
+}
+
+/** `awardable.award_emoji.find(award_id)` */
+async function findAward(ctx: DomainContext, awardable: Awardable, awardId: number): Promise<AwardEmoji> {
+  const award = await ctx.db.awardEmoji.findFirst({ where: { id: awardId, ...ofAwardable(awardable) } });
+  if (!award) throw recordNotFound();
+  return award;
+}
+
+/**
+ * AwardEmojis::AddService: aliases are stored under GitLab's name (`+1` -> `thumbsup`); every
+ * refusal answers 404 "Award Emoji <reason> Not Found", as GitLab's API does.
+ */
+export async function addAwardEmoji(ctx: DomainContext, path: AwardablePath, name: string): Promise<AwardEmoji> {
+  const awardable = await findAwardable(ctx, path);
+  if (!mayAward(ctx, awardable)) throw awardEmojiNotFound();
+  if (awardable.note?.system) throw awardEmojiNotFound("Awardable cannot be awarded emoji");
+  const canonical = validName(name);
+  const userId = ctx.actor!.user.id;
+  const data = { name: canonical, userId, ...ofAwardable(awardable) };
+  try {
+    return await ctx.db.$transaction(async (tx) => {
+      await holdAwardable(tx, ctx, awardable);
+      if (await tx.awardEmoji.findFirst({ where: data, select: { id: true } })) throw nameTaken();
+      const award = await tx.awardEmoji.create({ data });
+      await publishEmoji(tx, ctx, "award", award, awardable);
+      return award;
+    });
+  } catch (error) {
+    // a concurrent identical award loses on the unique index
+    if ((error as { code?: string }).code === "P2002") throw nameTaken();
+    throw error;
+  }
+}
+
+/** The awardable and its project, held against a concurrent deletion (domain/row-locks.ts); gone: 404. */
+async function holdAwardable(tx: Tx, ctx: DomainContext, awardable: Awardable): Promise<void> {
+  const held = (await holdParent(tx, ctx, "Project", awardable.noteable.access.project.id)) && (await holdParent(tx, ctx, awardable.type, awardable.id));
+  if (!held) throw recordNotFound();
+}
+
+const nameTaken = () => awardEmojiNotFound("Name has already been taken");
+
+/** The model's name validations (presence, then a known emoji), joined as Rails' `to_sentence`. */
+function validName(name: string): string {
+  const canonical = canonicalEmojiName(name);
+  const errors = [...(name.trim() ? [] : ["Name can't be blank"]), ...(canonical ? [] : ["Name is not a valid emoji name"])];
+  if (errors.length) throw awardEmojiNotFound(errors.join(" and "));
+  return canonical!;
+}
+
+/**
+ * DELETE: the reaction is looked up first (404), without checking that the caller may read the
+ * awardable, then only its author or an administrator may remove it; anyone else gets 401, as in
+ * GitLab. If-Unmodified-Since is honoured (412).
+ */
+export async function removeAwardEmoji(
+  ctx: DomainContext,
+  path: AwardablePath,
+  awardId: number,
+  unmodifiedSince?: string | null,
+): Promise<boolean> {
+  const awardable = await findAwardableRecord(ctx, path);
+  const award = await findAward(ctx, awardable, awardId);
+  const user = ctx.actor?.user;
+  if (!user || (award.userId !== user.id && !user.isAdmin)) throw unauthorized();
+  assertUnmodifiedSince(award.updatedAt, unmodifiedSince);
+  await ctx.db.$transaction(async (tx) => {
+    // published before the row goes, so that subscribers can still read it
+    await publishEmoji(tx, ctx, "revoke", award, awardable);
+    const { count } = await tx.awardEmoji.deleteMany({ where: { id: award.id } });
+    if (count === 0) throw recordNotFound();
+  });
+  return true;
+}
+
+function publishEmoji(tx: Tx, ctx: DomainContext, action: EmojiEvent["action"], award: AwardEmoji, awardable: Awardable) {
+  return publish(tx, ctx, "emoji", {
+    action,
+    awardableType: awardable.type,
+    awardableId: awardable.id,
+    projectId: awardable.noteable.access.project.id,
+    awardEmojiId: award.id,
+    name: award.name,
+    userId: award.userId,
+    actorId: ctx.actor!.user.id,
+  });
+}

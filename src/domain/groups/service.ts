@@ -1,0 +1,284 @@
+// Groups (nested through parent_id): create, list, read, update, subgroups.
+import type { Namespace, Prisma } from "../../generated/prisma/client.js";
+import { AppError, paramError, validationError } from "../../errors.js";
+import {
+  AccessLevel, ancestorIds, findGroup, hierarchyGroupsWhere, memberGroupTraversals, notExpired, openVisibilities,
+  requireAuthenticated, requireLevel, traversalOf, VISIBILITY_LEVELS, type GroupAccess,
+} from "../shared/access.js";
+import { changeAvatar, readAvatarArg, type CheckedAvatar, type FileUpload } from "../shared/avatars.js";
+import { recheckIfTaken } from "../shared/preconditions.js";
+import { publish } from "../shared/events.js";
+import { publishMember } from "../members/service.js";
+import { isAdmin, type Actor, type DomainContext } from "../shared/context.js";
+import { afterCursor, decodeCursor, encodeCursor, paginate, pageWindow, type KeysetPage, type Page, type PageArgs, type SortDirection } from "../shared/pagination.js";
+import { fuzzySearch, nameProblems, pathProblems, rubyErrorHash, type Visibility } from "../shared/paths.js";
+import type { RelationQuery } from "../shared/prisma-query.js";
+
+export function groupWebUrl(ctx: DomainContext, group: Pick<Namespace, "fullPath">) {
+  return `${ctx.config.publicUrl}/groups/${group.fullPath}`;
+}
+
+export interface GroupInput {
+  name?: string | null;
+  path?: string | null;
+  description?: string | null;
+  visibility?: Visibility | null;
+  request_access_enabled?: boolean | null;
+  /** an upload sets the avatar, null removes it */
+  avatar?: Promise<FileUpload> | null;
+}
+
+type Errors = Record<string, string[]>;
+
+/** POST /groups renders model errors inside a message text: "Failed to save group {:path=>[...]}". */
+const saveFailed = (errors: Errors) => new AppError(400, { message: `Failed to save group ${rubyErrorHash(errors)}` });
+
+export async function createGroup(ctx: DomainContext, input: GroupInput & { name: string; path: string; parent_id?: number | null }) {
+  const actor = requireAuthenticated(ctx);
+  const parent = input.parent_id != null ? await parentForSubgroup(ctx, input.parent_id) : null;
+  const visibility = input.visibility ?? "private";
+  const fullPath = parent ? `${parent.fullPath}/${input.path}` : input.path;
+  const avatar = await readAvatarArg(input.avatar);
+  const errors = {
+    ...attributeErrors(input), ...(await pathTaken(ctx, fullPath)), ...visibilityErrors(visibility, parent), ...avatar.errors,
+  };
+  if (Object.keys(errors).length) throw saveFailed(errors);
+  const recheck = async () => {
+    const taken = await pathTaken(ctx, fullPath);
+    if (Object.keys(taken).length) throw saveFailed(taken);
+  };
+  return recheckIfTaken(() => insertGroup(ctx, actor, input, { parent, visibility, fullPath, avatar: avatar.next }), recheck);
+}
+
+interface NewGroup {
+  parent: Namespace | null;
+  visibility: Visibility;
+  fullPath: string;
+  avatar: CheckedAvatar | null | undefined;
+}
+
+function insertGroup(ctx: DomainContext, actor: Actor, input: GroupInput & { name: string; path: string }, { parent, visibility, fullPath, avatar }: NewGroup) {
+  return changeAvatar(ctx, "group", null, avatar, (storeAvatar) => ctx.db.$transaction(async (tx) => {
+    const created = await tx.namespace.create({
+      data: {
+        kind: "group", name: input.name, path: input.path, fullPath, fullPathLower: fullPath.toLowerCase(),
+        description: input.description ?? "", visibility, parentId: parent?.id ?? null,
+        requestAccessEnabled: input.request_access_enabled ?? true,
+      },
+    });
+    const ownership = await tx.groupMember.create({
+      data: { groupId: created.id, userId: actor.user.id, accessLevel: AccessLevel.owner, createdById: actor.user.id }, include: { user: true },
+    });
+    const avatarPath = await storeAvatar(tx, created.id);
+    const group = await tx.namespace.update({ where: { id: created.id }, data: { traversalIds: traversalOf(parent, created.id), avatarPath } });
+    if (parent) await publish(tx, ctx, "subgroup", { action: "create", subgroup: group, parent, actorId: actor.user.id });
+    await publishMember(tx, ctx, "create", "group", group.id, ownership);
+    return group;
+  }));
+}
+
+/** Creating a subgroup needs Maintainer on the parent (GitLab's default subgroup_creation_level). */
+async function parentForSubgroup(ctx: DomainContext, parentId: number): Promise<Namespace> {
+  const { group, level } = await findGroup(ctx, parentId);
+  requireLevel(ctx, level, AccessLevel.maintainer);
+  return group;
+}
+
+function attributeErrors(input: GroupInput): Errors {
+  const errors: Errors = {};
+  const name = input.name != null ? nameProblems(input.name, "namespace") : [];
+  const path = input.path != null ? pathProblems(input.path, "namespace") : [];
+  if (name.length) errors.name = name;
+  if (path.length) errors.path = path;
+  return errors;
+}
+
+async function pathTaken(ctx: DomainContext, fullPath: string, current?: Namespace): Promise<Errors> {
+  const lower = fullPath.toLowerCase();
+  if (current?.fullPathLower === lower) return {};
+  const clash = await ctx.db.namespace.findUnique({ where: { fullPathLower: lower }, select: { id: true } });
+  return clash ? { path: ["has already been taken"] } : {};
+}
+
+const above = (a: string, b: string) => VISIBILITY_LEVELS[a]! > VISIBILITY_LEVELS[b]!;
+const levelsAbove = (visibility: string) => Object.keys(VISIBILITY_LEVELS).filter((v) => above(v, visibility));
+
+function visibilityErrors(visibility: Visibility, parent: Namespace | null): Errors {
+  if (!parent || !above(visibility, parent.visibility)) return {};
+  return { visibility_level: [`${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`] };
+}
+
+/** A group may not be less visible than its own subgroups and projects. */
+async function contentVisibilityErrors(ctx: DomainContext, group: Namespace, visibility: Visibility): Promise<Errors> {
+  const higher = { in: levelsAbove(visibility) };
+  const [subgroup, project] = await Promise.all([
+    ctx.db.namespace.findFirst({ where: { parentId: group.id, visibility: higher }, select: { id: true } }),
+    ctx.db.project.findFirst({ where: { namespaceId: group.id, visibility: higher }, select: { id: true } }),
+  ]);
+  const messages = [
+    ...(project ? [`${visibility} is not allowed since this group contains projects with higher visibility.`] : []),
+    ...(subgroup ? [`${visibility} is not allowed since there are sub-groups with higher visibility.`] : []),
+  ];
+  return messages.length ? { visibility_level: messages } : {};
+}
+
+export async function getGroup(ctx: DomainContext, id: string): Promise<Namespace> {
+  return (await findGroup(ctx, id)).group;
+}
+
+export const GROUP_ORDER_COLUMNS = ["name", "path", "id", "similarity"] as const;
+
+export interface GroupFilters extends PageArgs {
+  search?: string | null;
+  owned?: boolean | null;
+  min_access_level?: number | null;
+  top_level_only?: boolean | null;
+  all_available?: boolean | null;
+  skip_groups?: number[] | null;
+  order_by?: (typeof GROUP_ORDER_COLUMNS)[number] | null;
+  sort?: SortDirection | null;
+  visibility?: Visibility | null;
+}
+
+/**
+ * GroupsFinder's starting set: owned groups, groups with a minimum access level, everything
+ * (admins), or the caller's own hierarchy plus (with `all_available`) the groups open to them.
+ * `all_available` defaults to true for admins only.
+ */
+async function startingGroups(ctx: DomainContext, filters: GroupFilters): Promise<Prisma.NamespaceWhereInput> {
+  const user = ctx.actor?.user;
+  if (filters.owned) {
+    return user ? { kind: "group", members: { some: { userId: user.id, accessLevel: AccessLevel.owner, ...notExpired(ctx) } } } : { id: -1 };
+  }
+  if (user && filters.min_access_level) {
+    const traversals = await memberGroupTraversals(ctx, filters.min_access_level);
+    return { kind: "group", OR: traversals.length ? traversals.map((t) => ({ traversalIds: { startsWith: t } })) : [{ id: -1 }] };
+  }
+  const allAvailable = filters.all_available ?? isAdmin(ctx.actor);
+  if (!user) return { kind: "group", visibility: "public" };
+  if (user.isAdmin && allAvailable) return { kind: "group" };
+  const mine = await hierarchyGroupsWhere(ctx);
+  return allAvailable ? { kind: "group", OR: [{ visibility: { in: openVisibilities(ctx.actor) } }, mine] } : mine;
+}
+
+/** Below a group: its children (subgroups) or every level under it (descendants). */
+export type Below = "children" | "descendants";
+
+async function groupsWhere(ctx: DomainContext, filters: GroupFilters, parent?: Namespace, below: Below = "children"): Promise<Prisma.NamespaceWhereInput> {
+  const and: Prisma.NamespaceWhereInput[] = [await startingGroups(ctx, filters)];
+  if (parent && below === "children") and.push({ parentId: parent.id });
+  if (parent && below === "descendants") and.push({ traversalIds: { startsWith: parent.traversalIds }, id: { not: parent.id } });
+  // The top-level list also matches full paths ("parent/child"); subgroup lists do not.
+  if (filters.search) and.push(fuzzySearch<Prisma.NamespaceWhereInput>(ctx.dialect, parent ? ["name", "path"] : ["name", "path", "fullPath"], filters.search));
+  if (filters.top_level_only) and.push({ parentId: null });
+  if (filters.skip_groups?.length) and.push({ id: { notIn: filters.skip_groups } });
+  if (filters.visibility) and.push({ visibility: filters.visibility });
+  return { AND: and };
+}
+
+/** `{order_by => sort}` with id ascending as the tie-breaker ("similarity" without ranking: name). */
+function groupOrder(filters: GroupFilters): Prisma.NamespaceOrderByWithRelationInput[] {
+  const sort = filters.sort ?? "asc";
+  const column = filters.order_by === "path" ? "path" : filters.order_by === "id" ? "id" : "name";
+  return column === "id" ? [{ id: sort }] : [{ [column]: sort }, { id: "asc" }];
+}
+
+function pageOfGroups(ctx: DomainContext, filters: GroupFilters, where: Prisma.NamespaceWhereInput, query: RelationQuery) {
+  const orderBy = groupOrder(filters);
+  return paginate(
+    filters,
+    (cap) => ctx.db.namespace.count({ where, orderBy, take: cap }),
+    (skip, take) => ctx.db.namespace.findMany({ ...query, where, orderBy, skip, take }),
+  );
+}
+
+export async function listGroups(ctx: DomainContext, filters: GroupFilters, query: RelationQuery = {}): Promise<Page<Namespace>> {
+  return pageOfGroups(ctx, filters, await groupsWhere(ctx, filters), query);
+}
+
+export async function listSubgroups(ctx: DomainContext, id: string, filters: GroupFilters, query: RelationQuery = {}): Promise<Page<Namespace>> {
+  const { group } = await findGroup(ctx, id);
+  return listGroupsBelow(ctx, group, filters, query, "children");
+}
+
+export async function listGroupsBelow(ctx: DomainContext, group: Namespace, filters: GroupFilters, query: RelationQuery, below: Below): Promise<Page<Namespace>> {
+  return pageOfGroups(ctx, filters, await groupsWhere(ctx, filters, group, below), query);
+}
+
+export const keysetUnavailable = () => new AppError(405, { error: "Keyset pagination is not yet available for this type of request" });
+
+/** Keyset pagination of GET /groups: order_by=name, sort=asc, continued by `cursor`. */
+export async function listGroupsKeyset(ctx: DomainContext, filters: GroupFilters & { cursor?: string | null }, query: RelationQuery = {}): Promise<KeysetPage<Namespace>> {
+  if ((filters.order_by ?? "name") !== "name" || (filters.sort ?? "asc") !== "asc") throw keysetUnavailable();
+  const { take } = pageWindow(filters);
+  const and: Prisma.NamespaceWhereInput[] = [await groupsWhere(ctx, filters)];
+  if (filters.cursor) {
+    const decoded = decodeCursor(filters.cursor);
+    if (!decoded) throw paramError("cursor is invalid");
+    and.push(afterCursor("name", "asc", decoded[0], decoded[1]) as Prisma.NamespaceWhereInput);
+  }
+  const rows = await ctx.db.namespace.findMany({ ...query, where: { AND: and }, orderBy: [{ name: "asc" }, { id: "asc" }], take: take + 1 });
+  const page = rows.slice(0, take);
+  const last = page[page.length - 1];
+  return { rows: page, next: rows.length > take && last ? { cursor: encodeCursor(last.name, last.id) } : null };
+}
+
+/** Owner (admin_group) may change a group; a new path moves the whole subtree. */
+export async function updateGroup(ctx: DomainContext, id: string, input: GroupInput): Promise<Namespace> {
+  requireAuthenticated(ctx);
+  const access = await findGroup(ctx, id);
+  requireLevel(ctx, access.level, AccessLevel.owner);
+  const { group } = access;
+  const parent = group.parentId ? await ctx.db.namespace.findUnique({ where: { id: group.parentId } }) : null;
+  const path = input.path ?? group.path;
+  const fullPath = parent ? `${parent.fullPath}/${path}` : path;
+  const visibility = input.visibility ?? (group.visibility as Visibility);
+  const changesVisibility = visibility !== group.visibility;
+  const avatar = await readAvatarArg(input.avatar);
+  const errors = {
+    ...attributeErrors(input),
+    ...(await pathTaken(ctx, fullPath, group)),
+    ...(changesVisibility ? { ...visibilityErrors(visibility, parent), ...(await contentVisibilityErrors(ctx, group, visibility)) } : {}),
+    ...avatar.errors,
+  };
+  if (Object.keys(errors).length) throw validationError(errors);
+  return changeAvatar(ctx, "group", group.avatarPath, avatar.next, (storeAvatar) =>
+    ctx.db.$transaction(async (tx) => {
+      const avatarPath = await storeAvatar(tx, group.id);
+      if (fullPath !== group.fullPath) await movePaths(tx, group, fullPath);
+      return tx.namespace.update({
+        where: { id: group.id },
+        data: {
+          name: input.name ?? undefined, path, description: input.description ?? undefined,
+          visibility, requestAccessEnabled: input.request_access_enabled ?? undefined, avatarPath,
+        },
+      });
+    }),
+  );
+}
+
+/**
+ * Renames the full path of a namespace and everything below it; the projects inside keep
+ * answering on their old paths through redirect routes.
+ */
+export async function movePaths(tx: Prisma.TransactionClient, ns: Namespace, newFullPath: string): Promise<void> {
+  const subtree = await tx.namespace.findMany({
+    where: ns.kind === "group" ? { traversalIds: { startsWith: ns.traversalIds } } : { id: ns.id },
+    include: { projects: { select: { id: true, path: true } } },
+  });
+  for (const node of subtree) {
+    const moved = newFullPath + node.fullPath.slice(ns.fullPath.length);
+    for (const project of node.projects) {
+      await addRedirect(tx, `${node.fullPath}/${project.path}`, project.id);
+      await tx.redirectRoute.deleteMany({ where: { pathLower: `${moved}/${project.path}`.toLowerCase() } });
+    }
+    await tx.namespace.update({ where: { id: node.id }, data: { fullPath: moved, fullPathLower: moved.toLowerCase() } });
+  }
+}
+
+export async function addRedirect(tx: Prisma.TransactionClient, oldFullPath: string, projectId: number) {
+  const pathLower = oldFullPath.toLowerCase();
+  await tx.redirectRoute.upsert({ where: { pathLower }, create: { pathLower, projectId }, update: { projectId } });
+}
+
+export { ancestorIds, type GroupAccess };

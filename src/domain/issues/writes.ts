@@ -1,0 +1,217 @@
+// Opening, editing, closing and reopening issues (GitLab's Issues::CreateService, UpdateService,
+// CloseService and ReopenService as the REST API drives them). Each write publishes the
+// domain event "issue" in its transaction, with GitLab's webhook-style `changes`.
+import type { Issue } from "../../generated/prisma/client.js";
+import { forbidden, recordNotFound, validationError } from "../../errors.js";
+import { findProject, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import { publish, type Changes, type Tx } from "../shared/events.js";
+import { nextInternalId } from "../shared/internal-ids.js";
+import { requireAtLeastOne } from "../shared/param-rules.js";
+import type { RelationQuery } from "../shared/prisma-query.js";
+import { assigneesToStore } from "./assignees.js";
+import { labelsAfter, labelsOf, parseDueDate, titleAndDescriptionErrors } from "./rules.js";
+import {
+  canCreateIssue, canSetConfidentiality, canSetIssueMetadata, canUpdateIssue, loadIssue, type IssueWithAssignees,
+} from "./queries.js";
+
+export interface IssueFieldsInput {
+  title?: string | null;
+  description?: string | null;
+  assignee_ids?: number[] | null;
+  /** GitLab's deprecated single-assignee form */
+  assignee_id?: number | null;
+  /** accepted for compatibility; Forgeline has no milestones, so none is ever set */
+  milestone_id?: number | null;
+  labels?: string[] | null;
+  add_labels?: string[] | null;
+  remove_labels?: string[] | null;
+  due_date?: string | null;
+  confidential?: boolean | null;
+  discussion_locked?: boolean | null;
+}
+
+export type StateEvent = "close" | "reopen";
+
+export interface UpdateIssueInput extends IssueFieldsInput {
+  state_event?: StateEvent | null;
+}
+
+/** PUT's `at_least_one_of`, in GitLab's order (of the params Forgeline declares). */
+const UPDATE_PARAMS = [
+  "assignee_id", "assignee_ids", "confidential", "description", "discussion_locked", "due_date",
+  "labels", "add_labels", "remove_labels", "milestone_id", "state_event", "title",
+] as const;
+
+/** POST /projects/:id/issues */
+export async function createIssue(ctx: DomainContext, projectRef: string, input: IssueFieldsInput & { title: string }, query?: RelationQuery) {
+  const actor = requireAuthenticated(ctx);
+  const access = await findProject(ctx, projectRef);
+  if (!canCreateIssue(ctx, access)) throw forbidden();
+  const fields = permittedFields(ctx, access, input, false);
+  const assigneeIds = (await assigneesToStore(ctx, access, requestedAssignees(fields))) ?? [];
+  const values = {
+    title: input.title,
+    description: input.description ?? null,
+    confidential: fields.confidential ?? false,
+    discussionLocked: fields.discussion_locked ?? null,
+    dueDate: fields.due_date != null ? parseDueDate(fields.due_date) : null,
+    labels: JSON.stringify(labelsAfter([], fields)),
+  };
+  assertValid(values);
+  const now = ctx.now();
+  const created = await ctx.db.$transaction(async (tx) => {
+    const iid = await nextInternalId(tx, access.project.id, "issues");
+    const row = await tx.issue.create({ data: { ...values, projectId: access.project.id, iid, authorId: actor.user.id, createdAt: now, updatedAt: now } });
+    const assignees = assigneeIds.map((userId) => ({ issueId: row.id, userId }));
+    if (assignees.length) await tx.issueAssignee.createMany({ data: assignees });
+    const issue = { ...row, assignees };
+    const changes = diff(NEW_ISSUE, snapshot(issue));
+    await publish(tx, ctx, "issue", { action: "open", projectId: issue.projectId, issue, actorId: actor.user.id, changes });
+    return issue;
+  });
+  return withRelations(ctx, created, query);
+}
+
+/** The issue just written, read again only when the caller's query needs relations beyond its assignees. */
+function withRelations(ctx: DomainContext, issue: IssueWithAssignees, query: RelationQuery | undefined): Promise<IssueWithAssignees> {
+  const needsMore = Object.keys(query?.include ?? {}).some((relation) => relation !== "assignees");
+  return needsMore ? loadIssue(ctx, issue.id, query) : Promise.resolve(issue);
+}
+
+/** PUT /projects/:id/issues/:issue_iid: the record (404), then `update_issue` (403), then the changes. */
+export async function updateIssue(ctx: DomainContext, projectRef: string, iid: number, input: UpdateIssueInput, query?: RelationQuery) {
+  requireAuthenticated(ctx);
+  requireAtLeastOne(input, UPDATE_PARAMS);
+  const access = await findProject(ctx, projectRef);
+  const issue = await ctx.db.issue.findUnique({ where: { projectId_iid: { projectId: access.project.id, iid } }, include: { assignees: true } });
+  if (!issue) throw recordNotFound();
+  if (!canUpdateIssue(ctx, access, issue)) throw forbidden();
+  const fields = permittedFields(ctx, access, input, true);
+  const assigneeIds = await assigneesToStore(ctx, access, requestedAssignees(fields));
+  const data = columnChanges(issue, fields);
+  assertValid({ title: data.title ?? issue.title, description: data.description !== undefined ? data.description : issue.description });
+  await ctx.db.$transaction(async (tx) => {
+    const current = input.state_event ? await changeState(tx, ctx, issue, input.state_event) : issue;
+    await saveFields(tx, ctx, current, data, assigneeIds);
+  });
+  return loadIssue(ctx, issue.id, query);
+}
+
+/** The input without the params the caller may not set (dropped silently, as GitLab does). */
+function permittedFields(ctx: DomainContext, access: ProjectAccess, input: IssueFieldsInput, existing: boolean): IssueFieldsInput {
+  const fields = { ...input };
+  if (!canSetIssueMetadata(ctx, access, existing)) {
+    for (const name of ["assignee_ids", "assignee_id", "milestone_id", "labels", "add_labels", "remove_labels", "due_date", "discussion_locked"] as const) {
+      delete fields[name];
+    }
+  }
+  if (!canSetConfidentiality(ctx, access, existing)) delete fields.confidential;
+  return fields;
+}
+
+/** `assignee_ids`, or the deprecated `assignee_id` as a one-element list. */
+function requestedAssignees(fields: IssueFieldsInput): number[] | undefined {
+  if (fields.assignee_ids != null) return fields.assignee_ids;
+  if (fields.assignee_id != null) return [fields.assignee_id];
+  return undefined;
+}
+
+type IssueColumns = Partial<Pick<Issue, "title" | "description" | "confidential" | "discussionLocked" | "dueDate" | "labels">>;
+
+/** The columns whose value the input changes. */
+function columnChanges(issue: Issue, fields: IssueFieldsInput): IssueColumns {
+  const data: IssueColumns = {};
+  if (fields.title != null && fields.title !== issue.title) data.title = fields.title;
+  if (fields.description != null && fields.description !== issue.description) data.description = fields.description;
+  if (fields.confidential != null && fields.confidential !== issue.confidential) data.confidential = fields.confidential;
+  if (fields.discussion_locked != null && fields.discussion_locked !== issue.discussionLocked) data.discussionLocked = fields.discussion_locked;
+  if (fields.due_date != null) {
+    const dueDate = parseDueDate(fields.due_date);
+    if (dueDate !== issue.dueDate) data.dueDate = dueDate;
+  }
+  const labels = JSON.stringify(labelsAfter(labelsOf(issue), fields));
+  if (labels !== issue.labels) data.labels = labels;
+  return data;
+}
+
+/** Issue's model validations on title and description. */
+function assertValid(values: { title: string; description: string | null }): void {
+  const errors = titleAndDescriptionErrors(values.title, values.description);
+  if (Object.keys(errors).length) throw validationError(errors);
+}
+
+/**
+ * close / reopen: nothing happens when the issue is already in that state, and a locked
+ * discussion cannot be reopened (GitLab's `reopen_issue` is prevented while locked).
+ */
+export async function changeState(tx: Tx, ctx: DomainContext, issue: IssueWithAssignees, event: StateEvent): Promise<IssueWithAssignees> {
+  const closing = event === "close";
+  if (issue.state === (closing ? "closed" : "opened")) return issue;
+  if (!closing && issue.discussionLocked) return issue;
+  const actorId = ctx.actor!.user.id;
+  const now = ctx.now();
+  const updated = await tx.issue.update({
+    where: { id: issue.id },
+    data: closing ? { state: "closed", closedAt: now, closedById: actorId, updatedAt: now } : { state: "opened", closedAt: null, closedById: null, updatedAt: now },
+    include: { assignees: true },
+  });
+  const changes = diff(snapshot(issue), snapshot(updated));
+  await publish(tx, ctx, "issue", { action: event, projectId: issue.projectId, issue: updated, actorId, changes });
+  return updated;
+}
+
+/** Column and assignee changes, saved and published as an "update" when there are any. */
+async function saveFields(tx: Tx, ctx: DomainContext, issue: IssueWithAssignees, data: IssueColumns, assigneeIds: number[] | undefined) {
+  const assigneesChange = assigneeIds !== undefined && !sameIds(assigneeIds, issue.assignees.map((a) => a.userId));
+  if (!Object.keys(data).length && !assigneesChange) return;
+  const updated = await tx.issue.update({
+    where: { id: issue.id },
+    data: {
+      ...data,
+      updatedAt: ctx.now(),
+      ...(assigneesChange ? { assignees: { deleteMany: {}, create: assigneeIds!.map((userId) => ({ userId })) } } : {}),
+    },
+    include: { assignees: true },
+  });
+  const actorId = ctx.actor!.user.id;
+  const changes = diff(snapshot(issue), snapshot(updated));
+  await publish(tx, ctx, "issue", { action: "update", projectId: issue.projectId, issue: updated, actorId, changes });
+}
+
+const sameIds = (a: number[], b: number[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
+
+/**
+ * The attributes `changes` reports, under GitLab's webhook keys: `labels` holds label names and
+ * `assignees` user ids (the webhook payload builder expands them), timestamps are ISO strings.
+ */
+function snapshot(issue: IssueWithAssignees): Record<string, unknown> {
+  return {
+    title: issue.title,
+    description: issue.description,
+    state: issue.state,
+    closed_at: issue.closedAt?.toISOString() ?? null,
+    closed_by_id: issue.closedById,
+    confidential: issue.confidential,
+    discussion_locked: issue.discussionLocked,
+    due_date: issue.dueDate,
+    labels: labelsOf(issue),
+    assignees: issue.assignees.map((a) => a.userId).sort((x, y) => x - y),
+    updated_at: issue.updatedAt?.toISOString() ?? null,
+  };
+}
+
+/** What a new issue is compared with: the columns' defaults (a created issue reports what it set). */
+const NEW_ISSUE: Record<string, unknown> = {
+  title: null, description: null, state: "opened", closed_at: null, closed_by_id: null, confidential: false,
+  discussion_locked: null, due_date: null, labels: [], assignees: [], updated_at: null,
+};
+
+function diff(before: Record<string, unknown>, after: Record<string, unknown>): Changes {
+  const changes: Changes = {};
+  for (const [key, current] of Object.entries(after)) {
+    const previous = before[key];
+    if (JSON.stringify(previous) !== JSON.stringify(current)) changes[key] = { previous, current };
+  }
+  return changes;
+}

@@ -1,0 +1,271 @@
+// Group and project memberships. Every route needs a signed-in caller. Group members are managed
+// by Owners, project members by Maintainers (who may not grant or touch the Owner level). Inherited
+// members come from the ancestor groups. A top-level group keeps at least one Owner, and the owner
+// of a personal namespace keeps their Owner membership of its projects.
+import type { Prisma, User } from "../../generated/prisma/client.js";
+import { AppError, forbidden, notFound, paramError, recordNotFound, validationError } from "../../errors.js";
+import {
+  AccessLevel, ancestorIds, canSee, findGroup, findProject, notExpired, requireAuthenticated, requireLevel, ROLE_NAMES, VALID_MEMBER_LEVELS,
+} from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import { publish, type MemberEvent } from "../shared/events.js";
+import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
+import { containsText } from "../shared/paths.js";
+
+export interface Member {
+  user: User;
+  accessLevel: number;
+  createdAt: Date;
+  expiresAt: Date | null;
+  createdById: number | null;
+}
+
+export type MemberSource = "group" | "project";
+
+export interface MemberInput {
+  user_id?: number | null;
+  username?: string | null;
+  access_level: number;
+  expires_at?: Date | null;
+}
+
+export interface MemberFilters extends PageArgs {
+  query?: string | null;
+  user_ids?: number[] | null;
+}
+
+interface Target {
+  source: MemberSource;
+  id: number;
+  /** the caller's access level on the source */
+  level: number;
+  visibility: string;
+  /** ancestor group ids whose members are inherited (for a group: itself included) */
+  inheritedFrom: number[];
+  /** the owner of a personal project's namespace */
+  holderId: number | null;
+}
+
+async function target(ctx: DomainContext, source: MemberSource, id: string): Promise<Target> {
+  requireAuthenticated(ctx);
+  if (source === "group") {
+    const { group, level } = await findGroup(ctx, id);
+    return { source, id: group.id, level, visibility: group.visibility, inheritedFrom: ancestorIds(group), holderId: null };
+  }
+  const { project, level } = await findProject(ctx, id);
+  const ns = project.namespace;
+  const inheritedFrom = ns.kind === "group" ? ancestorIds(ns) : [];
+  return { source, id: project.id, level, visibility: project.visibility, inheritedFrom, holderId: ns.ownerId };
+}
+
+/** read_*_member: members and admins, or anyone the source is open to (not someone who only sees it through a subgroup). */
+async function readable(ctx: DomainContext, source: MemberSource, id: string): Promise<Target> {
+  const t = await target(ctx, source, id);
+  if (!canSee(ctx.actor, t.visibility, t.level)) throw forbidden();
+  return t;
+}
+
+function userFilter(ctx: DomainContext, filters: MemberFilters): Prisma.UserWhereInput {
+  const query = filters.query ? containsText(ctx.dialect, filters.query) : null;
+  return {
+    ...(query ? { OR: [{ name: query }, { username: query }] } : {}),
+    ...(filters.user_ids?.length ? { id: { in: filters.user_ids } } : {}),
+  };
+}
+
+/** Direct members of a group or project. */
+export async function listMembers(ctx: DomainContext, source: MemberSource, id: string, filters: MemberFilters): Promise<Page<Member>> {
+  const t = await readable(ctx, source, id);
+  const user = userFilter(ctx, filters);
+  if (source === "group") {
+    const where = { groupId: t.id, user };
+    return paginate(
+      filters,
+      (cap) => ctx.db.groupMember.count({ where, take: cap }),
+      (skip, take) => ctx.db.groupMember.findMany({ where, include: { user: true }, orderBy: { id: "asc" }, skip, take }),
+    );
+  }
+  const where = { projectId: t.id, user };
+  return paginate(
+    filters,
+    (cap) => ctx.db.projectMember.count({ where, take: cap }),
+    (skip, take) => ctx.db.projectMember.findMany({ where, include: { user: true }, orderBy: { id: "asc" }, skip, take }),
+  );
+}
+
+/** Direct and inherited members; each user once, with their highest access level, by user id. */
+async function allMembers(ctx: DomainContext, t: Target, user: Prisma.UserWhereInput): Promise<Member[]> {
+  const active = notExpired(ctx);
+  const [groupRows, projectRows] = await Promise.all([
+    ctx.db.groupMember.findMany({ where: { groupId: { in: t.inheritedFrom }, user, ...active }, include: { user: true } }),
+    t.source === "project" ? ctx.db.projectMember.findMany({ where: { projectId: t.id, user, ...active }, include: { user: true } }) : [],
+  ]);
+  const best = new Map<number, Member>();
+  for (const row of [...groupRows, ...projectRows]) {
+    const seen = best.get(row.userId);
+    if (!seen || row.accessLevel > seen.accessLevel) best.set(row.userId, row);
+  }
+  return [...best.values()].sort((a, b) => a.user.id - b.user.id);
+}
+
+export async function listAllMembers(ctx: DomainContext, source: MemberSource, id: string, filters: MemberFilters): Promise<Page<Member>> {
+  const all = await allMembers(ctx, await readable(ctx, source, id), userFilter(ctx, filters));
+  return paginate(filters, async () => all.length, async (skip, take) => all.slice(skip, skip + take));
+}
+
+export async function getMember(ctx: DomainContext, source: MemberSource, id: string, userId: number): Promise<Member> {
+  const member = await findDirect(ctx, await readable(ctx, source, id), userId);
+  if (!member) throw recordNotFound();
+  return member;
+}
+
+/** GET /:source/:id/members/all/:user_id: the member with their highest direct or inherited level. */
+export async function getAnyMember(ctx: DomainContext, source: MemberSource, id: string, userId: number): Promise<Member> {
+  const [member] = await allMembers(ctx, await readable(ctx, source, id), { id: userId });
+  if (!member) throw recordNotFound();
+  return member;
+}
+
+function findDirect(ctx: DomainContext, t: Target, userId: number): Promise<Member | null> {
+  return t.source === "group"
+    ? ctx.db.groupMember.findUnique({ where: { groupId_userId: { groupId: t.id, userId } }, include: { user: true } })
+    : ctx.db.projectMember.findUnique({ where: { projectId_userId: { projectId: t.id, userId } }, include: { user: true } });
+}
+
+/** admin_group_member (Owner) / admin_project_member (Maintainer); the Owner level itself needs Owner (manage_owners). */
+function requireManage(ctx: DomainContext, t: Target, levels: number[]): void {
+  requireLevel(ctx, t.level, t.source === "group" ? AccessLevel.owner : AccessLevel.maintainer);
+  if (levels.some((level) => level >= AccessLevel.owner)) requireLevel(ctx, t.level, AccessLevel.owner);
+}
+
+/** Memberships no one may change: the last Owner of a top-level group, the holder of a personal namespace. */
+async function requireChangeable(ctx: DomainContext, t: Target, member: Member): Promise<void> {
+  if (t.holderId === member.user.id) throw forbidden();
+  if (t.source !== "group" || t.inheritedFrom.length > 1 || member.accessLevel < AccessLevel.owner) return;
+  const owners = await ctx.db.groupMember.count({ where: { groupId: t.id, accessLevel: AccessLevel.owner } });
+  if (owners <= 1) throw forbidden();
+}
+
+function checkLevel(level: number): void {
+  if (!VALID_MEMBER_LEVELS.includes(level)) throw paramError("access_level does not have a valid value");
+}
+
+/** Model validations: no expiry in the past, no level below the user's membership of an ancestor group. */
+async function memberErrors(ctx: DomainContext, t: Target, userId: number, level: number, expiresAt: Date | null | undefined) {
+  const errors: Record<string, string[]> = {};
+  const ancestors = t.source === "group" ? t.inheritedFrom.filter((g) => g !== t.id) : t.inheritedFrom;
+  const inherited = await ctx.db.groupMember.findFirst({
+    where: { userId, groupId: { in: ancestors } }, orderBy: { accessLevel: "desc" }, include: { group: { select: { name: true } } },
+  });
+  if (inherited && inherited.accessLevel > level) {
+    errors.access_level = [`should be greater than or equal to ${ROLE_NAMES[inherited.accessLevel]} inherited membership from group ${inherited.group.name}`];
+  }
+  if (expiresAt && expiresAt.toISOString().slice(0, 10) < ctx.now().toISOString().slice(0, 10)) {
+    errors.expires_at = ["cannot be a date in the past"];
+  }
+  if (Object.keys(errors).length) throw validationError(errors);
+}
+
+async function userToAdd(ctx: DomainContext, input: MemberInput): Promise<User> {
+  const user =
+    input.user_id != null
+      ? await ctx.db.user.findUnique({ where: { id: input.user_id } })
+      : await ctx.db.user.findUnique({ where: { usernameLower: input.username!.toLowerCase() } });
+  if (!user) throw notFound("User");
+  return user;
+}
+
+/** Same order as GitLab: params, source (404), user (404), existing member (409), permission (403), validations (400). */
+export async function addMember(ctx: DomainContext, source: MemberSource, id: string, input: MemberInput): Promise<Member> {
+  requireAuthenticated(ctx);
+  if (input.user_id != null && input.username != null) throw paramError("user_id, username are mutually exclusive");
+  if (input.user_id == null && input.username == null) throw paramError("user_id, username are missing, at least one parameter must be provided");
+  checkLevel(input.access_level);
+  const t = await target(ctx, source, id);
+  const user = await userToAdd(ctx, input);
+  if (await findDirect(ctx, t, user.id)) throw new AppError(409, { message: "Member already exists" });
+  requireManage(ctx, t, [input.access_level]);
+  await memberErrors(ctx, t, user.id, input.access_level, input.expires_at);
+  return ctx.db.$transaction(async (tx) => {
+    const member = await insertMember(tx, t.source, t.id, user.id, input.access_level, input.expires_at ?? null, ctx.actor!.user.id);
+    await publishMember(tx, ctx, "create", t.source, t.id, member);
+    return member;
+  });
+}
+
+/** The member event of a membership change (webhooks hear group ones), inside the change's transaction. */
+export function publishMember(
+  tx: Prisma.TransactionClient, ctx: DomainContext, action: MemberEvent["action"], source: MemberSource, sourceId: number, member: Member,
+): Promise<void> {
+  return publish(tx, ctx, "member", {
+    action, source, sourceId, userId: member.user.id, accessLevel: member.accessLevel, expiresAt: member.expiresAt,
+    createdAt: member.createdAt, actorId: ctx.actor?.user.id ?? null,
+  });
+}
+
+export function insertMember(
+  tx: Prisma.TransactionClient, source: MemberSource, sourceId: number, userId: number,
+  accessLevel: number, expiresAt: Date | null, createdById: number | null,
+): Promise<Member> {
+  const data = { userId, accessLevel, expiresAt, createdById };
+  return source === "group"
+    ? tx.groupMember.create({ data: { ...data, groupId: sourceId }, include: { user: true } })
+    : tx.projectMember.create({ data: { ...data, projectId: sourceId }, include: { user: true } });
+}
+
+export async function updateMember(
+  ctx: DomainContext, source: MemberSource, id: string, userId: number, input: { access_level: number; expires_at?: Date | null },
+): Promise<Member> {
+  requireAuthenticated(ctx);
+  checkLevel(input.access_level);
+  const t = await target(ctx, source, id);
+  const member = await findDirect(ctx, t, userId);
+  if (!member) throw recordNotFound();
+  requireManage(ctx, t, [input.access_level, member.accessLevel]);
+  await requireChangeable(ctx, t, member);
+  await memberErrors(ctx, t, userId, input.access_level, input.expires_at);
+  const data = { accessLevel: input.access_level, expiresAt: input.expires_at };
+  return ctx.db.$transaction(async (tx) => {
+    const updated: Member = t.source === "group"
+      ? await tx.groupMember.update({ where: { groupId_userId: { groupId: t.id, userId } }, data, include: { user: true } })
+      : await tx.projectMember.update({ where: { projectId_userId: { projectId: t.id, userId } }, data, include: { user: true } });
+    const changed = updated.accessLevel !== member.accessLevel || updated.expiresAt?.getTime() !== member.expiresAt?.getTime();
+    if (changed) await publishMember(tx, ctx, "update", t.source, t.id, updated);
+    return updated;
+  });
+}
+
+/**
+ * A member may leave on their own; otherwise the managing level is needed. Removing a group
+ * member also removes their direct memberships below it unless `skip_subresources`.
+ */
+export async function removeMember(ctx: DomainContext, source: MemberSource, id: string, userId: number, skipSubresources = false): Promise<boolean> {
+  const t = await target(ctx, source, id);
+  const member = await findDirect(ctx, t, userId);
+  if (!member) throw recordNotFound();
+  if (ctx.actor!.user.id !== userId) requireManage(ctx, t, [member.accessLevel]);
+  await requireChangeable(ctx, t, member);
+  if (t.source === "project") {
+    await ctx.db.$transaction(async (tx) => {
+      await tx.projectMember.delete({ where: { projectId_userId: { projectId: t.id, userId } } });
+      await publishMember(tx, ctx, "destroy", t.source, t.id, member);
+    });
+    return true;
+  }
+  await ctx.db.$transaction(async (tx) => {
+    await tx.groupMember.delete({ where: { groupId_userId: { groupId: t.id, userId } } });
+    await publishMember(tx, ctx, "destroy", t.source, t.id, member);
+    if (!skipSubresources) await removeBelow(tx, ctx, t.id, userId);
+  });
+  return true;
+}
+
+/** Each subgroup membership removed with it is a member removal of its own (GitLab destroys them one by one). */
+async function removeBelow(tx: Prisma.TransactionClient, ctx: DomainContext, groupId: number, userId: number): Promise<void> {
+  const group = await tx.namespace.findUniqueOrThrow({ where: { id: groupId }, select: { traversalIds: true } });
+  const below = { traversalIds: { startsWith: group.traversalIds } };
+  const groupMembers = await tx.groupMember.findMany({ where: { userId, group: below }, include: { user: true }, orderBy: { id: "asc" } });
+  await tx.groupMember.deleteMany({ where: { userId, group: below } });
+  await tx.projectMember.deleteMany({ where: { userId, project: { namespace: below } } });
+  for (const removed of groupMembers) await publishMember(tx, ctx, "destroy", "group", removed.groupId, removed);
+}

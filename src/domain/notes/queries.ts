@@ -1,0 +1,152 @@
+// Notes (comments) on issues, merge requests and project snippets (lib/api/notes.rb with
+// Helpers::NotesHelpers and NotePolicy): finding the noteable and its notes, who may read, write
+// and change them, and the read endpoints. findNoteable and findNote are what emoji reactions and
+// webhooks build on. Writes: note-writes.ts.
+import type { Note, Prisma } from "../../generated/prisma/client.js";
+import { mergeRequestByIid } from "../../db/hot-reads.js";
+import { notFound, recordNotFound } from "../../errors.js";
+import { AccessLevel, canReadInternalNotes, findProject, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import { issueWithReadRule } from "../issues/queries.js";
+import { canReadMergeRequests } from "../merge-requests/queries.js";
+import { paginate, type Page, type PageArgs, type SortDirection } from "../shared/pagination.js";
+import { canReadSnippet } from "../snippets/queries.js";
+
+export type NoteableType = "Issue" | "MergeRequest" | "Snippet";
+
+/** The parent of notes (and of emoji reactions): what the caller may read, with its project access. */
+export interface Noteable {
+  type: NoteableType;
+  /** global id of the issue, merge request or snippet */
+  id: number;
+  /** iid for issues and merge requests, id for snippets (the :parent path param) */
+  ref: number;
+  access: ProjectAccess;
+  /** a confidential issue: its notes are confidential notes */
+  confidential: boolean;
+  /** an issue or merge request whose discussion is locked: only project members may comment */
+  locked: boolean;
+}
+
+/** A note as rendered: `noteable_iid` comes from the noteable it was found through. */
+export type NoteView = Note & { noteableIid: number | null };
+
+/**
+ * The noteable behind `/projects/:id/{issues/:iid, merge_requests/:iid, snippets/:id}`: the
+ * finders' lookup, so one the caller may not read answers 404 "Not found".
+ */
+export async function findNoteable(ctx: DomainContext, type: NoteableType, projectRef: string | number, ref: number): Promise<Noteable> {
+  const found = await noteableIn(ctx, type, await findProject(ctx, projectRef), ref);
+  if (!found?.readable) throw recordNotFound();
+  return found.noteable;
+}
+
+/**
+ * The noteable in a project the caller can see, readable or not (null: no such record), with
+ * only the columns the read rules need: one statement in the usual case.
+ */
+export async function noteableIn(ctx: DomainContext, type: NoteableType, access: ProjectAccess, ref: number): Promise<{ noteable: Noteable; readable: boolean } | null> {
+  const projectId = access.project.id;
+  const noteable = (id: number, confidential: boolean, locked: boolean | null): Noteable =>
+    ({ type, id, ref, access, confidential, locked: !!locked });
+  switch (type) {
+    case "Issue": {
+      const found = await issueWithReadRule(ctx, access, ref);
+      return found && { noteable: noteable(found.issue.id, found.issue.confidential, found.issue.discussionLocked), readable: found.readable };
+    }
+    case "MergeRequest": {
+      const mr = await mergeRequestByIid(ctx.db, projectId, ref);
+      return mr && { noteable: noteable(mr.id, false, mr.discussionLocked), readable: canReadMergeRequests(ctx, access) };
+    }
+    case "Snippet": {
+      const snippet = await ctx.db.snippet.findFirst({ where: { id: ref, projectId }, select: { id: true, visibility: true } });
+      return snippet && { noteable: noteable(snippet.id, false, false), readable: canReadSnippet(ctx, access, snippet) };
+    }
+  }
+}
+
+/** `noteable.notes.find(id)`: a note of another noteable (or none) is "404 Not found". */
+export async function findNoteRecord(ctx: DomainContext, noteable: Noteable, noteId: number): Promise<NoteView> {
+  const note = await ctx.db.note.findFirst({ where: { id: noteId, ...notesOf(noteable) } });
+  if (!note) throw recordNotFound();
+  return withIid(note, noteable);
+}
+
+/** A note of the noteable the caller may read: internal notes need Reporter ("404 Note Not Found"). */
+export async function findNote(ctx: DomainContext, noteable: Noteable, noteId: number): Promise<NoteView> {
+  const note = await findNoteRecord(ctx, noteable, noteId);
+  if (!canReadNote(ctx, noteable, note)) throw notFound("Note");
+  return note;
+}
+
+export function canReadNote(ctx: DomainContext, noteable: Noteable, note: Note): boolean {
+  return !note.internal || canReadInternalNotes(ctx, noteable.access);
+}
+
+/** A locked discussion takes comments (and their edits) from project members only. */
+export function passesLock(noteable: Noteable): boolean {
+  return !noteable.locked || noteable.access.level >= AccessLevel.guest;
+}
+
+export const notesOf = (noteable: Noteable) => ({ noteableType: noteable.type, noteableId: noteable.id });
+
+export const withIid = (note: Note, noteable: Noteable): NoteView => ({
+  ...note,
+  noteableIid: noteable.type === "Snippet" ? null : noteable.ref,
+});
+
+export type NoteOrderBy = "created_at" | "updated_at";
+/** UserPreference::NOTES_FILTERS: everything, comments only, or system notes only. */
+export type NotesFilter = "all_notes" | "only_comments" | "only_activity";
+
+export interface NoteListArgs extends PageArgs {
+  order_by?: NoteOrderBy | null;
+  sort?: SortDirection | null;
+  activity_filter?: NotesFilter | null;
+}
+
+const ORDER_COLUMN = { created_at: "createdAt", updated_at: "updatedAt" } as const;
+const SYSTEM_FILTER: Record<NotesFilter, { system?: boolean }> = { all_notes: {}, only_comments: { system: false }, only_activity: { system: true } };
+
+/** The notes filter on notes already read (a page of noteables' notes, loaded in one batch). */
+export function filterNotes<T extends Pick<Note, "system">>(notes: T[], filter: NotesFilter): T[] {
+  const { system } = SYSTEM_FILTER[filter];
+  return system == null ? notes : notes.filter((note) => note.system === system);
+}
+
+/**
+ * GET .../notes: signed-in callers only; newest first unless asked otherwise, ties by id.
+ * Internal notes are left out of the query for callers below Reporter, so the page and its
+ * counts hold only notes they may read.
+ */
+export async function listNotes(
+  ctx: DomainContext,
+  type: NoteableType,
+  projectRef: string | number,
+  ref: number,
+  args: NoteListArgs,
+): Promise<Page<NoteView>> {
+  requireAuthenticated(ctx);
+  const noteable = await findNoteable(ctx, type, projectRef, ref);
+  const where: Prisma.NoteWhereInput = {
+    ...notesOf(noteable),
+    ...SYSTEM_FILTER[args.activity_filter ?? "all_notes"],
+    ...(canReadInternalNotes(ctx, noteable.access) ? {} : { internal: false }),
+  };
+  const sort = args.sort ?? "desc";
+  const orderBy = [{ [ORDER_COLUMN[args.order_by ?? "created_at"]]: sort }, { id: sort }];
+  const page = await paginate(
+    args,
+    (cap) => ctx.db.note.count({ where, orderBy, take: cap }),
+    (skip, take) => ctx.db.note.findMany({ where, orderBy, skip, take }),
+  );
+  return { ...page, rows: page.rows.map((note) => withIid(note, noteable)) };
+}
+
+/** GET .../notes/:note_id */
+export async function getNote(ctx: DomainContext, type: NoteableType, projectRef: string | number, ref: number, noteId: number): Promise<NoteView> {
+  requireAuthenticated(ctx);
+  const noteable = await findNoteable(ctx, type, projectRef, ref);
+  return findNote(ctx, noteable, noteId);
+}
+

@@ -1,0 +1,222 @@
+// What a server keeps between requests: rows that every request needs and that rarely change
+// (the actor behind a token, users, projects and namespaces, the caller's membership levels, the
+// approval configuration of projects and merge requests).
+// Each cache names the tables its values are read from; before a cache answers, the tables that
+// changed anywhere (this process or another one on the same database, see db/table-versions.ts)
+// are looked up and the caches built on them are emptied. So a revoked token, a removed member or
+// a changed visibility takes effect on the next request, not after a TTL.
+import { LRUCache } from "lru-cache";
+import { EVERY_TABLE, type TableVersions } from "../../db/table-versions.js";
+import type { Namespace, Project, User, WebHook } from "../../generated/prisma/client.js";
+import type { LoadedRules } from "../approvals/rules.js";
+import type { ApprovalSettings } from "../approvals/settings.js";
+import type { ProtectedBranchWithLevels } from "../repository/protection-rules.js";
+import type { TokenWithUser } from "../auth/token-store.js";
+
+export interface CacheOptions {
+  /** the tables the cached values are read from */
+  tables: readonly string[];
+  max: number;
+}
+
+/**
+ * A cache whose values are dropped when one of its tables changes. A value loaded while its
+ * tables changed is returned but not kept (the load may have read the old rows).
+ */
+export class TableCache<K extends {}, V extends {}> {
+  readonly #entries: LRUCache<K, V>;
+  /** loads in flight, so that concurrent callers share one query */
+  readonly #loading = new Map<K, Promise<V | null>>();
+  #generation = 0;
+
+  constructor(
+    readonly tables: readonly string[],
+    max: number,
+    /** drops what this process's own writes made stale */
+    private readonly refresh: () => void,
+  ) {
+    this.#entries = new LRUCache<K, V>({ max });
+  }
+
+  get(key: K): V | undefined {
+    this.refresh();
+    return this.#entries.get(key);
+  }
+
+  /** The cached value, or `load()`'s, kept for `ttlMs` when given (values that expire by time). */
+  load(key: K, load: () => Promise<{ value: V; ttlMs?: number } | null>): Promise<V | null> {
+    const cached = this.get(key);
+    if (cached !== undefined) return Promise.resolve(cached);
+    let loading = this.#loading.get(key);
+    if (!loading) {
+      loading = this.#loadAndKeep(key, load).finally(() => this.#loading.delete(key));
+      this.#loading.set(key, loading);
+    }
+    return loading;
+  }
+
+  /**
+   * `load()` through a transaction: never shares another caller's load in flight (it may run on a
+   * connection waiting for this transaction's locks, or, on PostgreSQL, for a connection this
+   * transaction holds), and is not shared.
+   */
+  loadInTransaction(key: K, load: () => Promise<{ value: V; ttlMs?: number } | null>): Promise<V | null> {
+    const cached = this.get(key);
+    return cached !== undefined ? Promise.resolve(cached) : this.#loadAndKeep(key, load);
+  }
+
+  async #loadAndKeep(key: K, load: () => Promise<{ value: V; ttlMs?: number } | null>): Promise<V | null> {
+    const stamp = this.stamp();
+    const loaded = await load();
+    if (loaded) this.keep(key, loaded.value, stamp, loaded.ttlMs);
+    return loaded?.value ?? null;
+  }
+
+  /** Take before reading rows to `keep` them: the cache generation they are read in. */
+  stamp(): number {
+    this.refresh();
+    return this.#generation;
+  }
+
+  /** Keeps a value read since `stamp`, unless its tables changed meanwhile. */
+  keep(key: K, value: V, stamp: number, ttlMs?: number): void {
+    this.refresh();
+    if (stamp !== this.#generation || ttlMs === 0) return;
+    this.#entries.set(key, Object.freeze(value), ttlMs ? { ttl: ttlMs } : undefined);
+  }
+
+  delete(key: K): void {
+    this.#entries.delete(key);
+  }
+
+  clear(): void {
+    this.#generation++;
+    this.#entries.clear();
+  }
+}
+
+/** A cached value that stops being true at a time of the application's clock (a membership's expiry). */
+export interface Expiring {
+  /** ms since the epoch on the application's clock; null: never */
+  validUntil: number | null;
+}
+
+/** The cached value unless it has expired by `nowMs`, else `load()`'s (then kept). */
+export async function loadUnexpired<K extends {}, V extends Expiring>(
+  cache: TableCache<K, V>, key: K, nowMs: number, load: () => Promise<V>,
+): Promise<V> {
+  const cached = cache.get(key);
+  if (cached && (cached.validUntil === null || cached.validUntil > nowMs)) return cached;
+  if (cached) cache.delete(key);
+  return (await cache.load(key, async () => ({ value: await load() })))!;
+}
+
+export interface CacheRegistry {
+  create<K extends {}, V extends {}>(options: CacheOptions): TableCache<K, V>;
+  /**
+   * Looks for changes made by other processes (each access only looks for this process's own):
+   * at the start of every request and worker round, so that what they see is never older than
+   * the moment they started.
+   */
+  refresh(): Promise<void>;
+  /** Empties every cache (tests that change rows behind the application's back). */
+  clearAll(): void;
+}
+
+export function createCacheRegistry(versions: TableVersions): CacheRegistry {
+  const caches: TableCache<any, any>[] = [];
+  const refresh = (otherProcesses: boolean) => {
+    const changed = versions.changedTables(otherProcesses);
+    if (changed === EVERY_TABLE) {
+      for (const cache of caches) cache.clear();
+      return;
+    }
+    if (changed.size === 0) return;
+    for (const cache of caches) if (cache.tables.some((table) => changed.has(table))) cache.clear();
+  };
+  const refreshLocal = () => refresh(false);
+  return {
+    async refresh() {
+      await versions.poll?.();
+      refresh(true);
+    },
+    create(options) {
+      const cache = new TableCache<any, any>(options.tables, options.max, refreshLocal);
+      caches.push(cache);
+      return cache;
+    },
+    clearAll() {
+      for (const cache of caches) cache.clear();
+    },
+  };
+}
+
+/** The caches every server process keeps (see each for the tables it depends on). */
+export interface Caches {
+  registry: CacheRegistry;
+  /** token digest -> the token with its user (the actor of most requests) */
+  tokens: TableCache<string, TokenWithUser>;
+  /** users by id (authors, assignees, award users of list entities) */
+  users: TableCache<number, User>;
+  /** projects by id, with their namespace */
+  projects: TableCache<number, ProjectWithNamespace>;
+  /** lower-case full path of a project -> its id (current paths only, not redirects) */
+  projectIds: TableCache<string, number>;
+  /** "<user id>/p<project id>" or "<user id>/g<namespace id>" -> the user's membership levels there */
+  memberships: TableCache<string, MembershipLevels>;
+  /** project id -> its merge request approval settings */
+  approvalSettings: TableCache<number, ApprovalSettings>;
+  /** "<kind>/<container id>" -> the approval rules of a group, project or merge request, loaded */
+  approvalRules: TableCache<string, LoadedRules>;
+  /** project id -> its protected branches with their access levels */
+  protectedBranches: TableCache<number, readonly ProtectedBranchWithLevels[]>;
+  /** an issue list's filter (JSON) -> how many issues match, counted up to the pagination cap */
+  issueCounts: TableCache<string, number>;
+  /** project id -> whether its repository is empty and where its README is */
+  repositories: TableCache<number, RepositoryFacts>;
+  /** "<event column>:<project id>:<group ids>" -> the hooks of that project and those groups that subscribe to the event */
+  webHooks: TableCache<string, readonly WebHook[]>;
+}
+
+export type ProjectWithNamespace = Project & { namespace: Namespace };
+
+/** What a project's entity tells of its repository (empty_repo, readme_url). */
+export interface RepositoryFacts {
+  empty: boolean;
+  /** the README at the root of the default branch, if any */
+  readmePath: string | null;
+}
+
+/** A user's membership levels, until the first counted membership expires. */
+export interface MembershipLevels extends Expiring {
+  /** level of the user's own project membership (0: none; always 0 for a namespace) */
+  direct: number;
+  /** highest level through the namespace (groups up the tree, or owning the personal namespace) */
+  inherited: number;
+}
+
+const APPROVAL_RULE_TABLES = ["ApprovalRule", "ApprovalRuleUser", "ApprovalRuleGroup", "ApprovalRuleProtectedBranch"];
+const PROTECTION_TABLES = ["ProtectedBranch", "ProtectedBranchAccessLevel"];
+
+export function createCaches(versions: TableVersions): Caches {
+  const registry = createCacheRegistry(versions);
+  return {
+    registry,
+    tokens: registry.create({ tables: ["AccessToken", "User"], max: 10_000 }),
+    users: registry.create({ tables: ["User"], max: 10_000 }),
+    projects: registry.create({ tables: ["Project", "Namespace"], max: 5_000 }),
+    projectIds: registry.create({ tables: ["Project", "Namespace"], max: 5_000 }),
+    memberships: registry.create({ tables: ["ProjectMember", "GroupMember", "Project", "Namespace"], max: 20_000 }),
+    approvalSettings: registry.create({ tables: ["ProjectApprovalSetting"], max: 5_000 }),
+    approvalRules: registry.create({
+      tables: [...APPROVAL_RULE_TABLES, ...PROTECTION_TABLES, "User", "Namespace", "GroupMember"],
+      max: 10_000,
+    }),
+    protectedBranches: registry.create({ tables: PROTECTION_TABLES, max: 5_000 }),
+    // the filters of GET /issues also name projects and memberships
+    issueCounts: registry.create({ tables: ["Issue", "IssueAssignee", "Project", "Namespace", "ProjectMember", "GroupMember"], max: 10_000 }),
+    // a branch moving changes them; so does the default branch (a Project column)
+    repositories: registry.create({ tables: ["Branch", "Project"], max: 5_000 }),
+    webHooks: registry.create({ tables: ["WebHook"], max: 5_000 }),
+  };
+}

@@ -1,0 +1,45 @@
+// What every domain function receives: the database, settings, a clock, and who is acting.
+import type { Config } from "../../config.js";
+import type { Db, SqlStats } from "../../db/client.js";
+import type { User } from "../../generated/prisma/client.js";
+import type { Caches } from "./caches.js";
+import type { Encryption } from "./encryption.js";
+import type { UrlGuard } from "../../net/url-guard.js";
+import type { Dialect } from "./paths.js";
+import type { HookDelivery } from "../web-hooks/delivery.js";
+
+export interface Actor {
+  user: User;
+  /** scopes of the token used (sudo keeps the admin token's scopes) */
+  scopes: ReadonlySet<string>;
+  tokenId: number | null;
+}
+
+export interface Services {
+  db: Db;
+  /** which database engine `db` talks to (the few statements that differ check it) */
+  dialect: Dialect;
+  /** statements sent to the database (statement budgets in tests) */
+  sqlStats: SqlStats;
+  config: Config;
+  now: () => Date;
+  /** rows kept between requests, emptied when their tables change (any process) */
+  caches: Caches;
+  /** secrets at rest (webhook url, token, URL variable and custom header values) */
+  encryption: Encryption;
+  /** SSRF guard for webhook URLs (ALLOW_LOCAL_WEBHOOKS) */
+  urlGuard: UrlGuard;
+  /** sends a hook's test and resend deliveries now (implemented by src/webhooks) */
+  hookDelivery: HookDelivery;
+}
+
+export interface DomainContext extends Services {
+  actor: Actor | null;
+  /**
+   * An old path of a moved project: GraphQL simply resolves it; REST raises ProjectMovedError
+   * so that GET answers 301 and other methods 405, as GitLab's API does.
+   */
+  followProjectRedirects?: boolean;
+}
+
+export const isAdmin = (actor: Actor | null) => !!actor && actor.user.isAdmin;

@@ -1,0 +1,28 @@
+// What hangs from an issue, a merge request, a snippet or a note by type and id, with no foreign
+// key to follow (GitLab's `dependent: :destroy` on notes and award emoji): their notes, the notes'
+// reactions, and their own reactions. The deleting write calls these in its own transaction and
+// deletes the parent rows itself. Kept below notes and reactions so that the resources they hang
+// from need not import them.
+import { Prisma } from "../../generated/prisma/client.js";
+import type { AwardableType } from "../award-emoji/awardables.js";
+import type { Tx } from "./events.js";
+import type { NoteableType } from "../notes/queries.js";
+
+/** `ids`: the noteables' ids, or a subquery selecting them (keeps the statement small for many rows). */
+export async function deleteNoteablesChildren(tx: Tx, type: NoteableType, ids: number[] | Prisma.Sql): Promise<void> {
+  if (Array.isArray(ids) && !ids.length) return;
+  const noteableIds = Array.isArray(ids) ? Prisma.join(ids) : ids;
+  await deleteNotes(tx, Prisma.sql`SELECT "id" FROM "Note" WHERE "noteableType" = ${type} AND "noteableId" IN (${noteableIds})`);
+  await tx.$executeRaw`DELETE FROM "AwardEmoji" WHERE "awardableType" = ${type} AND "awardableId" IN (${noteableIds})`;
+}
+
+/** Notes (by a subquery selecting their ids) with their reactions. */
+export async function deleteNotes(tx: Tx, ids: Prisma.Sql): Promise<void> {
+  await tx.$executeRaw`DELETE FROM "AwardEmoji" WHERE "awardableType" = 'Note' AND "awardableId" IN (${ids})`;
+  await tx.$executeRaw`DELETE FROM "Note" WHERE "id" IN (${ids})`;
+}
+
+/** The reactions on the given awardables. */
+export async function deleteReactionsOf(tx: Tx, awardableType: AwardableType, awardableIds: number[]): Promise<void> {
+  if (awardableIds.length) await tx.awardEmoji.deleteMany({ where: { awardableType, awardableId: { in: awardableIds } } });
+}

@@ -1,0 +1,155 @@
+// Domain events: what happened, published inside the transaction that made it happen, so that
+// what reacts to it (merge request head sha, approval resets, the webhook outbox) commits or
+// rolls back together with the change. Subscribers register once at start (src/event-subscribers.ts).
+import type { Issue, IssueAssignee, Namespace, Prisma, Project } from "../../generated/prisma/client.js";
+import type { DomainContext } from "./context.js";
+
+export type Tx = Prisma.TransactionClient;
+
+/** GitLab's blank sha: `before` of a created branch, `after` of a deleted one. */
+export const BLANK_SHA = "0".repeat(40);
+
+/** A branch was created, advanced by new commits, or deleted (GitLab's push). */
+export interface PushEvent {
+  projectId: number;
+  /** branch name, without refs/heads/ */
+  branch: string;
+  before: string;
+  after: string;
+  /** shas of the new commits, oldest first */
+  commitShas: string[];
+  actorId: number | null;
+}
+
+/** A tag was created (before: BLANK_SHA) or deleted (after: BLANK_SHA): GitLab's tag push. */
+export interface TagPushEvent {
+  projectId: number;
+  /** tag name, without refs/tags/ */
+  tag: string;
+  before: string;
+  /** the tag's target (an annotated tag's object id) */
+  after: string;
+  /** the commit the tag points at (null: deleted) */
+  commitSha: string | null;
+  /** an annotated tag's message */
+  message: string | null;
+  actorId: number | null;
+}
+
+/** Old and new value of each changed attribute (GitLab's `changes`), keyed by REST field name. */
+export type Changes = Record<string, { previous: unknown; current: unknown }>;
+
+export interface IssueEvent {
+  action: "open" | "update" | "close" | "reopen";
+  projectId: number;
+  /** the issue as the change left it */
+  issue: Issue & { assignees: IssueAssignee[] };
+  actorId: number;
+  changes: Changes;
+}
+
+export interface MergeRequestEvent {
+  action: "open" | "update" | "close" | "reopen" | "merge";
+  projectId: number;
+  mergeRequestId: number;
+  actorId: number;
+  changes: Changes;
+}
+
+export interface NoteEvent {
+  action: "create" | "update";
+  projectId: number;
+  noteId: number;
+  actorId: number;
+}
+
+/**
+ * An emoji reaction was added to (award) or removed from (revoke) an issue, MR, snippet or note;
+ * a revoke is published before the row is deleted.
+ */
+export interface EmojiEvent {
+  action: "award" | "revoke";
+  awardableType: "Issue" | "MergeRequest" | "Snippet" | "Note";
+  awardableId: number;
+  projectId: number;
+  awardEmojiId: number;
+  name: string;
+  /** who the reaction belongs to (an administrator may revoke someone else's) */
+  userId: number;
+  actorId: number;
+}
+
+/**
+ * A group or project membership was created, changed (level or expiry) or removed. The member's
+ * values travel with the event: after a removal the row is gone.
+ */
+export interface MemberEvent {
+  action: "create" | "update" | "destroy";
+  source: "group" | "project";
+  sourceId: number;
+  userId: number;
+  accessLevel: number;
+  expiresAt: Date | null;
+  createdAt: Date;
+  actorId: number | null;
+}
+
+/** A subgroup was created in (or removed from) its parent group; the rows travel with the event. */
+export interface SubgroupEvent {
+  action: "create" | "destroy";
+  subgroup: Namespace;
+  parent: Namespace;
+  actorId: number | null;
+}
+
+/**
+ * A merge request's approvals changed. GitLab's webhook actions: "approval" for one more approval,
+ * "approved" when that approval made the MR fully approved, "unapproval" for one removed,
+ * "unapproved" when the removal took away full approval; "reset" when all were cleared (the
+ * reset_approvals endpoint, or a push to the source branch).
+ */
+export interface ApprovalEvent {
+  action: "approved" | "approval" | "unapproved" | "unapproval" | "reset";
+  projectId: number;
+  mergeRequestId: number;
+  /** who acted (null: a push by nobody known) */
+  actorId: number | null;
+  /** the users whose approval was added or removed */
+  userIds: number[];
+  cause: "api" | "push";
+}
+
+/** A project was created, or removed (published before its rows go, so that hook payloads can read them). */
+export interface ProjectEvent {
+  action: "create" | "destroy";
+  project: Project & { namespace: Namespace };
+  actorId: number | null;
+}
+
+/** Every event kind and its payload; later areas add theirs here. */
+export interface DomainEvents {
+  push: PushEvent;
+  tag_push: TagPushEvent;
+  issue: IssueEvent;
+  merge_request: MergeRequestEvent;
+  note: NoteEvent;
+  emoji: EmojiEvent;
+  member: MemberEvent;
+  subgroup: SubgroupEvent;
+  approval: ApprovalEvent;
+  project: ProjectEvent;
+}
+
+export type DomainEventKind = keyof DomainEvents;
+export type Subscriber<K extends DomainEventKind> = (tx: Tx, event: DomainEvents[K], ctx: DomainContext) => Promise<void>;
+
+const subscribers = new Map<DomainEventKind, Subscriber<any>[]>();
+
+export function subscribe<K extends DomainEventKind>(kind: K, subscriber: Subscriber<K>): void {
+  subscribers.set(kind, [...(subscribers.get(kind) ?? []), subscriber]);
+}
+
+/** Runs every subscriber of the event, in registration order, inside the caller's transaction. */
+export async function publish<K extends DomainEventKind>(tx: Tx, ctx: DomainContext, kind: K, event: DomainEvents[K]): Promise<void> {
+  for (const subscriber of subscribers.get(kind) ?? []) await subscriber(tx, event, ctx);
+}

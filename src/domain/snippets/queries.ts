@@ -1,0 +1,130 @@
+// Project snippets (GitLab's ProjectSnippet, lib/api/project_snippets.rb): who may read them and
+// the read endpoints. findProjectSnippet is what notes, emoji reactions and webhooks build on.
+// Writes: snippet-writes.ts; Grape's parameter rules: snippet-params.ts.
+import { posix } from "node:path";
+import type { Prisma, Snippet, SnippetFile } from "../../generated/prisma/client.js";
+import { forbidden, notFound, recordNotFound } from "../../errors.js";
+import { AccessLevel, findProject, openVisibilities, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
+import { isAdmin, type DomainContext } from "../shared/context.js";
+import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
+import { featureAvailable } from "../projects/features.js";
+
+export type SnippetWithFiles = Snippet & { files: SnippetFile[] };
+
+/** A snippet as rendered: its files and its project (for web_url), loaded with it. */
+export type SnippetView = SnippetWithFiles & { project: ProjectAccess["project"] };
+
+export interface SnippetAccess {
+  snippet: SnippetView;
+  access: ProjectAccess;
+}
+
+/** Files in the order the snippet's repository lists them (by path; `position` is written that way). */
+export const snippetFilesInclude = { files: { orderBy: { position: "asc" } } } as const satisfies Prisma.SnippetInclude;
+const SNIPPET_ORDER: Prisma.SnippetOrderByWithRelationInput[] = [{ createdAt: "desc" }, { id: "desc" }];
+
+/**
+ * A snippet of a project the caller can see, by id (SnippetsFinder's `find`): a snippet they
+ * may not read, or one of a project whose snippets they may not use, answers 404 "Not found".
+ */
+export async function findProjectSnippet(ctx: DomainContext, projectRef: string | number, id: number): Promise<SnippetAccess> {
+  const access = await findProject(ctx, projectRef);
+  const snippet = await readableSnippet(ctx, access, id);
+  if (!snippet) throw recordNotFound();
+  return { snippet, access };
+}
+
+/**
+ * Snippet.for_project_with_user: the project's snippet feature first, then members (Guest and
+ * above) and administrators see every snippet, everyone else the public ones (and internal ones
+ * when signed in). Authorship alone does not count: an author who left the project loses private ones.
+ */
+export function canReadSnippet(ctx: DomainContext, access: ProjectAccess, snippet: Pick<Snippet, "visibility">): boolean {
+  if (!featureAvailable(ctx, access, "snippets")) return false;
+  if (isAdmin(ctx.actor) || access.level >= AccessLevel.guest) return true;
+  return openVisibilities(ctx.actor).includes(snippet.visibility);
+}
+
+/** Prisma filter for the snippets of a project the caller may read (the feature is checked apart). */
+function readableSnippetsWhere(ctx: DomainContext, access: ProjectAccess): Prisma.SnippetWhereInput {
+  const projectId = access.project.id;
+  if (isAdmin(ctx.actor) || access.level >= AccessLevel.guest) return { projectId };
+  return { projectId, visibility: { in: openVisibilities(ctx.actor) } };
+}
+
+async function readableSnippet(ctx: DomainContext, access: ProjectAccess, id: number): Promise<SnippetView | null> {
+  const snippet = await ctx.db.snippet.findFirst({ where: { id, projectId: access.project.id }, include: snippetFilesInclude });
+  if (!snippet || !canReadSnippet(ctx, access, snippet)) return null;
+  return { ...snippet, project: access.project };
+}
+
+/**
+ * The project of a snippet endpoint (the API's `before` filter): 404 when the caller cannot see
+ * the project, 403 when its snippets are disabled or for members only.
+ */
+export async function snippetsProject(ctx: DomainContext, projectRef: string | number): Promise<ProjectAccess> {
+  const access = await findProject(ctx, projectRef);
+  if (!featureAvailable(ctx, access, "snippets")) throw forbidden();
+  return access;
+}
+
+/** PUT, DELETE and raw look the snippet up with `find_by`: a miss is "404 Snippet Not Found". */
+export async function snippetForChange(ctx: DomainContext, access: ProjectAccess, id: number): Promise<SnippetView> {
+  const snippet = await readableSnippet(ctx, access, id);
+  if (!snippet) throw notFound("Snippet");
+  return snippet;
+}
+
+/** Narrowing a snippet list (the public graph's `snippets` arguments; REST takes none). */
+export interface SnippetFilters {
+  ids?: readonly number[] | null;
+  author_id?: number | null;
+  visibility?: string | null;
+}
+
+export function snippetFiltersWhere(filters: SnippetFilters): Prisma.SnippetWhereInput {
+  return {
+    ...(filters.ids ? { id: { in: [...filters.ids] } } : {}),
+    ...(filters.author_id != null ? { authorId: filters.author_id } : {}),
+    ...(filters.visibility ? { visibility: filters.visibility } : {}),
+  };
+}
+
+/** GET /projects/:id/snippets: signed-in callers only, newest first. */
+export async function listProjectSnippets(ctx: DomainContext, projectRef: string, args: PageArgs & SnippetFilters): Promise<Page<SnippetView>> {
+  const access = await snippetsProject(ctx, projectRef);
+  requireAuthenticated(ctx);
+  const where = { AND: [readableSnippetsWhere(ctx, access), snippetFiltersWhere(args)] };
+  const page = await paginate(
+    args,
+    (cap) => ctx.db.snippet.count({ where, orderBy: SNIPPET_ORDER, take: cap }),
+    (skip, take) => ctx.db.snippet.findMany({ where, include: snippetFilesInclude, orderBy: SNIPPET_ORDER, skip, take }),
+  );
+  return { ...page, rows: page.rows.map((snippet) => ({ ...snippet, project: access.project })) };
+}
+
+/** GET /projects/:id/snippets/:snippet_id: anonymous callers may read public snippets of public projects. */
+export async function getProjectSnippet(ctx: DomainContext, projectRef: string, id: number): Promise<SnippetView> {
+  const access = await snippetsProject(ctx, projectRef);
+  const snippet = await readableSnippet(ctx, access, id);
+  if (!snippet) throw recordNotFound();
+  return snippet;
+}
+
+export interface SnippetRaw {
+  /** the blob's name: the file's path without its folders */
+  file_name: string;
+  content: string;
+}
+
+/**
+ * GET /projects/:id/snippets/:snippet_id/raw: the snippet's first file (its repository's first
+ * blob), read as GET snippet is, but a miss is "404 Snippet Not Found" (`find_by`).
+ */
+export async function getProjectSnippetRaw(ctx: DomainContext, projectRef: string, id: number): Promise<SnippetRaw> {
+  const access = await snippetsProject(ctx, projectRef);
+  const [file] = (await snippetForChange(ctx, access, id)).files;
+  // create and update always leave a file; without one there would be no blob to send
+  if (!file) throw notFound("Snippet");
+  return { file_name: posix.basename(file.path), content: file.content };
+}

@@ -1,0 +1,204 @@
+// Webhooks of groups and projects (GitLab's GroupHook and ProjectHook, lib/api/helpers/web_hooks_helpers.rb):
+// list, read, create, edit, delete, the same rules for both owners (hook-owners.ts says what
+// differs). The url, token, URL variables and custom headers are stored encrypted (web-hook-rows.ts);
+// the entity shows the url and the variable and header keys, never the token or a value.
+import { assertUnmodifiedSince } from "../shared/preconditions.js";
+import { randomUUID } from "node:crypto";
+import type { WebHook } from "../../generated/prisma/client.js";
+import { AppError, recordNotFound } from "../../errors.js";
+import type { DomainContext } from "../shared/context.js";
+import { resolveHookOwner, type HookOwner, type HookOwnerRef } from "./owners.js";
+import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
+import { alertStatus, secretColumns, stateOf, type AlertStatus } from "./rows.js";
+import { generateSigningSecret, rotateSigningSecret, shownSecret, signingColumns } from "./signing.js";
+import { HOOK_EVENTS, hookEventColumn, type HookEvent } from "./switches.js";
+import { applyEdit, EMPTY_HOOK, fullMessagesSentence, validateHook, type HookEdit, type HookErrors, type HookState } from "./rules.js";
+
+export interface HookEntity {
+  id: number;
+  /** the owner's id: one of the two is set */
+  group_id: number | null;
+  project_id: number | null;
+  url: string;
+  name: string | null;
+  description: string | null;
+  created_at: Date;
+  events: Record<HookEvent, boolean>;
+  enable_ssl_verification: boolean;
+  alert_status: AlertStatus;
+  disabled_until: Date | null;
+  url_variables: { key: string }[];
+  push_events_branch_filter: string | null;
+  branch_filter_strategy: string;
+  custom_webhook_template: string | null;
+  custom_headers: { key: string }[];
+  /** Forgeline extension: deliveries carry Standard Webhooks signatures */
+  signing_enabled: boolean;
+  /** the signing secret, only in the answer that generated it */
+  signing_secret: string | null;
+}
+
+export type HookInput = HookEdit & Partial<Record<HookEvent, boolean | null>> & {
+  name?: string | null;
+  description?: string | null;
+  enable_ssl_verification?: boolean | null;
+  service_access_tokens_expiration_enforced?: boolean | null;
+  signing_enabled?: boolean | null;
+};
+
+export async function findHookRow(ctx: DomainContext, owner: HookOwner, hookId: number): Promise<WebHook> {
+  const row = await ctx.db.webHook.findFirst({ where: { id: hookId, ...owner.where } });
+  if (!row) throw recordNotFound();
+  return row;
+}
+
+export async function listHooks(ctx: DomainContext, ref: HookOwnerRef, args: PageArgs): Promise<Page<HookEntity>> {
+  const { where } = await resolveHookOwner(ctx, ref);
+  const page = await paginate(
+    args,
+    (cap) => ctx.db.webHook.count({ where, take: cap }),
+    (skip, take) => ctx.db.webHook.findMany({ where, orderBy: { id: "asc" }, skip, take }),
+  );
+  return { ...page, rows: page.rows.map((row) => toEntity(ctx, row)) };
+}
+
+export async function getHook(ctx: DomainContext, ref: HookOwnerRef, hookId: number): Promise<HookEntity> {
+  const owner = await resolveHookOwner(ctx, ref);
+  return toEntity(ctx, await findHookRow(ctx, owner, hookId));
+}
+
+export async function createHook(ctx: DomainContext, ref: HookOwnerRef, input: HookInput & { url: string }): Promise<HookEntity> {
+  const owner = await resolveHookOwner(ctx, ref);
+  const state = applyEdit(EMPTY_HOOK, input);
+  const errors = await validateHook(state, ctx.urlGuard);
+  if (!Object.keys(errors).length && (await ctx.db.webHook.count({ where: owner.where })) >= owner.maxHooks) {
+    errors.base = [`Maximum number of ${owner.kind} hooks (${owner.maxHooks}) exceeded`]; // GitLab's Limitable
+  }
+  if (Object.keys(errors).length) throw createFailed(errors);
+  const fresh = generateSigningSecret();
+  const row = await ctx.db.webHook.create({
+    data: {
+      uuid: randomUUID(), ...owner.where, ...secretColumns(ctx, state), ...plainColumns(owner, state, input),
+      ...signingColumns(ctx, null, input.signing_enabled, fresh),
+    },
+  });
+  return toEntity(ctx, row, shownSecret(ctx, row, fresh));
+}
+
+/** An edit without a url keeps the hook's (REST always sends one). */
+export async function updateHook(ctx: DomainContext, ref: HookOwnerRef, hookId: number, input: HookInput) {
+  const owner = await resolveHookOwner(ctx, ref);
+  const fresh = generateSigningSecret();
+  const row = await saveHook(ctx, owner, hookId, (current) => applyEdit(current, input), updateFailed, input, fresh);
+  return toEntity(ctx, row, shownSecret(ctx, row, fresh));
+}
+
+/** POST .../hooks/:hook_id/signing_secret: the hook with its new signing secret, shown this once. */
+export async function rotateHookSigningSecret(ctx: DomainContext, ref: HookOwnerRef, hookId: number): Promise<HookEntity> {
+  const { row, secret } = await rotateSigningSecret(ctx, ref, hookId);
+  return toEntity(ctx, row, secret);
+}
+
+/** The spec's idempotent DELETE: a hook that is not (or no longer) there answers 204 too. */
+export async function deleteHook(ctx: DomainContext, ref: HookOwnerRef, hookId: number, unmodifiedSince?: string | null): Promise<true> {
+  const owner = await resolveHookOwner(ctx, ref);
+  const where = { id: hookId, ...owner.where };
+  const row = await ctx.db.webHook.findFirst({ where, select: { updatedAt: true } });
+  if (!row) return true;
+  assertUnmodifiedSince(row.updatedAt, unmodifiedSince);
+  await ctx.db.webHook.deleteMany({ where });
+  return true;
+}
+
+const MAX_SAVE_ATTEMPTS = 3;
+
+/**
+ * Read, change, validate and write one hook. The write only applies when nobody saved the hook in
+ * between (lockVersion), else it starts over; the validation (DNS) stays outside any transaction.
+ */
+export async function saveHook(
+  ctx: DomainContext,
+  owner: HookOwner,
+  hookId: number,
+  change: (current: HookState) => HookState,
+  failed: (errors: HookErrors) => AppError,
+  input: HookInput = {},
+  /** the signing secret `signing_enabled: true` turns signing on with */
+  freshSigningSecret = "",
+): Promise<WebHook> {
+  for (let attempt = 1; ; attempt++) {
+    const row = await findHookRow(ctx, owner, hookId);
+    const next = change(stateOf(ctx, row));
+    const errors = await validateHook(next, ctx.urlGuard);
+    if (Object.keys(errors).length) throw failed(errors);
+    const data = {
+      ...secretColumns(ctx, next), ...plainColumns(owner, next, input), ...signingColumns(ctx, row, input.signing_enabled, freshSigningSecret),
+      lockVersion: { increment: 1 },
+    };
+    const { count } = await ctx.db.webHook.updateMany({ where: { id: row.id, lockVersion: row.lockVersion }, data });
+    if (count === 1) return ctx.db.webHook.findUniqueOrThrow({ where: { id: row.id } });
+    if (attempt >= MAX_SAVE_ATTEMPTS) throw new AppError(409, { message: "409 Conflict: Resource lock" });
+  }
+}
+
+/** POST: WebHooks::CreateService's answers. */
+function createFailed(errors: HookErrors): AppError {
+  if (errors.url) return unprocessable("Invalid url given");
+  if (errors.push_events_branch_filter) return unprocessable("Invalid branch filter given");
+  if (errors.custom_headers) return unprocessable(`Custom headers ${errors.custom_headers.join(", ")}`);
+  return unprocessable(fullMessagesSentence(errors));
+}
+
+/** PUT: web_hooks_helpers' save_hook answers. */
+function updateFailed(errors: HookErrors): AppError {
+  if (errors.url) return unprocessable("Invalid url given");
+  if (errors.push_events_branch_filter) return unprocessable("Invalid branch filter given");
+  if (errors.custom_headers) return unprocessable(`Custom headers validation failed: ${errors.custom_headers.join(", ")}`);
+  return new AppError(422, { message: errors });
+}
+
+export const unprocessable = (text: string) => new AppError(422, { error: text });
+
+/** Columns stored as given: the rules' results plus the attributes present in the request. */
+function plainColumns(owner: HookOwner, state: HookState, input: HookInput) {
+  const events = Object.fromEntries(
+    owner.settableEvents.filter((event) => input[event] != null).map((event) => [hookEventColumn(event), input[event]]),
+  );
+  return {
+    ...events,
+    pushEventsBranchFilter: state.pushEventsBranchFilter,
+    branchFilterStrategy: state.branchFilterStrategy,
+    customWebhookTemplate: state.customWebhookTemplate,
+    ...(input.name !== undefined && { name: input.name }),
+    ...(input.description !== undefined && { description: input.description }),
+    ...(input.enable_ssl_verification != null && { enableSslVerification: input.enable_ssl_verification }),
+    ...(input.service_access_tokens_expiration_enforced != null && {
+      serviceAccessTokensExpirationEnforced: input.service_access_tokens_expiration_enforced,
+    }),
+  };
+}
+
+export function toEntity(ctx: DomainContext, row: WebHook, signingSecret: string | null = null): HookEntity {
+  const state = stateOf(ctx, row);
+  const keys = (map: Record<string, string>) => Object.keys(map).map((key) => ({ key }));
+  return {
+    id: row.id,
+    group_id: row.groupId,
+    project_id: row.projectId,
+    url: state.url,
+    name: row.name,
+    description: row.description,
+    created_at: row.createdAt,
+    events: Object.fromEntries(HOOK_EVENTS.map((event) => [event, row[hookEventColumn(event)]])) as Record<HookEvent, boolean>,
+    enable_ssl_verification: row.enableSslVerification,
+    alert_status: alertStatus(row, ctx.now()),
+    disabled_until: row.disabledUntil,
+    url_variables: keys(state.urlVariables),
+    push_events_branch_filter: row.pushEventsBranchFilter,
+    branch_filter_strategy: row.branchFilterStrategy,
+    custom_webhook_template: row.customWebhookTemplate,
+    custom_headers: keys(state.customHeaders),
+    signing_enabled: row.encryptedSigningSecret !== null,
+    signing_secret: signingSecret,
+  };
+}

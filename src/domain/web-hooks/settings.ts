@@ -1,0 +1,40 @@
+// A hook's URL variables and custom headers, one key at a time (lib/api/hooks/url_variables.rb
+// and custom_headers.rb): PUT sets a value, DELETE removes a key; both save the whole hook, so the
+// hook's rules apply (a URL variable whose value changes the URL drops the other stored secrets).
+import { notFound } from "../../errors.js";
+import type { DomainContext } from "../shared/context.js";
+import { resolveHookOwner, type HookOwnerRef } from "./owners.js";
+import { stateOf } from "./rows.js";
+import { findHookRow, saveHook, unprocessable } from "./service.js";
+import { applyEdit, type HookState } from "./rules.js";
+
+export type HookSetting = "url_variables" | "custom_headers";
+
+const TEXTS = {
+  url_variables: { notFound: "URL variable", unset: "Could not unset variable" },
+  custom_headers: { notFound: "Custom header", unset: "Could not unset custom header" },
+} as const;
+
+const mapOf = (state: HookState, setting: HookSetting) => (setting === "url_variables" ? state.urlVariables : state.customHeaders);
+
+export async function setHookSetting(
+  ctx: DomainContext, ref: HookOwnerRef, hookId: number, setting: HookSetting, key: string, value: string,
+): Promise<true> {
+  const owner = await resolveHookOwner(ctx, ref);
+  await saveHook(ctx, owner, hookId, (current) => applyEdit(current, { [setting]: [{ key, value }] }), () => unprocessable("Illegal key or value"));
+  return true;
+}
+
+export async function deleteHookSetting(ctx: DomainContext, ref: HookOwnerRef, hookId: number, setting: HookSetting, key: string): Promise<true> {
+  const owner = await resolveHookOwner(ctx, ref);
+  const row = await findHookRow(ctx, owner, hookId);
+  if (!Object.hasOwn(mapOf(stateOf(ctx, row), setting), key)) throw notFound(TEXTS[setting].notFound);
+  await saveHook(ctx, owner, hookId, (current) => withoutKey(current, setting, key), () => unprocessable(TEXTS[setting].unset));
+  return true;
+}
+
+function withoutKey(current: HookState, setting: HookSetting, key: string): HookState {
+  const map = { ...mapOf(current, setting) };
+  delete map[key];
+  return setting === "url_variables" ? { ...current, urlVariables: map } : { ...current, customHeaders: map };
+}
