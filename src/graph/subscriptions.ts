@@ -10,7 +10,7 @@ import type { Services } from "../domain/shared/context.js";
 import { listenForLiveEvents, onLiveEvent, type LiveEvent } from "../domain/live-events/publisher.js";
 import type { ProjectWithNamespace } from "../domain/projects/service.js";
 import { appErrorOf } from "../errors.js";
-import type { WakeListener } from "../webhooks/wake.js";
+import type { ChannelListener } from "../db/listen.js";
 import { builder } from "./builder.js";
 import { orNull, resourceNotAvailable } from "./errors.js";
 import { encodeGid } from "./ids.js";
@@ -27,7 +27,7 @@ interface DeliveredEvent extends LiveEvent {
 interface Hub {
   pubsub: PubSub<{ live: [LiveEvent] }>;
   subscribers: number;
-  listener?: WakeListener;
+  listener?: ChannelListener;
 }
 
 const hubs = new WeakMap<object, Hub>();

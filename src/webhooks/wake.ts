@@ -4,11 +4,9 @@
 // and on PostgreSQL a NOTIFY (one at a time per process) reaches the workers of every other
 // process, which LISTEN on one connection of their own. A lost signal costs only latency: the poll stays the safety net.
 import cluster from "node:cluster";
-import type pg from "pg";
 
 export const NOTIFY_CHANNEL = "forgeline_webhooks";
 const WAKE_MESSAGE = "forgeline:webhooks-wake";
-const RECONNECT_DELAY_MS = { first: 500, max: 30_000 };
 
 const enqueuedIn = new WeakSet<object>();
 const listeners = new WeakMap<object, Set<() => void>>();
@@ -73,65 +71,3 @@ export function onOutboxCommit(db: object, listener: () => void): () => void {
 
 /** A clustered web process's message to the primary: rows committed. */
 export const isWakeMessage = (message: unknown) => message === WAKE_MESSAGE;
-
-export interface WakeListener {
-  close(): Promise<void>;
-}
-
-/**
- * PostgreSQL: LISTEN on a connection of its own, calling `onWake` for each notification (with its
- * payload) and once after every (re)connection, without one (rows may have committed while it was
- * away); reconnects after an error with a growing delay. `channel`: another use's (live-events.ts).
- */
-export function listenForWakeUps(
-  databaseUrl: string,
-  onWake: (payload?: string) => void,
-  log: (message: string, error?: unknown) => void,
-  channel = NOTIFY_CHANNEL,
-): WakeListener {
-  let client: pg.Client | undefined;
-  let closed = false;
-  let delay = RECONNECT_DELAY_MS.first;
-  let retry: NodeJS.Timeout | undefined;
-
-  const reconnect = (error: unknown) => {
-    if (closed || retry) return;
-    log(`${channel} connection lost; reconnecting`, error);
-    void client?.end().catch(() => {});
-    client = undefined;
-    retry = setTimeout(() => {
-      retry = undefined;
-      void connect();
-    }, delay);
-    delay = Math.min(delay * 2, RECONNECT_DELAY_MS.max);
-  };
-
-  async function connect() {
-    const { default: driver } = await import("pg");
-    const next = new driver.Client({ connectionString: databaseUrl });
-    client = next;
-    next.on("notification", (message) => onWake(message.payload));
-    next.on("error", reconnect);
-    next.on("end", () => client === next && reconnect(new Error("connection ended")));
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${channel}`);
-      if (closed) return void (await next.end());
-      delay = RECONNECT_DELAY_MS.first;
-      onWake();
-    } catch (error) {
-      if (client === next) reconnect(error);
-    }
-  }
-
-  void connect();
-  return {
-    async close() {
-      closed = true;
-      clearTimeout(retry);
-      const current = client;
-      client = undefined;
-      await current?.end().catch(() => {});
-    },
-  };
-}

@@ -22,7 +22,8 @@ import { recordAttempts, type AttemptRecord } from "./log.js";
 import { runMaintenance } from "./maintenance.js";
 import { targetOf } from "./request.js";
 import { claimRows } from "./claim.js";
-import { listenForWakeUps, onOutboxCommit, type WakeListener } from "./wake.js";
+import { listenOnChannel, type ChannelListener } from "../db/listen.js";
+import { NOTIFY_CHANNEL, onOutboxCommit } from "./wake.js";
 
 export interface WorkerOptions {
   /** the clock deliveries are scheduled by (services.now by default) */
@@ -87,7 +88,7 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
   let stopped = true;
   let lastMaintenance = 0;
   let unsubscribe: (() => void) | undefined;
-  let listener: WakeListener | undefined;
+  let listener: ChannelListener | undefined;
 
   const claimDue = (take: number, skipHooks: number[] = []) => claimRows(services, { at: now(), owner, leaseMs, take, skipHooks });
 
@@ -286,7 +287,7 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
       if (!stopped) return;
       stopped = false;
       unsubscribe = onOutboxCommit(services.db, wake);
-      if (settings.listen && services.dialect === "postgresql") listener = listenForWakeUps(config.databaseUrl, wake, log);
+      if (settings.listen && services.dialect === "postgresql") listener = listenOnChannel(config.databaseUrl, NOTIFY_CHANNEL, wake, log);
       void pump().finally(schedule);
     },
     async stop() {

@@ -4,7 +4,7 @@
 // PostgreSQL each commit also NOTIFYs them on a channel of their own, for the other processes'
 // subscribers (listenForLiveEvents). Who may see an event is decided at delivery, by the reader.
 import { randomUUID } from "node:crypto";
-import { listenForWakeUps, type WakeListener } from "../../webhooks/wake.js";
+import { listenOnChannel, type ChannelListener } from "../../db/listen.js";
 import { subscribe, type Tx } from "../shared/events.js";
 
 export const LIVE_EVENTS_CHANNEL = "forgeline_live_events";
@@ -109,11 +109,11 @@ export function onLiveEvent(db: object, listener: Listener): () => void {
 }
 
 /** PostgreSQL: the live events other processes (other clients than `db`) committed, from a LISTEN connection of its own. */
-export function listenForLiveEvents(db: object, databaseUrl: string, listener: Listener, log: (message: string, error?: unknown) => void): WakeListener {
+export function listenForLiveEvents(db: object, databaseUrl: string, listener: Listener, log: (message: string, error?: unknown) => void): ChannelListener {
   const received = (payload?: string) => {
     if (!payload) return; // a (re)connection: what was missed meanwhile is gone, as with any live view
     const message = JSON.parse(payload) as { origin: string; event: LiveEvent };
     if (message.origin !== originOf(db)) safely(listener, message.event);
   };
-  return listenForWakeUps(databaseUrl, received, log, LIVE_EVENTS_CHANNEL);
+  return listenOnChannel(databaseUrl, LIVE_EVENTS_CHANNEL, received, log);
 }
