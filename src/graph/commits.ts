@@ -1,12 +1,12 @@
 // Commits: the Commit type and MergeRequest.commits, the merge request's commits newest first
-// (what its source head has that the target lacks), read through the same domain function as REST.
+// (what its source head has that the target lacks), as REST reads them, for a page of merge
+// requests at once (ctx.loaders.mergeRequestCommits).
 import type { Commit } from "../generated/prisma/client.js";
-import { listMergeRequestCommits } from "../domain/merge-requests/reviews.js";
+import { commitsOfShownMergeRequest } from "../domain/merge-requests/commits.js";
 import { commitWebUrl } from "../domain/repository/urls.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { offsetConnection } from "./connections.js";
-import { orNull } from "./errors.js";
 import { MergeRequestRef } from "./merge-requests.js";
 
 export const CommitRef = builder.objectRef<Commit>("Commit");
@@ -37,8 +37,8 @@ builder.objectFields(MergeRequestRef, (t) => ({
     {
       type: CommitRef,
       nullable: true,
-      description: "The merge request's commits, newest first.",
-      resolve: (mr, args, ctx) => orNull(() => offsetConnection(args, (page) => listMergeRequestCommits(ctx, String(mr.projectId), mr.iid, page))),
+      description: "The merge request's commits, newest first (those of a page of merge requests read together).",
+      resolve: (mr, args, ctx) => offsetConnection(args, (page) => commitsOfShownMergeRequest(ctx, mr, page)),
     },
     CommitConnection,
   ),

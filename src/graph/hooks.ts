@@ -1,13 +1,13 @@
 // Webhooks on Project and Group (GitLab has no public hook type: the REST entity is the model),
-// with each hook's delivery history. The domain's hook list and history (the REST routes'
-// functions) decide who sees them: project Maintainers, group Owners and administrators; the
-// entity holds no token and no URL variable or custom header value, the history's recorded
-// headers have them redacted.
+// with each hook's delivery history. The domain's hook list (the REST route's function) decides
+// who sees them: project Maintainers, group Owners and administrators; the histories of a page of
+// hooks are read together (ctx.loaders.hookEvents). The entity holds no token and no URL variable
+// or custom header value, the history's recorded headers have them redacted.
 import type { Context } from "../context.js";
 import { PROJECT_HOOK_EVENTS, type HookOwnerRef } from "../domain/web-hooks/owners.js";
 import { BASE_HOOK_EVENTS, HOOK_EVENTS, type HookEvent } from "../domain/web-hooks/switches.js";
 import { listHooks, type HookEntity } from "../domain/web-hooks/service.js";
-import { listHookEvents, type HookEventEntity } from "../domain/web-hooks/history.js";
+import { eventsOfShownHook, type HookEventEntity } from "../domain/web-hooks/history.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { offsetConnection } from "./connections.js";
@@ -48,13 +48,8 @@ const HookEventConnection = countedConnection(HookEventRef, "HookEvent");
 /** `push_events` -> `pushEvents`: a switch's field name. */
 export const camel = (name: string) => name.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase());
 
-type Owner = "project" | "group";
-
-const ownerRef = (owner: Owner, hook: HookEntity): HookOwnerRef =>
-  owner === "group" ? { group: String(hook.group_id) } : { project: String(hook.project_id) };
-
 /** ProjectHook and GroupHook: REST's fields in camelCase, the owner's event switches. */
-function hookType(name: "ProjectHook" | "GroupHook", owner: Owner, events: readonly HookEvent[]) {
+function hookType(name: "ProjectHook" | "GroupHook", events: readonly HookEvent[]) {
   const ref = builder.objectRef<HookEntity>(name);
   builder.objectType(ref, {
     description: "A webhook (its token, URL variable and custom header values are never shown).",
@@ -76,10 +71,9 @@ function hookType(name: "ProjectHook" | "GroupHook", owner: Owner, events: reado
       events: t.connection(
         {
           type: HookEventRef,
-          description: "Deliveries of the last seven days, newest first.",
+          description: "Deliveries of the last seven days, newest first (those of a page of hooks read together).",
           args: { status: t.arg.stringList({ description: "successful, client_failure, server_failure or HTTP status codes." }) },
-          resolve: (hook, args, ctx) =>
-            offsetConnection(args, (page) => listHookEvents(ctx, ownerRef(owner, hook), hook.id, { status: args.status, ...page })),
+          resolve: (hook, args, ctx) => offsetConnection(args, (page) => eventsOfShownHook(ctx, hook.id, { status: args.status, ...page })),
         },
         HookEventConnection,
       ),
@@ -88,8 +82,8 @@ function hookType(name: "ProjectHook" | "GroupHook", owner: Owner, events: reado
   return ref;
 }
 
-export const ProjectHookRef = hookType("ProjectHook", "project", [...new Set([...BASE_HOOK_EVENTS, ...PROJECT_HOOK_EVENTS])]);
-export const GroupHookRef = hookType("GroupHook", "group", HOOK_EVENTS);
+export const ProjectHookRef = hookType("ProjectHook", [...new Set([...BASE_HOOK_EVENTS, ...PROJECT_HOOK_EVENTS])]);
+export const GroupHookRef = hookType("GroupHook", HOOK_EVENTS);
 const ProjectHookConnection = countedConnection(ProjectHookRef, "ProjectHook");
 const GroupHookConnection = countedConnection(GroupHookRef, "GroupHook");
 

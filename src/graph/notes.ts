@@ -1,14 +1,14 @@
 // Comments: the `Noteable` interface (issues, merge requests and snippets) and Note. A page of
-// noteables loads the notes of all of them in one batch (ctx.loaders.notes).
+// noteables loads the same page of the notes of all of them in one statement (ctx.loaders.notePages).
 import type { Context } from "../context.js";
-import { notesOfShownNoteable } from "../domain/notes/loaders.js";
+import { notePageOfShownNoteable, notesOfShownNoteable, type ShownNoteable } from "../domain/notes/loaders.js";
 import type { NoteableType, NoteView } from "../domain/notes/queries.js";
-import { filterNotes, getNote } from "../domain/notes/queries.js";
+import { getNote } from "../domain/notes/queries.js";
 import { notePathById } from "../domain/shared/record-paths.js";
 import { AwardableRef } from "./award-emoji.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
-import { arrayConnection } from "./connections.js";
+import { offsetConnection } from "./connections.js";
 import { orNull } from "./errors.js";
 import { registerNodeLoader } from "./node.js";
 import { userById, UserRef } from "./users.js";
@@ -46,9 +46,11 @@ export const NoteableRef = builder.interfaceRef<NoteableParent>("Noteable");
  * concrete GraphQL type tells the noteable's type.
  */
 export function notesOfNoteable(ctx: Context, type: string, noteable: NoteableParent): Promise<NoteView[] | null> {
-  return orNull(() =>
-    notesOfShownNoteable(ctx, { type: type as NoteableType, id: noteable.id, projectId: noteable.projectId!, ref: noteable.iid ?? noteable.id }));
+  return orNull(() => notesOfShownNoteable(ctx, shown(type, noteable)));
 }
+
+const shown = (type: string, noteable: NoteableParent): ShownNoteable =>
+  ({ type: type as NoteableType, id: noteable.id, projectId: noteable.projectId!, ref: noteable.iid ?? noteable.id });
 
 const NotesFilterEnum = builder.enumType("NotesFilterType", {
   values: { ALL_NOTES: { value: "all_notes" }, ONLY_COMMENTS: { value: "only_comments" }, ONLY_ACTIVITY: { value: "only_activity" } } as const,
@@ -63,10 +65,8 @@ NoteableRef.implement({
         nullable: true,
         description: "Notes, oldest first; null for anonymous callers (the notes API wants a signed-in caller).",
         args: { filter: t.arg({ type: NotesFilterEnum, defaultValue: "all_notes" }) },
-        resolve: async (noteable, args, ctx, info) => {
-          const notes = await notesOfNoteable(ctx, info.parentType.name, noteable);
-          return notes && arrayConnection(args, filterNotes(notes, args.filter!));
-        },
+        resolve: (noteable, args, ctx, info) =>
+          orNull(() => offsetConnection(args, (page) => notePageOfShownNoteable(ctx, shown(info.parentType.name, noteable), args.filter!, page))),
       },
       NoteConnection,
     ),

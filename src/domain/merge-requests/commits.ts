@@ -3,11 +3,13 @@
 import type { Db } from "../../db/client.js";
 import type { Commit, MergeRequest } from "../../generated/prisma/client.js";
 import type { Tx } from "../shared/events.js";
-import { commitsBetween, getCommitBySha, mergeBase } from "../repository/commits.js";
+import type { Loaders } from "../shared/loaders.js";
+import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
+import { commitLinksOfProjects, commitsBetween, getCommitBySha, mergeBase, shasBetweenIn } from "../repository/commits.js";
 import { branchHead } from "./branches.js";
 
 type Reader = Db | Tx;
-type MergeRequestRefs = Pick<MergeRequest, "projectId" | "headSha" | "targetBranch"> & Partial<Pick<MergeRequest, "mergeCommitSha">>;
+export type MergeRequestRefs = Pick<MergeRequest, "projectId" | "headSha" | "targetBranch"> & Partial<Pick<MergeRequest, "mergeCommitSha">>;
 
 /**
  * The target head the MR is measured against: the target branch as it is now, or for a merged MR
@@ -28,6 +30,54 @@ export async function targetHeadOf(db: Reader, mr: MergeRequestRefs): Promise<st
 export async function mergeRequestCommits(db: Reader, mr: MergeRequestRefs): Promise<Commit[]> {
   if (!mr.headSha) return [];
   return commitsBetween(db, mr.projectId, await targetHeadOf(db, mr), mr.headSha);
+}
+
+/**
+ * mergeRequestCommits of many merge requests in three statements whatever their number (the
+ * projects' commit graphs, the target branches' heads, the commits' rows): the per-request loader
+ * ctx.loaders.mergeRequestCommits, for a page of merge requests on the public graph.
+ */
+export async function batchMergeRequestCommits(db: Reader, mrs: readonly MergeRequestRefs[]): Promise<Commit[][]> {
+  const links = await commitLinksOfProjects(db, [...new Set(mrs.map((mr) => mr.projectId))]);
+  const linksOf = (mr: MergeRequestRefs) => links.get(mr.projectId)!;
+  const mergeCommitOf = (mr: MergeRequestRefs) => (mr.mergeCommitSha ? linksOf(mr).get(mr.mergeCommitSha.toLowerCase()) : undefined);
+  const heads = await targetBranchHeads(db, mrs.filter((mr) => mr.headSha && !mergeCommitOf(mr)));
+  // targetHeadOf: a merged MR against its merge commit's first parent, the others against their target's head
+  const shas = mrs.map((mr) => {
+    if (!mr.headSha) return [];
+    const mergeCommit = mergeCommitOf(mr);
+    const targetHead = mergeCommit ? (mergeCommit.parents[0] ?? null) : (heads.get(inProject(mr.projectId, mr.targetBranch)) ?? null);
+    return shasBetweenIn(linksOf(mr), targetHead, mr.headSha);
+  });
+  const wanted = new Map<number, Set<string>>();
+  mrs.forEach((mr, i) => wanted.set(mr.projectId, new Set([...(wanted.get(mr.projectId) ?? []), ...shas[i]!])));
+  const withCommits = [...wanted].filter(([, projectShas]) => projectShas.size);
+  const rows = withCommits.length
+    ? await db.commit.findMany({ where: { OR: withCommits.map(([projectId, projectShas]) => ({ projectId, sha: { in: [...projectShas] } })) } })
+    : [];
+  const bySha = new Map(rows.map((row) => [inProject(row.projectId, row.sha), row]));
+  return mrs.map((mr, i) => shas[i]!.map((sha) => bySha.get(inProject(mr.projectId, sha))!));
+}
+
+/** a branch name or sha within a project */
+const inProject = (projectId: number, name: string) => `${projectId}:${name}`;
+
+/** The heads of the merge requests' target branches (by inProject: project id and name), in one statement. */
+async function targetBranchHeads(db: Reader, mrs: MergeRequestRefs[]): Promise<Map<string, string>> {
+  if (!mrs.length) return new Map();
+  const branches = await db.branch.findMany({
+    where: { OR: mrs.map((mr) => ({ projectId: mr.projectId, name: mr.targetBranch })) },
+    select: { projectId: true, name: true, headSha: true },
+  });
+  return new Map(branches.map((branch) => [inProject(branch.projectId, branch.name), branch.headSha]));
+}
+
+/**
+ * A page of the commits of a merge request the caller was shown (read through its domain lookup or
+ * list, which checked that they may read it), newest first, as listMergeRequestCommits pages them.
+ */
+export async function commitsOfShownMergeRequest(ctx: { loaders: Loaders }, mr: MergeRequestRefs & Pick<MergeRequest, "id">, args: PageArgs): Promise<Page<Commit>> {
+  return paginateList(await ctx.loaders.mergeRequestCommits.load(mr), args);
 }
 
 export interface DiffRefs {

@@ -106,13 +106,7 @@ export interface NoteListArgs extends PageArgs {
 }
 
 const ORDER_COLUMN = { created_at: "createdAt", updated_at: "updatedAt" } as const;
-const SYSTEM_FILTER: Record<NotesFilter, { system?: boolean }> = { all_notes: {}, only_comments: { system: false }, only_activity: { system: true } };
-
-/** The notes filter on notes already read (a page of noteables' notes, loaded in one batch). */
-export function filterNotes<T extends Pick<Note, "system">>(notes: T[], filter: NotesFilter): T[] {
-  const { system } = SYSTEM_FILTER[filter];
-  return system == null ? notes : notes.filter((note) => note.system === system);
-}
+export const SYSTEM_FILTER: Record<NotesFilter, { system?: boolean }> = { all_notes: {}, only_comments: { system: false }, only_activity: { system: true } };
 
 /**
  * GET .../notes: signed-in callers only; newest first unless asked otherwise, ties by id.

@@ -77,15 +77,28 @@ export async function resolveCommit(db: Reader, projectId: number, ref: string):
 }
 
 /** Where a commit sits in the graph: its row id (creation order) and its parents. */
-interface CommitLink {
+export interface CommitLink {
   id: number;
   parents: string[];
 }
 
+const LINK_COLUMNS = { id: true, sha: true, parentSha: true, secondParentSha: true } as const;
+
+const linkOf = (row: Pick<Commit, "id" | "parentSha" | "secondParentSha">): CommitLink =>
+  ({ id: row.id, parents: [row.parentSha, row.secondParentSha].filter((sha): sha is string => sha != null) });
+
 /** sha -> place in the graph of every commit of the project: only the links, so walking stays cheap. */
 async function commitLinks(db: Reader, projectId: number): Promise<Map<string, CommitLink>> {
-  const rows = await db.commit.findMany({ where: { projectId }, select: { id: true, sha: true, parentSha: true, secondParentSha: true } });
-  return new Map(rows.map((row) => [row.sha, { id: row.id, parents: [row.parentSha, row.secondParentSha].filter((sha): sha is string => sha != null) }]));
+  const rows = await db.commit.findMany({ where: { projectId }, select: LINK_COLUMNS });
+  return new Map(rows.map((row) => [row.sha, linkOf(row)]));
+}
+
+/** commitLinks of many projects in one statement, by project id. */
+export async function commitLinksOfProjects(db: Reader, projectIds: readonly number[]): Promise<Map<number, Map<string, CommitLink>>> {
+  const byProject = new Map(projectIds.map((id) => [id, new Map<string, CommitLink>()]));
+  const rows = await db.commit.findMany({ where: { projectId: { in: [...byProject.keys()] } }, select: { ...LINK_COLUMNS, projectId: true } });
+  for (const row of rows) byProject.get(row.projectId)!.set(row.sha, linkOf(row));
+  return byProject;
 }
 
 /** Every commit reachable from `headSha` through any parent (the head itself included). */
@@ -131,7 +144,11 @@ export async function historyOfAll(db: Reader, projectId: number, headShas: stri
 
 /** The shas reachable from `headSha` but not from `baseSha` (`git log base..head`), newest first. */
 export async function shasBetween(db: Reader, projectId: number, baseSha: string | null, headSha: string): Promise<string[]> {
-  const links = await commitLinks(db, projectId);
+  return shasBetweenIn(await commitLinks(db, projectId), baseSha, headSha);
+}
+
+/** shasBetween in links already read. */
+export function shasBetweenIn(links: Map<string, CommitLink>, baseSha: string | null, headSha: string): string[] {
   const inBase = reachable(links, baseSha);
   return newestFirst(links, [...reachable(links, headSha)].filter((sha) => !inBase.has(sha)));
 }

@@ -76,7 +76,7 @@ export async function paginateCounted<T>(
 }
 
 /** The page from one row more than it shows (`hasNext`) and the capped count (no total above the limit). */
-function pageOf<T>({ page, perPage, take }: ReturnType<typeof pageWindow>, rows: T[], counted: number): Page<T> {
+export function pageOf<T>({ page, perPage, take }: ReturnType<typeof pageWindow>, rows: T[], counted: number): Page<T> {
   const total = counted > COUNT_LIMIT ? null : counted;
   return { rows: rows.slice(0, take), info: { page, perPage, total, hasNext: rows.length > take, hasPrev: page > 1 && rows.length > 0 } };
 }

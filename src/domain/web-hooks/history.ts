@@ -4,12 +4,14 @@
 // rate-limited per user (per hook; per group or project) while their feature flags are on.
 // The sending itself is src/webhooks', reached through ctx.hookDelivery (delivery.ts).
 import { randomUUID } from "node:crypto";
-import type { Prisma, WebHookLog } from "../../generated/prisma/client.js";
+import { Prisma, type WebHookLog } from "../../generated/prisma/client.js";
 import { AppError, paramError, recordNotFound } from "../../errors.js";
-import type { DomainContext } from "../shared/context.js";
+import { childPages } from "../shared/child-pages.js";
+import type { DomainContext, Services } from "../shared/context.js";
 import { isFeatureEnabled, type FeatureName } from "../features/flags.js";
 import { resolveHookOwner, type HookOwnerRef } from "./owners.js";
 import { findHookRow } from "./service.js";
+import type { Loaders } from "../shared/loaders.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { digest } from "../shared/secrets.js";
 import { INTERNAL_ERROR } from "./delivery.js";
@@ -29,10 +31,16 @@ export interface HookEventEntity {
   created_at: Date;
 }
 
-const STATUS_CATEGORIES: Record<string, Prisma.WebHookLogWhereInput> = {
-  successful: { responseCode: { gte: 200, lte: 299 } },
-  client_failure: { responseCode: { gte: 400, lte: 499 } },
-  server_failure: { OR: [{ responseCode: { gte: 500, lte: 599 } }, { responseStatus: INTERNAL_ERROR }] },
+/** One value of the status filter: a range of response codes, server failures with the internal errors. */
+interface StatusMatch {
+  codes: [number, number];
+  internalError?: boolean;
+}
+
+const STATUS_CATEGORIES: Record<string, StatusMatch> = {
+  successful: { codes: [200, 299] },
+  client_failure: { codes: [400, 499] },
+  server_failure: { codes: [500, 599], internalError: true },
 };
 
 /** Rack::Utils::HTTP_STATUS_CODES, the codes the status filter accepts. */
@@ -45,15 +53,37 @@ const HTTP_STATUS_CODES = new Set([
 const DAY_MS = 86_400_000;
 const RATE_LIMIT = 5;
 
-function statusFilter(status: readonly string[] | null | undefined): Prisma.WebHookLogWhereInput {
-  const values = (status ?? []).flatMap((value) => value.split(",")).map((value) => value.trim()).filter(Boolean);
-  if (!values.length) return {};
-  const filters = values.map((value) => {
+/** The status filter's values, comma-separated ones split. */
+const statusValues = (status: readonly string[] | null | undefined) =>
+  (status ?? []).flatMap((value) => value.split(",")).map((value) => value.trim()).filter(Boolean);
+
+/** What the status filter's values match; refused unless each is a category or a known HTTP code. */
+function statusMatches(values: string[]): StatusMatch[] {
+  return values.map((value) => {
     if (STATUS_CATEGORIES[value]) return STATUS_CATEGORIES[value]!;
-    if (/^\d{3}$/.test(value) && HTTP_STATUS_CODES.has(Number(value))) return { responseCode: Number(value) };
+    if (/^\d{3}$/.test(value) && HTTP_STATUS_CODES.has(Number(value))) return { codes: [Number(value), Number(value)] };
     throw paramError("status does not have a valid value");
   });
-  return { OR: filters };
+}
+
+function statusFilter(matches: StatusMatch[]): Prisma.WebHookLogWhereInput {
+  if (!matches.length) return {};
+  return {
+    OR: matches.flatMap(({ codes: [gte, lte], internalError }) => [{ responseCode: { gte, lte } }, ...(internalError ? [{ responseStatus: INTERNAL_ERROR }] : [])]),
+  };
+}
+
+/** statusFilter in SQL (for childPages). */
+function statusCondition(matches: StatusMatch[]): Prisma.Sql {
+  if (!matches.length) return Prisma.empty;
+  const each = matches.map(({ codes: [low, high], internalError }) =>
+    internalError ? Prisma.sql`"responseCode" BETWEEN ${low} AND ${high} OR "responseStatus" = ${INTERNAL_ERROR}` : Prisma.sql`"responseCode" BETWEEN ${low} AND ${high}`);
+  return Prisma.sql`AND (${Prisma.join(each, " OR ")})`;
+}
+
+/** The history's window: from the start of the day seven days ago until now. */
+function historySince(now: Date): Date {
+  return new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - 7 * DAY_MS);
 }
 
 /** GET .../events: newest first, from the start of the day seven days ago until now. */
@@ -61,11 +91,10 @@ export async function listHookEvents(
   ctx: DomainContext, ref: HookOwnerRef, hookId: number, args: PageArgs & { status?: readonly string[] | null },
 ): Promise<Page<HookEventEntity>> {
   const owner = await resolveHookOwner(ctx, ref);
-  const filter = statusFilter(args.status);
+  const filter = statusFilter(statusMatches(statusValues(args.status)));
   const hook = await findHookRow(ctx, owner, hookId);
   const now = ctx.now();
-  const start = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - 7 * DAY_MS);
-  const where: Prisma.WebHookLogWhereInput = { hookId: hook.id, createdAt: { gte: start, lte: now }, ...filter };
+  const where: Prisma.WebHookLogWhereInput = { hookId: hook.id, createdAt: { gte: historySince(now), lte: now }, ...filter };
   const orderBy: Prisma.WebHookLogOrderByWithRelationInput[] = [{ createdAt: "desc" }, { id: "desc" }];
   const page = await paginate(
     args,
@@ -73,6 +102,56 @@ export async function listHookEvents(
     (skip, take) => ctx.db.webHookLog.findMany({ where, orderBy, skip, take }),
   );
   return { ...page, rows: page.rows.map(toEntity) };
+}
+
+/** The same page of many hooks' histories, with the same status filter (`status`: its values). */
+export interface HookEventsKey {
+  hookId: number;
+  status: string[];
+  offset: number;
+  perPage: number;
+}
+
+export const hookEventsCacheKey = (key: HookEventsKey) => JSON.stringify(key);
+
+/**
+ * listHookEvents of many hooks in one statement per kind of page asked for (a page of hooks asks
+ * for one): the per-request loader ctx.loaders.hookEvents.
+ */
+export async function batchHookEvents(services: Services, keys: readonly HookEventsKey[]): Promise<Page<HookEventEntity>[]> {
+  const now = services.now();
+  const groups = new Map<string, HookEventsKey[]>();
+  for (const key of keys) {
+    const group = hookEventsCacheKey({ ...key, hookId: 0 });
+    groups.set(group, [...(groups.get(group) ?? []), key]);
+  }
+  const pages = new Map<string, Page<HookEventEntity>>();
+  for (const group of groups.values()) {
+    const { status, offset, perPage } = group[0]!;
+    const hookIds = group.map((key) => key.hookId);
+    const where = Prisma.sql`"hookId" IN (${Prisma.join(hookIds)}) AND "createdAt" >= ${historySince(now)} AND "createdAt" <= ${now}
+      ${statusCondition(statusMatches(status))}`;
+    const byHook = await childPages<WebHookLog>(
+      services.db, { table: "WebHookLog", parentColumn: "hookId", where, orderBy: Prisma.sql`"createdAt" DESC, "id" DESC` }, hookIds, { offset, per_page: perPage },
+    );
+    for (const key of group) {
+      const page = byHook.get(key.hookId)!;
+      pages.set(hookEventsCacheKey(key), { ...page, rows: page.rows.map(toEntity) });
+    }
+  }
+  return keys.map((key) => pages.get(hookEventsCacheKey(key))!);
+}
+
+/**
+ * A page of the delivery history of a hook the caller was shown (listHooks checked that they may
+ * manage it), as listHookEvents reads it: the same page of every hook of a page in one statement.
+ */
+export async function eventsOfShownHook(
+  ctx: { loaders: Loaders }, hookId: number, args: PageArgs & { status?: readonly string[] | null },
+): Promise<Page<HookEventEntity>> {
+  const status = statusValues(args.status);
+  statusMatches(status); // refused here, before the batch
+  return ctx.loaders.hookEvents.load({ hookId, status, offset: args.offset ?? 0, perPage: args.per_page ?? 0 });
 }
 
 function toEntity(row: WebHookLog): HookEventEntity {
