@@ -37,7 +37,7 @@ builder.objectFields(MergeRequestRef, (t) => ({
     {
       type: CommitRef,
       nullable: true,
-      description: "The merge request's commits, newest first (those of a page of merge requests read together).",
+      description: "The merge request's commits, newest first.",
       resolve: (mr, args, ctx) => offsetConnection(args, (page) => commitsOfShownMergeRequest(ctx, mr, page)),
     },
     CommitConnection,

@@ -71,7 +71,7 @@ function hookType(name: "ProjectHook" | "GroupHook", events: readonly HookEvent[
       events: t.connection(
         {
           type: HookEventRef,
-          description: "Deliveries of the last seven days, newest first (those of a page of hooks read together).",
+          description: "Deliveries of the last seven days, newest first.",
           args: { status: t.arg.stringList({ description: "successful, client_failure, server_failure or HTTP status codes." }) },
           resolve: (hook, args, ctx) => offsetConnection(args, (page) => eventsOfShownHook(ctx, hook.id, { status: args.status, ...page })),
         },
