@@ -42,7 +42,8 @@ export async function batchMergeRequestCommits(db: Reader, mrs: readonly MergeRe
   const linksOf = (mr: MergeRequestRefs) => links.get(mr.projectId)!;
   const mergeCommitOf = (mr: MergeRequestRefs) => (mr.mergeCommitSha ? linksOf(mr).get(mr.mergeCommitSha.toLowerCase()) : undefined);
   const heads = await targetBranchHeads(db, mrs.filter((mr) => mr.headSha && !mergeCommitOf(mr)));
-  // targetHeadOf: a merged MR against its merge commit's first parent, the others against their target's head
+  // targetHeadOf: a merged MR against its merge commit's first parent (a merge commit always has
+  // one: parents[0]), the others against their target's head
   const shas = mrs.map((mr) => {
     if (!mr.headSha) return [];
     const mergeCommit = mergeCommitOf(mr);
