@@ -20,7 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config.js";
-import type { Services } from "../src/domain/context.js";
+import type { Services } from "../src/domain/shared/context.js";
 import { createServices } from "../src/services.js";
 import { enqueueHookDeliveries } from "../src/webhooks/outbox.js";
 import { createWorker } from "../src/webhooks/worker.js";
