@@ -3,7 +3,7 @@
 import { authenticate, type Credentials } from "./domain/auth/callers.js";
 import type { DomainContext, Services } from "./domain/shared/context.js";
 import type { PageInfo } from "./domain/shared/pagination.js";
-import { createLoaders, type Loaders } from "./domain/shared/loaders.js";
+import { createLoaders } from "./domain/shared/loaders.js";
 
 export interface RestBag {
   page?: PageInfo;
@@ -14,7 +14,6 @@ export interface RestBag {
 export interface Context extends DomainContext {
   request: Request;
   rest: RestBag;
-  loaders: Loaders;
 }
 
 /** Token and sudo as GitLab reads them: headers first, then query parameters. */

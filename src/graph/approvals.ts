@@ -5,17 +5,18 @@ import type { Context } from "../context.js";
 import { getApprovalState, getApprovalStatus } from "../domain/approvals/service.js";
 import type { ApprovalStateView, ApprovalStatusView } from "../domain/approvals/state-views.js";
 import type { RuleView } from "../domain/approvals/views.js";
+import type { LoaderFactory } from "../domain/shared/loaders.js";
 import type { MergeRequestRow } from "../domain/merge-requests/queries.js";
 import { builder } from "./builder.js";
 import { orNull } from "./errors.js";
 import { UserRef } from "./users.js";
 
-const statuses = new WeakMap<Context, Map<number, Promise<ApprovalStatusView | null>>>();
+/** This request's approval status of each merge request (by id), computed once. */
+const approvalStatuses: LoaderFactory<Map<number, Promise<ApprovalStatusView | null>>> = () => new Map();
 
 /** The approval status of a merge request (computed once per request), or null when refused. */
 export function approvalStatusOf(ctx: Context, mr: MergeRequestRow): Promise<ApprovalStatusView | null> {
-  let byId = statuses.get(ctx);
-  if (!byId) statuses.set(ctx, (byId = new Map()));
+  const byId = ctx.loaders.get(approvalStatuses);
   let status = byId.get(mr.id);
   if (!status) byId.set(mr.id, (status = orNull(() => getApprovalStatus(ctx, String(mr.projectId), mr.iid))));
   return status;
@@ -23,7 +24,7 @@ export function approvalStatusOf(ctx: Context, mr: MergeRequestRow): Promise<App
 
 /** Called after a write so the payload shows the merge request as it is now. */
 export function forgetApprovalStatus(ctx: Context, mr: { id: number }): void {
-  statuses.get(ctx)?.delete(mr.id);
+  ctx.loaders.get(approvalStatuses).delete(mr.id);
 }
 
 export const approvalStateOf = (ctx: Context, mr: MergeRequestRow) => orNull(() => getApprovalState(ctx, String(mr.projectId), mr.iid));

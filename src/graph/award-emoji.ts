@@ -3,7 +3,7 @@
 // whoever could read the awardable reads its reactions.
 import type { AwardEmoji } from "../generated/prisma/client.js";
 import type { AwardableType } from "../domain/award-emoji/awardables.js";
-import { awardableKey } from "../domain/award-emoji/loaders.js";
+import { awardEmojiLoader, awardableKey } from "../domain/award-emoji/loaders.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { arrayConnection } from "./connections.js";
@@ -32,7 +32,7 @@ AwardableRef.implement({
         type: AwardEmojiRef,
         description: "Emoji reactions, oldest first.",
         resolve: async (awardable, args, ctx, info) =>
-          arrayConnection(args, await ctx.loaders.awardEmoji.load(awardableKey(info.parentType.name as AwardableType, awardable.id))),
+          arrayConnection(args, await ctx.loaders.get(awardEmojiLoader).load(awardableKey(info.parentType.name as AwardableType, awardable.id))),
       },
       AwardEmojiConnection,
     ),

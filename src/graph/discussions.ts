@@ -7,6 +7,7 @@ import { countedConnection } from "./connection-types.js";
 import { arrayConnection } from "./connections.js";
 import { NoteableRef, NoteConnection, notesOfNoteable, NoteRef } from "./notes.js";
 import { UserRef } from "./users.js";
+import { userLoader } from "../domain/shared/loaders.js";
 
 export const DiscussionRef = builder.objectRef<DiscussionView>("Discussion");
 
@@ -29,7 +30,7 @@ builder.objectType(DiscussionRef, {
       nullable: true,
       resolve: (discussion, _a, ctx) => {
         const { resolvedById } = threadResolution(discussion.notes);
-        return resolvedById == null ? null : ctx.loaders.user.load(resolvedById);
+        return resolvedById == null ? null : ctx.loaders.get(userLoader).load(resolvedById);
       },
     }),
   }),

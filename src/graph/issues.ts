@@ -1,7 +1,7 @@
 // Issues: the Issue node (Awardable, Noteable) and Project.issues / Project.issue, read through
 // the domain's issue list and lookup (confidential issues only for those who may read them).
 import type { Issue } from "../generated/prisma/client.js";
-import { issuableKey } from "../domain/shared/issuable-facts.js";
+import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-facts.js";
 import { ISSUE_STATES, listProjectIssues } from "../domain/issues/lists.js";
 import { issueReferences } from "../domain/issues/presenter.js";
 import { getIssue } from "../domain/issues/queries.js";
@@ -48,14 +48,14 @@ builder.node(IssueRef, {
     assignees: t.connection(
       {
         type: UserRef,
-        resolve: async (issue, args, ctx) => usersConnection(ctx, args, (await ctx.loaders.issuableFacts.load(issuableKey("Issue", issue.id))).assigneeIds),
+        resolve: async (issue, args, ctx) => usersConnection(ctx, args, (await ctx.loaders.get(issuableFactsLoader).load(issuableKey("Issue", issue.id))).assigneeIds),
       },
       UserCoreConnection,
     ),
     labels: t.connection({ type: LabelRef, resolve: (issue, args) => labelsConnection(args, issue) }, LabelConnection),
-    upvotes: t.int({ resolve: async (issue, _a, ctx) => (await ctx.loaders.issuableFacts.load(issuableKey("Issue", issue.id))).upvotes }),
-    downvotes: t.int({ resolve: async (issue, _a, ctx) => (await ctx.loaders.issuableFacts.load(issuableKey("Issue", issue.id))).downvotes }),
-    userNotesCount: t.int({ resolve: async (issue, _a, ctx) => (await ctx.loaders.issuableFacts.load(issuableKey("Issue", issue.id))).userNotesCount }),
+    upvotes: t.int({ resolve: async (issue, _a, ctx) => (await ctx.loaders.get(issuableFactsLoader).load(issuableKey("Issue", issue.id))).upvotes }),
+    downvotes: t.int({ resolve: async (issue, _a, ctx) => (await ctx.loaders.get(issuableFactsLoader).load(issuableKey("Issue", issue.id))).downvotes }),
+    userNotesCount: t.int({ resolve: async (issue, _a, ctx) => (await ctx.loaders.get(issuableFactsLoader).load(issuableKey("Issue", issue.id))).userNotesCount }),
   }),
 });
 

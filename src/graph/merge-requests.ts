@@ -1,6 +1,6 @@
 // Merge requests: the MergeRequest node (Awardable, Noteable), its approvals, and
 // Project.mergeRequests / Project.mergeRequest, read through the domain's list and lookup.
-import { issuableKey } from "../domain/shared/issuable-facts.js";
+import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-facts.js";
 import { getMergeRequest, type MergeRequestRow } from "../domain/merge-requests/queries.js";
 import { listProjectMergeRequests, MERGE_REQUEST_STATES } from "../domain/merge-requests/lists.js";
 import { detailedMergeStatusOf } from "../domain/merge-requests/presenter.js";
@@ -23,7 +23,7 @@ const MR_SORTS = { ...SORTS, MERGED_AT_ASC: { order_by: "merged_at", sort: "asc"
 const MergeRequestSortEnum = builder.enumType("MergeRequestSort", { values: Object.keys(MR_SORTS) as (keyof typeof MR_SORTS)[] });
 const MergeRequestStateEnum = builder.enumType("MergeRequestState", { values: MERGE_REQUEST_STATES });
 
-const facts = (ctx: Parameters<typeof userById>[0], mr: MergeRequestRow) => ctx.loaders.issuableFacts.load(issuableKey("MergeRequest", mr.id));
+const facts = (ctx: Parameters<typeof userById>[0], mr: MergeRequestRow) => ctx.loaders.get(issuableFactsLoader).load(issuableKey("MergeRequest", mr.id));
 
 builder.node(MergeRequestRef, {
   description: "A merge request.",

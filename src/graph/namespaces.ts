@@ -14,6 +14,7 @@ import { orNull } from "./errors.js";
 import { GroupMemberConnection, GroupMemberRef } from "./members.js";
 import { registerNodeLoader } from "./node.js";
 import { ProjectConnection, ProjectRef } from "./projects.js";
+import { namespaceLoader } from "../domain/shared/loaders.js";
 
 export const GroupRef = builder.objectRef<Namespace>("Group");
 export const NamespaceRef = builder.objectRef<Namespace>("Namespace");
@@ -23,7 +24,7 @@ const webUrlOf = (ctx: Context, ns: Namespace) => (ns.kind === "group" ? groupWe
 /** "Parent / Child": the names of the group's ancestors (batched) and its own. */
 async function fullNameOf(ctx: Context, ns: Namespace): Promise<string> {
   if (ns.kind !== "group") return ns.name;
-  const ancestors = await ctx.loaders.namespace.loadMany(ancestorIds(ns).filter((id) => id !== ns.id));
+  const ancestors = await ctx.loaders.get(namespaceLoader).loadMany(ancestorIds(ns).filter((id) => id !== ns.id));
   return [...ancestors.map((a) => (a && !(a instanceof Error) ? a.name : "")).filter(Boolean), ns.name].join(" / ");
 }
 

@@ -11,6 +11,7 @@ import { offsetConnection } from "./connections.js";
 import { byFullPath, GroupRef, NamespaceRef } from "./namespaces.js";
 import { ProjectMemberConnection, ProjectMemberRef } from "./members.js";
 import { registerNodeLoader } from "./node.js";
+import { projectTopicNamesLoader } from "../domain/topics/assignments.js";
 
 export const ProjectRef = builder.objectRef<ProjectWithNamespace>("Project");
 
@@ -29,7 +30,7 @@ builder.node(ProjectRef, {
     avatarUrl: t.string({ nullable: true, description: "Always null: Forgeline keeps no project avatars (REST's avatar_url is null too).", resolve: () => null }),
     createdAt: t.expose("createdAt", { type: "Time" }),
     lastActivityAt: t.expose("lastActivityAt", { type: "Time" }),
-    topics: t.stringList({ resolve: (project, _a, ctx) => ctx.loaders.projectTopicNames.load(project.id) }),
+    topics: t.stringList({ resolve: (project, _a, ctx) => ctx.loaders.get(projectTopicNamesLoader).load(project.id) }),
     namespace: t.field({ type: NamespaceRef, resolve: (project) => project.namespace }),
     group: t.field({
       type: GroupRef,

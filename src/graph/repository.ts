@@ -13,6 +13,7 @@ import { offsetConnection } from "./connections.js";
 import { orNull } from "./errors.js";
 import { ProjectRef } from "./projects.js";
 import { UserRef } from "./users.js";
+import { namespaceLoader, userLoader } from "../domain/shared/loaders.js";
 
 export const BranchRef = builder.objectRef<BranchView>("Branch");
 
@@ -38,7 +39,7 @@ function accessLevelType(name: string) {
     fields: (t) => ({
       accessLevel: t.int({ nullable: true, resolve: (entry) => entry.accessLevel }),
       accessLevelDescription: t.string({ nullable: true, resolve: (entry, _a, ctx) => describeAccess(ctx, entry) }),
-      user: t.field({ type: UserRef, nullable: true, resolve: (entry, _a, ctx) => (entry.userId == null ? null : ctx.loaders.user.load(entry.userId)) }),
+      user: t.field({ type: UserRef, nullable: true, resolve: (entry, _a, ctx) => (entry.userId == null ? null : ctx.loaders.get(userLoader).load(entry.userId)) }),
     }),
   });
   return ref;
@@ -46,8 +47,8 @@ function accessLevelType(name: string) {
 
 /** As REST's access_level_description: the role's words, or the user's or group's name. */
 async function describeAccess(ctx: Context, entry: ProtectedBranchAccessLevel): Promise<string | null> {
-  if (entry.userId != null) return (await ctx.loaders.user.load(entry.userId))?.name ?? null;
-  if (entry.groupId != null) return (await ctx.loaders.namespace.load(entry.groupId))?.name ?? null;
+  if (entry.userId != null) return (await ctx.loaders.get(userLoader).load(entry.userId))?.name ?? null;
+  if (entry.groupId != null) return (await ctx.loaders.get(namespaceLoader).load(entry.groupId))?.name ?? null;
   return roleDescription(entry.accessLevel);
 }
 

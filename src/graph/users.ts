@@ -8,6 +8,7 @@ import { arrayConnection, type ConnectionArgs } from "./connections.js";
 import { countedConnection } from "./connection-types.js";
 import { orNull } from "./errors.js";
 import { registerNodeLoader } from "./node.js";
+import { userLoader } from "../domain/shared/loaders.js";
 
 export const UserRef = builder.objectRef<User>("UserCore");
 
@@ -31,14 +32,14 @@ registerNodeLoader("User", UserRef, (ctx, id) => getUser(ctx, id));
 
 /** A user row that must exist (authors, assignees): batched per request. */
 export async function userById(ctx: Context, id: number): Promise<User> {
-  const user = await ctx.loaders.user.load(id);
+  const user = await ctx.loaders.get(userLoader).load(id);
   if (!user) throw new Error(`user ${id} does not exist`);
   return user;
 }
 
 /** A connection over users by id, loaded in one batch with the rest of the page. */
 export async function usersConnection(ctx: Context, args: ConnectionArgs, ids: number[]) {
-  const users = await ctx.loaders.user.loadMany(ids);
+  const users = await ctx.loaders.get(userLoader).loadMany(ids);
   return arrayConnection(args, users.filter((user): user is User => !!user && !(user instanceof Error)));
 }
 

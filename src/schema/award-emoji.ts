@@ -4,8 +4,8 @@
 import type { Context } from "../context.js";
 import { addAwardEmoji, getAwardEmoji, listAwardEmoji, removeAwardEmoji, type AwardablePath } from "../domain/award-emoji/service.js";
 import type { AwardableType } from "../domain/award-emoji/awardables.js";
-import { awardableKey } from "../domain/award-emoji/loaders.js";
-import { issuableKey, type IssuableType } from "../domain/shared/issuable-facts.js";
+import { awardEmojiLoader, awardableKey } from "../domain/award-emoji/loaders.js";
+import { issuableFactsLoader, issuableKey, type IssuableType } from "../domain/shared/issuable-facts.js";
 import type { NoteableType } from "../domain/notes/queries.js";
 import { builder } from "./builder.js";
 import { IssueEntity } from "./issues.js";
@@ -14,6 +14,7 @@ import { NoteEntity } from "./notes.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import { SnippetEntity } from "./snippets.js";
 import { UserBasic } from "./users.js";
+import { userLoader } from "../domain/shared/loaders.js";
 
 export const AwardEmojiEntity = builder.prismaObject("AwardEmoji", {
   name: "AwardEmoji",
@@ -29,7 +30,7 @@ export const AwardEmojiEntity = builder.prismaObject("AwardEmoji", {
 });
 
 async function userOf(ctx: Context, id: number) {
-  const user = await ctx.loaders.user.load(id);
+  const user = await ctx.loaders.get(userLoader).load(id);
   if (!user) throw new Error(`user ${id} of an award emoji does not exist`);
   return user;
 }
@@ -98,11 +99,11 @@ const graphqlOnly = { rest: false };
 
 /** `award_emoji` of the parent (one query per page of parents, through the loader). */
 const awardEmojiOf = (type: AwardableType) => (parent: Parent, _a: unknown, ctx: Context) =>
-  ctx.loaders.awardEmoji.load(awardableKey(type, parent.id));
+  ctx.loaders.get(awardEmojiLoader).load(awardableKey(type, parent.id));
 
 /** GitLab's `upvotes` / `downvotes`: the parent's thumbsup and thumbsdown counts. */
 const votesOf = (type: IssuableType, vote: "upvotes" | "downvotes") => async (parent: Parent, _a: unknown, ctx: Context) =>
-  (await ctx.loaders.issuableFacts.load(issuableKey(type, parent.id)))[vote];
+  (await ctx.loaders.get(issuableFactsLoader).load(issuableKey(type, parent.id)))[vote];
 
 builder.prismaObjectFields(IssueEntity, (t) => ({
   upvotes: t.int({ resolve: votesOf("Issue", "upvotes") }),

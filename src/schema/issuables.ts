@@ -2,6 +2,7 @@
 // progress, references, and the helpers that load their users.
 import type { Context } from "../context.js";
 import { builder } from "./builder.js";
+import { userLoader } from "../domain/shared/loaders.js";
 
 /** IssuableTimeStats: there is no time tracking here, so nothing is estimated or spent. */
 export const TimeStats = builder.objectRef<Record<string, never>>("TimeStats").implement({
@@ -24,7 +25,7 @@ export const IssuableReferences = builder.objectRef<{ short: string; relative: s
 });
 
 /** A user by id (none without one). */
-export const user = (ctx: Context, id: number | null) => (id == null ? null : ctx.loaders.user.load(id));
+export const user = (ctx: Context, id: number | null) => (id == null ? null : ctx.loaders.get(userLoader).load(id));
 
 /**
  * The user ids of assignee or reviewer rows, ascending: the join rows have no order of their own
@@ -35,7 +36,7 @@ export const userIdsOf = (rows: { userId: number }[]) => rows.map((row) => row.u
 
 /** Users by id, in the order given; ids of deleted users are left out. */
 export const users = async (ctx: Context, ids: number[]) =>
-  (await Promise.all(ids.map((id) => ctx.loaders.user.load(id)))).filter((u) => u !== null);
+  (await Promise.all(ids.map((id) => ctx.loaders.get(userLoader).load(id)))).filter((u) => u !== null);
 
 /** Resolver of the attributes GitLab has and this server does not (milestones, epics, ...). */
 export const none = () => null;

@@ -4,7 +4,7 @@
 import type { Issue } from "../generated/prisma/client.js";
 import { ISSUE_ORDER_COLUMNS, ISSUE_STATES, listIssues, listProjectIssues } from "../domain/issues/lists.js";
 import { issueLinks, issueReferences, isSubscribed } from "../domain/issues/presenter.js";
-import { issuableKey } from "../domain/shared/issuable-facts.js";
+import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-facts.js";
 import { projectById } from "../domain/shared/access.js";
 import type { Context } from "../context.js";
 import { projectPageUrl } from "../domain/shared/web-urls.js";
@@ -19,7 +19,7 @@ import { UserBasic } from "./users.js";
 
 /** The issue's project with its namespace, from the server's project cache. */
 const projectOf = async (ctx: Context, issue: Issue) => (await projectById(ctx, issue.projectId))!;
-const factsOf = (ctx: Context, issue: Issue) => ctx.loaders.issuableFacts.load(issuableKey("Issue", issue.id));
+const factsOf = (ctx: Context, issue: Issue) => ctx.loaders.get(issuableFactsLoader).load(issuableKey("Issue", issue.id));
 const assigneesOf = async (ctx: Context, issue: Issue) => users(ctx, (await factsOf(ctx, issue)).assigneeIds);
 
 const IssueLinks = builder.objectRef<ReturnType<typeof issueLinks>>("IssueLinks").implement({

@@ -12,7 +12,7 @@ import {
 } from "../domain/merge-requests/lists.js";
 import { getMergeRequest, type MergeRequestRow } from "../domain/merge-requests/queries.js";
 import { canMerge, detailedMergeStatusOf, isSubscribed } from "../domain/merge-requests/presenter.js";
-import { issuableKey } from "../domain/shared/issuable-facts.js";
+import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-facts.js";
 import { createMergeRequest, updateMergeRequest } from "../domain/merge-requests/writes.js";
 import { builder } from "./builder.js";
 import { IssuableReferences, none, TaskCompletionStatus, TimeStats, user, userIdsOf, users } from "./issuables.js";
@@ -58,7 +58,7 @@ const basicFields = (t: Fields) => ({
   target_branch: t.exposeString("targetBranch"),
   source_branch: t.exposeString("sourceBranch"),
   user_notes_count: t.int({
-    resolve: async (mr: unknown, _a: unknown, ctx: Context) => (await ctx.loaders.issuableFacts.load(issuableKey("MergeRequest", row(mr).id))).userNotesCount,
+    resolve: async (mr: unknown, _a: unknown, ctx: Context) => (await ctx.loaders.get(issuableFactsLoader).load(issuableKey("MergeRequest", row(mr).id))).userNotesCount,
   }),
   author: t.field({ type: UserBasic, resolve: async (mr: unknown, _a: unknown, ctx: Context) => (await user(ctx, row(mr).authorId))! }),
   assignees: t.field({ type: [UserBasic], resolve: (mr: unknown, _a: unknown, ctx: Context) => users(ctx, userIdsOf(row(mr).assignees)) }),

@@ -6,6 +6,7 @@ import { avatarUrl } from "../domain/shared/avatars.js";
 import { groupWebUrl } from "../domain/groups/service.js";
 import { VISIBILITIES } from "../domain/shared/paths.js";
 import { builder } from "./builder.js";
+import { namespaceLoader } from "../domain/shared/loaders.js";
 
 export const VisibilityEnum = builder.enumType("Visibility", { values: VISIBILITIES });
 
@@ -16,7 +17,7 @@ export function namespaceWebUrl(ctx: Context, ns: Namespace) {
 /** "Parent / Child" names of the group and its ancestors (one batched query per page). */
 export async function namespaceFullName(ctx: Context, group: Namespace): Promise<string> {
   if (group.kind !== "group") return group.name;
-  const ancestors = await ctx.loaders.namespace.loadMany(ancestorIds(group).filter((id) => id !== group.id));
+  const ancestors = await ctx.loaders.get(namespaceLoader).loadMany(ancestorIds(group).filter((id) => id !== group.id));
   const names = ancestors.map((a) => (a && !(a instanceof Error) ? a.name : "")).filter(Boolean);
   return [...names, group.name].join(" / ");
 }

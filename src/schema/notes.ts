@@ -7,6 +7,7 @@ import { isResolvable } from "../domain/notes/discussions.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { UserBasic } from "./users.js";
+import { userLoader } from "../domain/shared/loaders.js";
 
 const onlyIfResolvable = { restIf: "resolvable" };
 
@@ -18,7 +19,7 @@ export const NoteEntity = builder.prismaObject("Note", {
     type: t.exposeString("type", { nullable: true }),
     body: t.exposeString("body"),
     attachment: t.string({ nullable: true, resolve: () => null }),
-    author: t.field({ type: UserBasic, resolve: async (note, _a, ctx) => (await ctx.loaders.user.load(note.authorId)) as User }),
+    author: t.field({ type: UserBasic, resolve: async (note, _a, ctx) => (await ctx.loaders.get(userLoader).load(note.authorId)) as User }),
     created_at: t.expose("createdAt", { type: "DateTime" }),
     updated_at: t.expose("updatedAt", { type: "DateTime" }),
     system: t.exposeBoolean("system"),
@@ -32,7 +33,7 @@ export const NoteEntity = builder.prismaObject("Note", {
       type: UserBasic,
       nullable: true,
       extensions: onlyIfResolvable,
-      resolve: async (note, _a, ctx) => (note.resolvedById == null ? null : ((await ctx.loaders.user.load(note.resolvedById)) as User | null)),
+      resolve: async (note, _a, ctx) => (note.resolvedById == null ? null : ((await ctx.loaders.get(userLoader).load(note.resolvedById)) as User | null)),
     }),
     resolved_at: t.expose("resolvedAt", { type: "DateTime", nullable: true, extensions: onlyIfResolvable }),
     confidential: t.exposeBoolean("internal"),

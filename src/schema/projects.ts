@@ -9,6 +9,9 @@ import { builder } from "./builder.js";
 import { namespaceFullName, NamespaceBasic, VisibilityEnum } from "./namespaces.js";
 import { keysetArgs, pageArgs, rowsOf } from "./pagination.js";
 import { UserBasic } from "./users.js";
+import { projectTopicNamesLoader } from "../domain/topics/assignments.js";
+import { repositoryFactsLoader } from "../domain/repository/facts.js";
+import { userLoader } from "../domain/shared/loaders.js";
 
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -32,8 +35,8 @@ const projectFields = (t: Fields) => ({
   visibility: t.exposeString("visibility"),
   archived: t.exposeBoolean("archived"),
   creator_id: t.exposeInt("creatorId", { nullable: true }),
-  topics: t.stringList({ resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => ctx.loaders.projectTopicNames.load(p.id) }),
-  tag_list: t.stringList({ resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => ctx.loaders.projectTopicNames.load(p.id) }),
+  topics: t.stringList({ resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => ctx.loaders.get(projectTopicNamesLoader).load(p.id) }),
+  tag_list: t.stringList({ resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => ctx.loaders.get(projectTopicNamesLoader).load(p.id) }),
   ssh_url_to_repo: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => sshUrlToRepo(ctx, projectFullPath(p)) }),
   http_url_to_repo: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => `${projectWebUrl(ctx, p)}.git` }),
   web_url: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => projectWebUrl(ctx, p) }),
@@ -41,14 +44,14 @@ const projectFields = (t: Fields) => ({
     nullable: true,
     select: { namespace: true },
     resolve: async (p: ProjectWithNamespace, _a: unknown, ctx: Context) => {
-      const { readmePath } = await ctx.loaders.repositoryFacts.load(p);
+      const { readmePath } = await ctx.loaders.get(repositoryFactsLoader).load(p);
       return readmePath ? `${projectWebUrl(ctx, p)}/-/blob/${p.defaultBranch}/${readmePath}` : null;
     },
   }),
   avatar_url: t.string({ nullable: true, resolve: () => null }),
   forks_count: t.int({ resolve: () => 0 }),
   star_count: t.int({ resolve: () => 0 }),
-  empty_repo: t.boolean({ resolve: async (p: Project, _a: unknown, ctx: Context) => (await ctx.loaders.repositoryFacts.load(p)).empty }),
+  empty_repo: t.boolean({ resolve: async (p: Project, _a: unknown, ctx: Context) => (await ctx.loaders.get(repositoryFactsLoader).load(p)).empty }),
   issues_enabled: t.boolean({ resolve: (p: Project) => p.issuesAccessLevel !== "disabled" }),
   merge_requests_enabled: t.boolean({ resolve: (p: Project) => p.mergeRequestsAccessLevel !== "disabled" }),
   snippets_enabled: t.boolean({ resolve: (p: Project) => p.snippetsAccessLevel !== "disabled" }),
@@ -63,7 +66,7 @@ const projectFields = (t: Fields) => ({
     select: { namespace: { include: { owner: true } } },
     // lists load the owner with the page; single projects come from the domain without it
     resolve: (p: any, _a: unknown, ctx: Context) =>
-      p.namespace.owner !== undefined ? p.namespace.owner : p.namespace.ownerId ? ctx.loaders.user.load(p.namespace.ownerId) : null,
+      p.namespace.owner !== undefined ? p.namespace.owner : p.namespace.ownerId ? ctx.loaders.get(userLoader).load(p.namespace.ownerId) : null,
   }),
 });
 

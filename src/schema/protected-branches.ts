@@ -8,11 +8,12 @@ import {
 import { roleDescription, type AccessKind, type ProtectedBranchWithLevels } from "../domain/repository/protection-rules.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
+import { namespaceLoader, userLoader } from "../domain/shared/loaders.js";
 
 /** access_level_description: the role's words, or the name of the user or group. */
 async function describe(entry: ProtectedBranchAccessLevel, ctx: Context): Promise<string | null> {
-  if (entry.userId != null) return (await ctx.loaders.user.load(entry.userId))?.name ?? null;
-  if (entry.groupId != null) return (await ctx.loaders.namespace.load(entry.groupId))?.name ?? null;
+  if (entry.userId != null) return (await ctx.loaders.get(userLoader).load(entry.userId))?.name ?? null;
+  if (entry.groupId != null) return (await ctx.loaders.get(namespaceLoader).load(entry.groupId))?.name ?? null;
   return roleDescription(entry.accessLevel);
 }
 

@@ -8,6 +8,7 @@ import { getProjectSnippet, getProjectSnippetRaw, listProjectSnippets, type Snip
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import { UserBasic } from "./users.js";
+import { userLoader } from "../domain/shared/loaders.js";
 
 /** Every snippet root field answers with the domain's SnippetView (files and project loaded). */
 const view = (snippet: Snippet) => snippet as SnippetView;
@@ -32,7 +33,7 @@ export const SnippetEntity = builder.prismaObject("Snippet", {
     title: t.exposeString("title"),
     description: t.exposeString("description", { nullable: true }),
     visibility: t.exposeString("visibility"),
-    author: t.field({ type: UserBasic, resolve: async (s, _a, ctx) => (await ctx.loaders.user.load(s.authorId)) as User }),
+    author: t.field({ type: UserBasic, resolve: async (s, _a, ctx) => (await ctx.loaders.get(userLoader).load(s.authorId)) as User }),
     created_at: t.expose("createdAt", { type: "DateTime" }),
     updated_at: t.expose("updatedAt", { type: "DateTime" }),
     project_id: t.exposeInt("projectId", { nullable: true }),

@@ -20,6 +20,7 @@ import { createNote } from "../helpers/snippets-notes.js";
 import { subscribeSse, type SseSubscription } from "../helpers/sse.js";
 import { onPostgresql } from "../helpers/test-database.js";
 import { createTeamWithProjects, type TeamWithProjects } from "../helpers/team.js";
+import { systemContext } from "../../src/domain/shared/context.js";
 
 let t: TestApp;
 let team: TeamWithProjects;
@@ -177,7 +178,7 @@ describe("projectEvents", () => {
     const issue = await createIssue(team.owner.api, pub);
     expect(short(await nextEvent(events))).toEqual(["ISSUE", "open", gid("Issue", issue.id)]);
 
-    const ctx = { ...t.services, actor: null };
+    const ctx = systemContext(t.services);
     const rolledBack = t.services.db.$transaction(async (tx) => {
       const row = await tx.issue.findUniqueOrThrow({ where: { id: issue.id }, include: { assignees: true } });
       await publish(tx, ctx, "issue", { action: "update", projectId: pub, issue: row, actorId: team.owner.id, changes: {} });

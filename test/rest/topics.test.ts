@@ -8,6 +8,7 @@ import { mergeTopicRecords } from "../../src/domain/topics/merge.js";
 import { parseLinks, type ApiClient } from "../helpers/api.js";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
 import { createProject, createUser, uniq, type TestUser } from "../helpers/factories.js";
+import { systemContext } from "../../src/domain/shared/context.js";
 
 let t: TestApp;
 let user: TestUser;
@@ -341,7 +342,7 @@ describe("POST /topics/merge", () => {
     expect(res.body).toEqual(ORGANIZATION_NOT_FOUND);
     // once both are readable, the merge service itself requires one organization
     const local = await t.services.db.topic.findUniqueOrThrow({ where: { id: topic.id } });
-    const ctx = { ...t.services, actor: null };
+    const ctx = systemContext(t.services);
     await expect(mergeTopicRecords(ctx, foreign, local)).rejects.toMatchObject({
       status: 400, body: { message: "The source topic and the target topic must belong to the same organization." },
     });
@@ -353,7 +354,7 @@ describe("POST /topics/merge", () => {
     const sourceRow = await t.services.db.topic.findUniqueOrThrow({ where: { id: source.id } });
     // a target that no longer exists: moving the assignments to it violates the foreign key
     const vanished = { ...sourceRow, id: 99_999_999, name: "vanished" };
-    const ctx = { ...t.services, actor: null };
+    const ctx = systemContext(t.services);
     await expect(mergeTopicRecords(ctx, sourceRow, vanished)).rejects.toMatchObject({
       status: 400, body: { message: "Topics could not be merged!" },
     });

@@ -6,6 +6,7 @@ import { publish } from "../../src/domain/shared/events.js";
 import { notifyExpiringTokens } from "../../src/webhooks/maintenance.js";
 import { createGroup, createProject, createUser, type TestUser } from "../helpers/factories.js";
 import { createHook, deliveriesOf, startTestbed, type WebhookTestbed } from "./setup.js";
+import { systemContext } from "../../src/domain/shared/context.js";
 
 let bed: WebhookTestbed;
 let owner: TestUser;
@@ -54,7 +55,7 @@ describe("access token events", () => {
 });
 
 describe("work item events", () => {
-  const ctx = () => ({ ...bed.t.services, actor: null });
+  const ctx = () => systemContext(bed.t.services);
 
   it("issue events go to issue hooks, confidential ones to confidential issue hooks only", async () => {
     const plain = await createHook(bed, group.id, { issues_events: true });

@@ -3,6 +3,8 @@
 import type { AwardEmoji, Prisma } from "../../generated/prisma/client.js";
 import type { Db } from "../../db/client.js";
 import type { AwardableType } from "./awardables.js";
+import DataLoader from "dataloader";
+import type { LoaderFactory } from "../shared/loaders.js";
 
 /** `${awardable_type}:${awardable_id}`, e.g. "Issue:12" */
 export type AwardableKey = `${AwardableType}:${number}`;
@@ -28,3 +30,7 @@ export async function batchAwardEmoji(db: Db, keys: readonly AwardableKey[]): Pr
   }
   return keys.map((key) => byKey.get(key) ?? []);
 }
+
+/** Emoji reactions of an awardable (`awardableKey(type, id)`), oldest first. */
+export const awardEmojiLoader: LoaderFactory<DataLoader<AwardableKey, AwardEmoji[]>> = (services) =>
+  new DataLoader((keys) => batchAwardEmoji(services.db, keys));

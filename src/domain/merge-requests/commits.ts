@@ -7,6 +7,8 @@ import type { Loaders } from "../shared/loaders.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { commitLinksOfProjects, commitsBetween, getCommitBySha, mergeBase, shasBetweenIn } from "../repository/commits.js";
 import { branchHead } from "./branches.js";
+import DataLoader from "dataloader";
+import type { LoaderFactory } from "../shared/loaders.js";
 
 type Reader = Db | Tx;
 export type MergeRequestRefs = Pick<MergeRequest, "projectId" | "headSha" | "targetBranch"> & Partial<Pick<MergeRequest, "mergeCommitSha">>;
@@ -78,7 +80,7 @@ async function targetBranchHeads(db: Reader, mrs: MergeRequestRefs[]): Promise<M
  * list, which checked that they may read it), newest first, as listMergeRequestCommits pages them.
  */
 export async function commitsOfShownMergeRequest(ctx: { loaders: Loaders }, mr: MergeRequestRefs & Pick<MergeRequest, "id">, args: PageArgs): Promise<Page<Commit>> {
-  return paginateList(await ctx.loaders.mergeRequestCommits.load(mr), args);
+  return paginateList(await ctx.loaders.get(mergeRequestCommitsLoader).load(mr), args);
 }
 
 export interface DiffRefs {
@@ -114,3 +116,7 @@ export function mergeRequestDiffOnce(db: Reader, mr: MergeRequestRefs): ReturnTy
   }
   return diff;
 }
+
+/** The commits of each merge request of a page, in a fixed number of statements. */
+export const mergeRequestCommitsLoader: LoaderFactory<DataLoader<MergeRequestRefs & { id: number }, Commit[], number>> = (services) =>
+  new DataLoader((mrs) => batchMergeRequestCommits(services.db, mrs), { cacheKeyFn: (mr) => mr.id });

@@ -5,11 +5,11 @@ import type { DomainContext } from "../shared/context.js";
 import { canMergeToBranch, canPushToBranch } from "../repository/access.js";
 import { computeApprovalState } from "../approvals/state.js";
 import { detailedMergeStatus } from "./fields.js";
-import { branchKey, mergeRequestLoaders } from "./loaders.js";
+import { branchHeadLoader, branchKey, hasApprovalRulesLoader } from "./loaders.js";
 import type { MergeRequestRow } from "./queries.js";
 
 export async function sourceBranchExists(ctx: DomainContext, mr: MergeRequestRow): Promise<boolean> {
-  return (await mergeRequestLoaders(ctx).branchHead.load(branchKey(mr.projectId, mr.sourceBranch))) != null;
+  return (await ctx.loaders.get(branchHeadLoader).load(branchKey(mr.projectId, mr.sourceBranch))) != null;
 }
 
 /**
@@ -18,7 +18,7 @@ export async function sourceBranchExists(ctx: DomainContext, mr: MergeRequestRow
  * and only their merge requests get their approval state computed.
  */
 export async function approvalsSatisfied(ctx: DomainContext, mr: MergeRequestRow): Promise<boolean> {
-  if (!(await mergeRequestLoaders(ctx).hasApprovalRules.load(mr.projectId))) return true;
+  if (!(await ctx.loaders.get(hasApprovalRulesLoader).load(mr.projectId))) return true;
   return (await computeApprovalState(ctx, mr)).approved;
 }
 

@@ -10,6 +10,8 @@ import type { DomainContext } from "../shared/context.js";
 import type { Loaders } from "../shared/loaders.js";
 import type { Page, PageArgs } from "../shared/pagination.js";
 import { SYSTEM_FILTER, type NoteableType, type NotesFilter, type NoteView } from "./queries.js";
+import DataLoader from "dataloader";
+import type { LoaderFactory } from "../shared/loaders.js";
 
 /** `${noteable_type}:${noteable_id}:${internal notes included ? 1 : 0}`, e.g. "Issue:12:0" */
 export type NotesKey = `${NoteableType}:${number}:${0 | 1}`;
@@ -104,7 +106,7 @@ const viewOf = (noteable: ShownNoteable, note: Note): NoteView => ({ ...note, no
  * where it was found; the project's access is cached, so a page of noteables costs one statement.
  */
 export async function notesOfShownNoteable(ctx: DomainContext & { loaders: Loaders }, noteable: ShownNoteable): Promise<NoteView[]> {
-  const notes = await ctx.loaders.notes.load(notesKey(noteable.type, noteable.id, await internalNotesReadable(ctx, noteable)));
+  const notes = await ctx.loaders.get(notesLoader).load(notesKey(noteable.type, noteable.id, await internalNotesReadable(ctx, noteable)));
   return notes.map((note) => viewOf(noteable, note));
 }
 
@@ -117,6 +119,13 @@ export async function notePageOfShownNoteable(
 ): Promise<Page<NoteView>> {
   const internal = await internalNotesReadable(ctx, noteable);
   const key = { type: noteable.type, id: noteable.id, internal, filter, offset: args.offset ?? 0, perPage: args.per_page ?? 0 };
-  const page = await ctx.loaders.notePages.load(key);
+  const page = await ctx.loaders.get(notePagesLoader).load(key);
   return { ...page, rows: page.rows.map((note) => viewOf(noteable, note)) };
 }
+
+/** Every note of a noteable (`notesKey(...)`), oldest first: threads are built from all of them. */
+export const notesLoader: LoaderFactory<DataLoader<NotesKey, Note[]>> = (services) => new DataLoader((keys) => batchNotes(services.db, keys));
+
+/** One page of a noteable's notes, the same page of every noteable asked for in one statement. */
+export const notePagesLoader: LoaderFactory<DataLoader<NotePageKey, Page<Note>, string>> = (services) =>
+  new DataLoader((keys) => batchNotePages(services.db, keys), { cacheKeyFn: notePageCacheKey });

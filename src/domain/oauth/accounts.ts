@@ -95,7 +95,7 @@ export async function claimsOf(services: Services, user: User): Promise<Record<s
     preferred_username: user.username,
     email: user.email,
     email_verified: true,
-    profile: webUrlOfUser({ ...services, actor: null }, user),
+    profile: webUrlOfUser(services, user),
     picture: avatarUrlOfUser(services, user),
     ...groups,
   };

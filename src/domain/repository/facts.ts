@@ -5,6 +5,8 @@
 import type { Project } from "../../generated/prisma/client.js";
 import type { Db } from "../../db/client.js";
 import type { Caches, RepositoryFacts } from "../shared/caches.js";
+import DataLoader from "dataloader";
+import type { LoaderFactory } from "../shared/loaders.js";
 
 /** A README at the root: "README", "readme.md", "Readme.rst"... (Gitlab::FileDetector's readme). */
 const README = /^readme(\.[^/.]+)?$/i;
@@ -45,3 +47,7 @@ async function loadFacts(db: Db, projects: readonly ProjectRef[]): Promise<Map<n
     return [p.id, facts];
   }));
 }
+
+/** empty_repo and readme_url of a project (by id; its default branch is read from the row given). */
+export const repositoryFactsLoader: LoaderFactory<DataLoader<Pick<Project, "id" | "defaultBranch">, RepositoryFacts, number>> = (services) =>
+  new DataLoader((projects) => repositoryFactsOf(services.db, services.caches.repositories, projects), { cacheKeyFn: (p) => p.id });

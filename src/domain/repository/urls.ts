@@ -3,27 +3,23 @@
 import DataLoader from "dataloader";
 import type { Config } from "../../config.js";
 import type { DomainContext } from "../shared/context.js";
+import type { LoaderFactory } from "../shared/loaders.js";
 import { projectPageUrl } from "../shared/web-urls.js";
 
 type ProjectPath = { path: string; namespace: { fullPath: string } };
 
-const pathLoaders = new WeakMap<DomainContext, DataLoader<number, ProjectPath>>();
-
-function projectPath(ctx: DomainContext, projectId: number): Promise<ProjectPath> {
-  let loader = pathLoaders.get(ctx);
-  if (!loader) {
-    loader = new DataLoader(async (ids) => {
-      const rows = await ctx.db.project.findMany({
-        where: { id: { in: [...ids] } },
-        select: { id: true, path: true, namespace: { select: { fullPath: true } } },
-      });
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      return ids.map((id) => byId.get(id) ?? new Error(`project ${id} does not exist`));
+/** Project paths by id, for the URLs of a page of repository objects. */
+const projectPathLoader: LoaderFactory<DataLoader<number, ProjectPath>> = (services) =>
+  new DataLoader(async (ids) => {
+    const rows = await services.db.project.findMany({
+      where: { id: { in: [...ids] } },
+      select: { id: true, path: true, namespace: { select: { fullPath: true } } },
     });
-    pathLoaders.set(ctx, loader);
-  }
-  return loader.load(projectId);
-}
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id) ?? new Error(`project ${id} does not exist`));
+  });
+
+const projectPath = (ctx: DomainContext, projectId: number) => ctx.loaders.get(projectPathLoader).load(projectId);
 
 export async function commitWebUrl(ctx: DomainContext, projectId: number, sha: string): Promise<string> {
   return projectPageUrl(ctx, await projectPath(ctx, projectId), "commit", sha);

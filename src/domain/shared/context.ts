@@ -5,6 +5,7 @@ import type { User } from "../../generated/prisma/client.js";
 import type { Caches } from "./caches.js";
 import type { Encryption } from "./encryption.js";
 import type { UrlGuard } from "../../net/url-guard.js";
+import { createLoaders, type Loaders } from "./loaders.js";
 import type { Dialect } from "./paths.js";
 import type { HookDelivery } from "../web-hooks/delivery.js";
 
@@ -35,6 +36,8 @@ export interface Services {
 
 export interface DomainContext extends Services {
   actor: Actor | null;
+  /** this request's loaders and per-request caches (loaders.ts) */
+  loaders: Loaders;
   /**
    * An old path of a moved project: GraphQL simply resolves it; REST raises ProjectMovedError
    * so that GET answers 301 and other methods 405, as GitLab's API does.
@@ -43,3 +46,8 @@ export interface DomainContext extends Services {
 }
 
 export const isAdmin = (actor: Actor | null) => !!actor && actor.user.isAdmin;
+
+/** A domain context outside a request (workers, sign-in pages, scripts, tests) with loaders of its own. */
+export function systemContext(services: Services, actor: Actor | null = null): DomainContext {
+  return { ...services, actor, loaders: createLoaders(services) };
+}

@@ -4,6 +4,8 @@
 import { Prisma } from "../../generated/prisma/client.js";
 import type { Db } from "../../db/client.js";
 import { DOWNVOTE_NAME, UPVOTE_NAME } from "./emoji-names.js";
+import DataLoader from "dataloader";
+import type { LoaderFactory } from "./loaders.js";
 
 export type IssuableType = "Issue" | "MergeRequest";
 
@@ -54,3 +56,7 @@ function factsQuery(type: IssuableType, ids: number[]): Prisma.Sql {
     WHERE "awardableType" = ${type} AND "awardableId" IN (${list}) AND "name" IN (${UPVOTE_NAME}, ${DOWNVOTE_NAME}) GROUP BY "awardableId", "name"
     ${assignees}`;
 }
+
+/** Comment and vote counts, assignees of an issue or merge request (`issuableKey(type, id)`). */
+export const issuableFactsLoader: LoaderFactory<DataLoader<IssuableKey, IssuableFacts>> = (services) =>
+  new DataLoader((keys) => batchIssuableFacts(services.db, keys));

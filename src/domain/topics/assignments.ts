@@ -1,6 +1,8 @@
 // Topics assigned to projects: names are matched case-insensitively (per organization) and
 // created on first use; the topics' project counters are kept in step.
 import type { Prisma } from "../../generated/prisma/client.js";
+import DataLoader from "dataloader";
+import type { LoaderFactory } from "../shared/loaders.js";
 
 export const DEFAULT_ORGANIZATION_ID = 1;
 
@@ -49,3 +51,14 @@ export async function recountTopics(tx: Prisma.TransactionClient, topicIds: numb
 export async function topicIdsOf(tx: Prisma.TransactionClient, projectId: number): Promise<number[]> {
   return (await tx.projectTopic.findMany({ where: { projectId }, select: { topicId: true } })).map((t) => t.topicId);
 }
+
+/** Topic names of a project, in assignment order. */
+export const projectTopicNamesLoader: LoaderFactory<DataLoader<number, string[]>> = (services) =>
+  new DataLoader(async (projectIds) => {
+    const rows = await services.db.projectTopic.findMany({
+      where: { projectId: { in: [...projectIds] } },
+      include: { topic: { select: { name: true } } },
+      orderBy: { position: "asc" },
+    });
+    return projectIds.map((id) => rows.filter((row) => row.projectId === id).map((row) => row.topic.name));
+  });

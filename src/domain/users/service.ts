@@ -16,7 +16,7 @@ export { createUser, type CreateUserInput } from "./create.js";
 
 export { USERNAME_PATTERN } from "./validation.js";
 
-export function webUrlOfUser(ctx: DomainContext, user: Pick<User, "username">) {
+export function webUrlOfUser(ctx: Pick<DomainContext, "config">, user: Pick<User, "username">) {
   return `${ctx.config.publicUrl}/${user.username}`;
 }
 

@@ -17,6 +17,8 @@ import { digest } from "../shared/secrets.js";
 import { INTERNAL_ERROR } from "./delivery.js";
 import { checkRateLimit } from "../shared/rate-limit.js";
 import { triggerOf, type TestTrigger } from "./triggers.js";
+import DataLoader from "dataloader";
+import type { LoaderFactory } from "../shared/loaders.js";
 
 export interface HookEventEntity {
   id: number;
@@ -151,7 +153,7 @@ export async function eventsOfShownHook(
 ): Promise<Page<HookEventEntity>> {
   const status = statusValues(args.status);
   statusMatches(status); // refused here, before the batch
-  return ctx.loaders.hookEvents.load({ hookId, status, offset: args.offset ?? 0, perPage: args.per_page ?? 0 });
+  return ctx.loaders.get(hookEventsLoader).load({ hookId, status, offset: args.offset ?? 0, perPage: args.per_page ?? 0 });
 }
 
 function toEntity(row: WebHookLog): HookEventEntity {
@@ -208,3 +210,7 @@ async function throttle(ctx: DomainContext, flag: FeatureName, scope: string): P
 }
 
 const unprocessable = (message: string) => new AppError(422, { message });
+
+/** A page of each hook's delivery history (`events(first:)` of a page of hooks), in one statement. */
+export const hookEventsLoader: LoaderFactory<DataLoader<HookEventsKey, Page<HookEventEntity>, string>> = (services) =>
+  new DataLoader((keys) => batchHookEvents(services, keys), { cacheKeyFn: hookEventsCacheKey });
