@@ -7,6 +7,6 @@ import "./domain/repository/first-branch.js";
 import "./domain/merge-requests/subscribers.js";
 import "./webhooks/subscribers.js";
 import "./webhooks/tag-push.js";
-import "./domain/approvals/subscribers.js";
+import "./domain/merge-requests/approvals/subscribers.js";
 import "./webhooks/project-events.js";
 import "./domain/live-events/publisher.js";

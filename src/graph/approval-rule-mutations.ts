@@ -2,7 +2,7 @@
 // approvalProjectRuleUpdate and approvalProjectRuleDelete over the REST project approval rule
 // writes (project-rules.ts: Maintainers and up; approvers narrowed to members, groups to visible ones).
 import { notFound } from "../errors.js";
-import { createProjectRule, deleteProjectRule, updateProjectRule } from "../domain/approvals/project-rules.js";
+import { createProjectRule, deleteProjectRule, updateProjectRule } from "../domain/merge-requests/approvals/project-rules.js";
 import { projectRuleProjectById } from "../domain/shared/record-paths.js";
 import type { Context } from "../context.js";
 import { ApprovalProjectRuleRef } from "./approval-rules.js";

@@ -4,9 +4,9 @@
 // Group.approvalRules: the group's rules (GET /groups/:id/approval_rules: Owners and
 // administrators, while the approval_group_rules feature flag is on): ApprovalGroupRule has
 // ApprovalProjectRule's fields, a type of its own so that a global id names the kind of rule.
-import type { RuleView } from "../domain/approvals/views.js";
-import { listGroupRules } from "../domain/approvals/group-rules.js";
-import { listProjectRules } from "../domain/approvals/project-rules.js";
+import type { RuleView } from "../domain/merge-requests/approvals/views.js";
+import { listGroupRules } from "../domain/merge-requests/approvals/group-rules.js";
+import { listProjectRules } from "../domain/merge-requests/approvals/project-rules.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { arrayConnection, offsetConnection } from "./connections.js";

@@ -1,6 +1,6 @@
 // projectApprovalSettingsUpdate (Forgeline's name): REST POST /projects/:id/approvals on the graph
 // (settings.ts rules: Maintainers and up, at least one setting, the others kept).
-import { updateApprovalSettings } from "../domain/approvals/settings.js";
+import { updateApprovalSettings } from "../domain/merge-requests/approvals/settings.js";
 import { ProjectApprovalSettingsRef } from "./approval-settings.js";
 import { projectPathOf } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";

@@ -1,6 +1,6 @@
 // Project.approvalSettings: the project's merge request approval settings, from the domain's view
 // behind GET /projects/:id/approvals (Maintainers and up).
-import { getApprovalSettings, type ApprovalSettingsView } from "../domain/approvals/settings.js";
+import { getApprovalSettings, type ApprovalSettingsView } from "../domain/merge-requests/approvals/settings.js";
 import { builder } from "./builder.js";
 import { orNull } from "./errors.js";
 import { ProjectRef } from "./projects.js";

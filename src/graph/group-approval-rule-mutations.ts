@@ -3,7 +3,7 @@
 // (group-rules.ts: group Owners and administrators, while the approval_group_rules feature flag is
 // on; approvers narrowed to direct members of the group, top-level groups only). REST has no delete.
 import type { Context } from "../context.js";
-import { createGroupRule, updateGroupRule } from "../domain/approvals/group-rules.js";
+import { createGroupRule, updateGroupRule } from "../domain/merge-requests/approvals/group-rules.js";
 import { groupRuleGroupById } from "../domain/shared/record-paths.js";
 import { notFound } from "../errors.js";
 import { ApprovalGroupRuleRef } from "./approval-rules.js";

@@ -2,7 +2,7 @@
 // (Forgeline's names) over the REST merge request approval rule writes (merge-request-rules.ts:
 // who may edit the merge request's rules, overriding allowed, only user-defined rules changed).
 import { notFound } from "../errors.js";
-import { createMergeRequestRule, deleteMergeRequestRule, updateMergeRequestRule } from "../domain/approvals/merge-request-rules.js";
+import { createMergeRequestRule, deleteMergeRequestRule, updateMergeRequestRule } from "../domain/merge-requests/approvals/merge-request-rules.js";
 import { mergeRequestRulePathById } from "../domain/shared/record-paths.js";
 import type { Context } from "../context.js";
 import { approverFields, restApprovers } from "./approval-rule-mutations.js";

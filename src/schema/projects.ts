@@ -1,6 +1,6 @@
 import type { Context } from "../context.js";
 import type { Project } from "../generated/prisma/client.js";
-import { FEATURE_ACCESS_LEVELS } from "../domain/projects/features.js";
+import { FEATURE_ACCESS_LEVELS } from "../domain/shared/project-features.js";
 import { projectPermissions } from "../domain/shared/access.js";
 import { sshUrlToRepo } from "../domain/repository/urls.js";
 import { createProject, getProject, listGroupProjects, listProjects, listProjectsKeyset, PROJECT_ORDER_COLUMNS, transferProject, updateProject, type ProjectWithNamespace } from "../domain/projects/service.js";

@@ -1,4 +1,5 @@
-import { createUser, currentUser, getUser, listUsers, listUsersKeyset, USER_ORDER_COLUMNS, avatarUrlOfUser, webUrlOfUser } from "../domain/users/service.js";
+import { createUser } from "../domain/users/create.js";
+import { currentUser, getUser, listUsers, listUsersKeyset, USER_ORDER_COLUMNS, avatarUrlOfUser, webUrlOfUser } from "../domain/users/service.js";
 import type { Context } from "../context.js";
 import type { User } from "../generated/prisma/client.js";
 import { mayReadPrivateFields } from "../domain/users/service.js";

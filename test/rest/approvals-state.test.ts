@@ -3,7 +3,7 @@
 // and committers left out; branch scoping of project rules; resets when the source branch
 // advances (reset_approvals_on_push) and selective code owner removals.
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { codeOwnerPatternMatches } from "../../src/domain/approvals/code-owners.js";
+import { codeOwnerPatternMatches } from "../../src/domain/merge-requests/approvals/code-owners.js";
 import { subscribe, type ApprovalEvent } from "../../src/domain/shared/events.js";
 import { approvalState, approvalStatus, approve, createProjectRule, idsOf, setApprovalSettings } from "../helpers/approvals.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";

@@ -2,7 +2,7 @@
 // project's issues (`filter_assignees`) and silently drops the rest.
 import type { ProjectAccess } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
-import { featureUsers } from "../projects/features.js";
+import { featureUsers } from "../shared/project-features.js";
 
 /** GitLab's "None" for assignee ids: `[0]` unassigns everybody. */
 const UNASSIGN = 0;

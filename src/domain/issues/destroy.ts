@@ -9,7 +9,7 @@ import { isAdmin, type DomainContext } from "../shared/context.js";
 import type { Tx } from "../shared/events.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { deleteNoteablesChildren } from "../shared/dependent-rows.js";
-import { featureAvailable } from "../projects/features.js";
+import { featureAvailable } from "../shared/project-features.js";
 import { lockForDeletion } from "../shared/row-locks.js";
 import { canReadIssue, type IssueWithAssignees } from "./queries.js";
 

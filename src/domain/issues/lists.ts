@@ -8,7 +8,7 @@ import { isAdmin, type DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs, type SortDirection } from "../shared/pagination.js";
 import { requireExclusive } from "../shared/param-rules.js";
 import type { RelationQuery } from "../shared/prisma-query.js";
-import { featureAvailable } from "../projects/features.js";
+import { featureAvailable } from "../shared/project-features.js";
 import { userIdByUsername } from "../users/service.js";
 import { labelFilter, labelsCondition } from "./rules.js";
 import { canReadAllConfidential } from "./queries.js";

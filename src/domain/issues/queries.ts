@@ -6,7 +6,7 @@ import { issueByIid } from "../../db/hot-reads.js";
 import { recordNotFound } from "../../errors.js";
 import { AccessLevel, findProject, type ProjectAccess } from "../shared/access.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
-import { featureAvailable } from "../projects/features.js";
+import { featureAvailable } from "../shared/project-features.js";
 import type { RelationQuery } from "../shared/prisma-query.js";
 
 export type IssueWithAssignees = Issue & { assignees: IssueAssignee[] };

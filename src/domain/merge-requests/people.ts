@@ -2,7 +2,7 @@
 // (IssuableBaseService filters the ids it is given; unknown ids and 0 fall away silently).
 import type { ProjectAccess } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
-import { featureUsers } from "../projects/features.js";
+import { featureUsers } from "../shared/project-features.js";
 
 /** The given user ids (in the caller's order, once each) of users who can read the project's merge requests. */
 export async function mergeRequestReaders(ctx: DomainContext, access: ProjectAccess, userIds: number[]): Promise<number[]> {

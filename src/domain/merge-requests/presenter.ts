@@ -3,7 +3,7 @@
 import { projectAccessLevel } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { canMergeToBranch, canPushToBranch } from "../repository/access.js";
-import { computeApprovalState } from "../approvals/state.js";
+import { computeApprovalState } from "./approvals/state.js";
 import { detailedMergeStatus } from "./fields.js";
 import { branchHeadLoader, branchKey, hasApprovalRulesLoader } from "./loaders.js";
 import type { MergeRequestRow } from "./queries.js";

@@ -6,7 +6,7 @@ import { mergeRequestByIid } from "../../db/hot-reads.js";
 import { forbidden, recordNotFound } from "../../errors.js";
 import { AccessLevel, findProject, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
-import { featureAvailable } from "../projects/features.js";
+import { featureAvailable } from "../shared/project-features.js";
 
 export interface MergeRequestAccess {
   mergeRequest: MergeRequest;

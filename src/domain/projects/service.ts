@@ -13,7 +13,7 @@ import { recheckIfTaken } from "../shared/preconditions.js";
 import type { ProjectWithNamespace } from "./lists.js";
 import { nameProblems, pathFromName, pathProblems, rubyErrorHash, type Visibility } from "../shared/paths.js";
 import { assignTopics, recountTopics, topicIdsOf } from "../topics/assignments.js";
-import { featureSettingsData, type FeatureSettingsInput } from "./features.js";
+import { featureSettingsData, type FeatureSettingsInput } from "../shared/project-features.js";
 import { initializeRepository } from "../repository/initialize.js";
 import { recordId } from "../shared/record-ids.js";
 import { projectFullPath } from "../shared/web-urls.js";

@@ -3,7 +3,7 @@
 import { forbidden, notFound } from "../../errors.js";
 import { AccessLevel, findProject, type ProjectAccess } from "../shared/access.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
-import { featureAccessLevel, featureAvailable } from "../projects/features.js";
+import { featureAccessLevel, featureAvailable } from "../shared/project-features.js";
 import type { AccessKind, ProtectedBranchWithLevels } from "./protection-rules.js";
 import { accessEntryAllows, protectedBranchesMatching } from "./protection-rules.js";
 

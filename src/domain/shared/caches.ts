@@ -8,8 +8,8 @@
 import { LRUCache } from "lru-cache";
 import { EVERY_TABLE, type TableVersions } from "../../db/table-versions.js";
 import type { Namespace, Project, User, WebHook } from "../../generated/prisma/client.js";
-import type { LoadedRules } from "../approvals/rules.js";
-import type { ApprovalSettings } from "../approvals/settings.js";
+import type { LoadedRules } from "../merge-requests/approvals/rules.js";
+import type { ApprovalSettings } from "../merge-requests/approvals/settings.js";
 import type { ProtectedBranchWithLevels } from "../repository/protection-rules.js";
 import type { TokenWithUser } from "../auth/token-store.js";
 

@@ -2,7 +2,7 @@
 // lookups take, so that those lookups apply their permission rules; null when there is no record.
 import type { DomainContext } from "./context.js";
 import type { NoteableType } from "../notes/queries.js";
-import type { RuleKind } from "../approvals/rules.js";
+import type { RuleKind } from "../merge-requests/approvals/rules.js";
 import type { HookOwnerRef } from "../web-hooks/owners.js";
 import { fitsIdColumn } from "./record-ids.js";
 

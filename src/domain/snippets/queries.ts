@@ -7,7 +7,7 @@ import { forbidden, notFound, recordNotFound } from "../../errors.js";
 import { AccessLevel, findProject, openVisibilities, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
-import { featureAvailable } from "../projects/features.js";
+import { featureAvailable } from "../shared/project-features.js";
 
 export type SnippetWithFiles = Snippet & { files: SnippetFile[] };
 

@@ -12,9 +12,6 @@ import {
 } from "../shared/pagination.js";
 import { containsText } from "../shared/paths.js";
 
-export { createUser, type CreateUserInput } from "./create.js";
-
-export { USERNAME_PATTERN } from "./validation.js";
 
 export function webUrlOfUser(ctx: Pick<DomainContext, "config">, user: Pick<User, "username">) {
   return `${ctx.config.publicUrl}/${user.username}`;

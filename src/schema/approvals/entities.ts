@@ -1,7 +1,7 @@
 // The approval entities several levels show: Approver, ApproverGroup, and GitLab's
 // (Project|Group|MergeRequest)ApprovalRule, built on ApprovalRule's fields.
 import type { Namespace, User } from "../../generated/prisma/client.js";
-import type { RuleView } from "../../domain/approvals/views.js";
+import type { RuleView } from "../../domain/merge-requests/approvals/views.js";
 import { builder } from "../builder.js";
 import { GroupEntity } from "../namespaces.js";
 import type { ProtectedBranchWithLevels } from "../../domain/repository/protection-rules.js";

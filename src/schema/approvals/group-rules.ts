@@ -1,5 +1,5 @@
 // Group approval rules (/groups/:id/approval_rules, experimental in GitLab): list, create, update.
-import { createGroupRule, listGroupRules, updateGroupRule } from "../../domain/approvals/group-rules.js";
+import { createGroupRule, listGroupRules, updateGroupRule } from "../../domain/merge-requests/approvals/group-rules.js";
 import { builder } from "../builder.js";
 import { pageArgs, rowsOf } from "../pagination.js";
 import { ApprovalRuleType, approverIdArgs, authenticated, optionalRuleInput, requiredRuleInput, ruleArgs } from "./args.js";

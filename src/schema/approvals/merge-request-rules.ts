@@ -2,7 +2,7 @@
 // list, one, create, update, delete.
 import {
   createMergeRequestRule, deleteMergeRequestRule, getMergeRequestRule, listMergeRequestRules, updateMergeRequestRule,
-} from "../../domain/approvals/merge-request-rules.js";
+} from "../../domain/merge-requests/approvals/merge-request-rules.js";
 import { builder } from "../builder.js";
 import { pageArgs, rowsOf } from "../pagination.js";
 import { approverArgs, authenticated, mergeRequestArgs, mergeRequestRuleArgs, optionalRuleInput, requiredRuleInput } from "./args.js";

@@ -1,5 +1,5 @@
 // Project approval rules (/projects/:id/approval_rules): list, one, create, update, delete.
-import { createProjectRule, deleteProjectRule, getProjectRule, listProjectRules, updateProjectRule } from "../../domain/approvals/project-rules.js";
+import { createProjectRule, deleteProjectRule, getProjectRule, listProjectRules, updateProjectRule } from "../../domain/merge-requests/approvals/project-rules.js";
 import { builder } from "../builder.js";
 import { pageArgs, rowsOf } from "../pagination.js";
 import { ApprovalReportType, ApprovalRuleType, approverArgs, authenticated, protectedBranchArgs, requiredRuleInput, ruleArgs } from "./args.js";

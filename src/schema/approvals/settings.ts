@@ -1,5 +1,5 @@
 // Project approval settings (GET and POST /projects/:id/approvals): GitLab's ApprovalSettings.
-import { getApprovalSettings, updateApprovalSettings, type ApprovalSettingsView } from "../../domain/approvals/settings.js";
+import { getApprovalSettings, updateApprovalSettings, type ApprovalSettingsView } from "../../domain/merge-requests/approvals/settings.js";
 import { builder } from "../builder.js";
 import { authenticated } from "./args.js";
 import { Approver, ApproverGroup } from "./entities.js";

@@ -1,15 +1,15 @@
 // Reading a merge request's approvals and approving, unapproving and resetting them
 // (lib/api/merge_request_approvals.rb with EE's ApprovalState, MergeRequests::ApprovalService,
 // RemoveApprovalService). Each change is one transaction that publishes an "approval" event.
-import type { MergeRequest } from "../../generated/prisma/client.js";
-import { AppError, conflict, forbidden, notFound, recordNotFound, unauthorized } from "../../errors.js";
-import { requireAuthenticated } from "../shared/access.js";
-import type { DomainContext } from "../shared/context.js";
-import { publish, type ApprovalEvent, type Tx } from "../shared/events.js";
-import { findMergeRequestWithAccess, findReadableMergeRequest } from "../merge-requests/queries.js";
-import { isResourceBot } from "../access-tokens/resource.js";
+import type { MergeRequest } from "../../../generated/prisma/client.js";
+import { AppError, conflict, forbidden, notFound, recordNotFound, unauthorized } from "../../../errors.js";
+import { requireAuthenticated } from "../../shared/access.js";
+import type { DomainContext } from "../../shared/context.js";
+import { publish, type ApprovalEvent, type Tx } from "../../shared/events.js";
+import { findMergeRequestWithAccess, findReadableMergeRequest } from "../queries.js";
+import { isResourceBot } from "../../access-tokens/resource.js";
 import { canApprove } from "./permissions.js";
-import { passwordMatches } from "../users/service.js";
+import { passwordMatches } from "../../users/service.js";
 import { computeApprovalState, eligibleToApprove, hasApproved, type ApprovalState } from "./state.js";
 import { approvalStatusView, approvalStateView, type ApprovalStateView, type ApprovalStatusView } from "./state-views.js";
 

@@ -2,8 +2,8 @@
 // level: "enabled" (whoever sees the project), "private" (members only) or "disabled".
 import type { Project } from "../../generated/prisma/client.js";
 import { paramError } from "../../errors.js";
-import { AccessLevel, canSee, projectMemberLevels, type ProjectAccess } from "../shared/access.js";
-import { isAdmin, type DomainContext } from "../shared/context.js";
+import { AccessLevel, canSee, projectMemberLevels, type ProjectAccess } from "./access.js";
+import { isAdmin, type DomainContext } from "./context.js";
 
 export const PROJECT_FEATURES = ["issues", "merge_requests", "snippets", "repository"] as const;
 export type ProjectFeature = (typeof PROJECT_FEATURES)[number];

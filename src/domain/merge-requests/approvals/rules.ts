@@ -1,12 +1,12 @@
 // Approval rules as stored (one table for group, project and merge request rules) and as loaded:
 // each rule with its users, groups, the direct members of those groups and its protected
 // branches, fetched for a whole list at once. GitLab: ApprovalRuleLike and ApprovalRulePresenter.
-import type { ApprovalRule, Namespace, Prisma, User } from "../../generated/prisma/client.js";
-import { notExpired, visibleGroupsWhere } from "../shared/access.js";
-import { isAdmin, type DomainContext } from "../shared/context.js";
-import { loadUnexpired, type Caches, type Expiring } from "../shared/caches.js";
-import type { Tx } from "../shared/events.js";
-import type { ProtectedBranchWithLevels } from "../repository/protection-rules.js";
+import type { ApprovalRule, Namespace, Prisma, User } from "../../../generated/prisma/client.js";
+import { notExpired, visibleGroupsWhere } from "../../shared/access.js";
+import { isAdmin, type DomainContext } from "../../shared/context.js";
+import { loadUnexpired, type Caches, type Expiring } from "../../shared/caches.js";
+import type { Tx } from "../../shared/events.js";
+import type { ProtectedBranchWithLevels } from "../../repository/protection-rules.js";
 
 /**
  * What reading rules needs: a client (or the open transaction) and the clock (membership expiry);

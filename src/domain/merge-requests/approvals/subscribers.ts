@@ -4,9 +4,9 @@
 //   files the new commits touch (selective_code_owner_removals, see code-owners.ts);
 // - a new merge request receives copies of the project's report approver rules, as GitLab's
 //   SyncReportApproverApprovalRules does when a merge request is created.
-import type { MergeRequest } from "../../generated/prisma/client.js";
-import type { DomainContext } from "../shared/context.js";
-import { BLANK_SHA, subscribe, type PushEvent, type Tx } from "../shared/events.js";
+import type { MergeRequest } from "../../../generated/prisma/client.js";
+import type { DomainContext } from "../../shared/context.js";
+import { BLANK_SHA, subscribe, type PushEvent, type Tx } from "../../shared/events.js";
 import { clearApprovals, publishApproval, removalAction, setReviewerState } from "./service.js";
 import { changedPaths, codeOwnerPatternMatches } from "./code-owners.js";
 import { findRules } from "./rules.js";

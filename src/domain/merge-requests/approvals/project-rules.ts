@@ -2,15 +2,15 @@
 // Developers and up read them, Maintainers change them. A rule applies to the branches of its
 // protected branches, to every protected branch (applies_to_all_protected_branches), or, with
 // neither, to every branch (ApprovalProjectRule#applies_to_branch?).
-import { recordNotFound } from "../../errors.js";
-import { AccessLevel, findProject, requireAuthenticated, requireLevel, type ProjectAccess } from "../shared/access.js";
-import { isAdmin, type DomainContext } from "../shared/context.js";
-import type { Tx } from "../shared/events.js";
-import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
-import { requireCreateMergeRequest } from "../merge-requests/queries.js";
-import { assertUnmodifiedSince } from "../shared/preconditions.js";
-import { projectProtections, type ProtectedBranchWithLevels } from "../repository/protection-rules.js";
-import { refMatches } from "../repository/refs.js";
+import { recordNotFound } from "../../../errors.js";
+import { AccessLevel, findProject, requireAuthenticated, requireLevel, type ProjectAccess } from "../../shared/access.js";
+import { isAdmin, type DomainContext } from "../../shared/context.js";
+import type { Tx } from "../../shared/events.js";
+import { paginateList, type Page, type PageArgs } from "../../shared/pagination.js";
+import { requireCreateMergeRequest } from "../queries.js";
+import { assertUnmodifiedSince } from "../../shared/preconditions.js";
+import { projectProtections, type ProtectedBranchWithLevels } from "../../repository/protection-rules.js";
+import { refMatches } from "../../repository/refs.js";
 import { newRuleValues, projectMembersAmong, saveRule, updatedRuleValues, type RuleContainer, type RuleInput } from "./rule-input.js";
 import { findRule, findRules, userDefinedOrder, type LoadedRule, type Reader } from "./rules.js";
 import { ruleViews, type RuleView } from "./views.js";

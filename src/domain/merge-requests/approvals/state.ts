@@ -6,9 +6,9 @@
 // max(0, required - approved approvers); a rule is approved when none are left or when it has
 // fewer eligible approvers than it requires (an any_approver rule only when none are left).
 // Totals: required and left are max(regular + code owner + report sums, any_approver sums).
-import type { Approval, MergeRequest, User } from "../../generated/prisma/client.js";
-import { usersById } from "../shared/loaders.js";
-import { mergeRequestCommits } from "../merge-requests/commits.js";
+import type { Approval, MergeRequest, User } from "../../../generated/prisma/client.js";
+import { usersById } from "../../shared/loaders.js";
+import { mergeRequestCommits } from "../commits.js";
 import { appliesToBranch, applicableProjectRules, branchScope } from "./project-rules.js";
 import { ALL_MEMBERS, findRules, overridden, uniqueUsers, userDefinedOrder, type LoadedRule, type Reader } from "./rules.js";
 import { loadSettings, type ApprovalSettings } from "./settings.js";

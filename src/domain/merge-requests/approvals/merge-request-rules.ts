@@ -4,12 +4,12 @@
 // per merge request. Rules the system made (report_approver, code_owner) cannot be changed
 // (403 ["Prohibited"], GitLab's ApprovalMergeRequestRulePolicy). Creating the first user-defined
 // rule makes the MR's own rules replace the project's (approval_rules_overwritten).
-import { AppError, forbidden, recordNotFound } from "../../errors.js";
-import { AccessLevel, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
-import type { DomainContext } from "../shared/context.js";
-import { findMergeRequestWithAccess, type MergeRequestRow } from "../merge-requests/queries.js";
-import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
-import { assertUnmodifiedSince } from "../shared/preconditions.js";
+import { AppError, forbidden, recordNotFound } from "../../../errors.js";
+import { AccessLevel, requireAuthenticated, type ProjectAccess } from "../../shared/access.js";
+import type { DomainContext } from "../../shared/context.js";
+import { findMergeRequestWithAccess, type MergeRequestRow } from "../queries.js";
+import { paginateList, type Page, type PageArgs } from "../../shared/pagination.js";
+import { assertUnmodifiedSince } from "../../shared/preconditions.js";
 import { readableMergeRequest } from "./service.js";
 import { newRuleValues, projectMembersAmong, saveRule, updatedRuleValues, type RuleContainer, type RuleInput } from "./rule-input.js";
 import { findRule, findRules, isUserDefined, type LoadedRule } from "./rules.js";

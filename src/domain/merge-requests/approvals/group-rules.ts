@@ -3,11 +3,11 @@
 // Owners and administrators; a rule always applies to every protected branch of the group's
 // projects, and only top-level groups may have rules. They are stored and listed; merge request
 // approval state does not read them (as in GitLab's ApprovalState).
-import { notFound } from "../../errors.js";
-import { AccessLevel, findGroup, notExpired, requireAuthenticated, requireLevel, type GroupAccess } from "../shared/access.js";
-import type { DomainContext } from "../shared/context.js";
-import { isFeatureEnabled } from "../features/flags.js";
-import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
+import { notFound } from "../../../errors.js";
+import { AccessLevel, findGroup, notExpired, requireAuthenticated, requireLevel, type GroupAccess } from "../../shared/access.js";
+import type { DomainContext } from "../../shared/context.js";
+import { isFeatureEnabled } from "../../features/flags.js";
+import { paginateList, type Page, type PageArgs } from "../../shared/pagination.js";
 import { newRuleValues, saveRule, updatedRuleValues, type RuleContainer, type RuleInput } from "./rule-input.js";
 import { findRule, findRules, type LoadedRule } from "./rules.js";
 import { ruleViews, type RuleView } from "./views.js";

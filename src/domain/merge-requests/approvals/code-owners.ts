@@ -8,7 +8,7 @@
 // within one path segment, "**" spans segments, and a pattern naming a directory covers
 // everything below it. Case matters, as in GitLab (File.fnmatch without FNM_CASEFOLD).
 import ignore from "ignore";
-import type { Tx } from "../shared/events.js";
+import type { Tx } from "../../shared/events.js";
 
 export function codeOwnerPatternMatches(pattern: string, path: string): boolean {
   const glob = pattern.trim();

@@ -1,11 +1,11 @@
 // A project's merge request approval configuration: GET/POST /projects/:id/approvals
 // (ee/lib/api/project_approvals.rb, ee/lib/api/entities/approval_settings.rb). Maintainers and up
 // read and change it (read_approvers / update_approvers); nobody changes it in an archived project.
-import type { ProjectApprovalSetting } from "../../generated/prisma/client.js";
-import { forbidden, validationError } from "../../errors.js";
-import { requireAuthenticated } from "../shared/access.js";
-import type { DomainContext } from "../shared/context.js";
-import { requireAtLeastOne } from "../shared/param-rules.js";
+import type { ProjectApprovalSetting } from "../../../generated/prisma/client.js";
+import { forbidden, validationError } from "../../../errors.js";
+import { requireAuthenticated } from "../../shared/access.js";
+import type { DomainContext } from "../../shared/context.js";
+import { requireAtLeastOne } from "../../shared/param-rules.js";
 import { manageableProject } from "./project-rules.js";
 import type { Reader } from "./rules.js";
 

@@ -1,9 +1,9 @@
 // What the approval rule entities show to a given caller (GitLab's ApprovalRulePresenter): only
 // the groups they can see, `contains_hidden_groups` for the others, and no eligible approvers at
 // all when hidden groups are involved and the caller is not a member of the project.
-import type { Namespace, User } from "../../generated/prisma/client.js";
-import type { ProtectedBranchWithLevels } from "../repository/protection-rules.js";
-import type { DomainContext } from "../shared/context.js";
+import type { Namespace, User } from "../../../generated/prisma/client.js";
+import type { ProtectedBranchWithLevels } from "../../repository/protection-rules.js";
+import type { DomainContext } from "../../shared/context.js";
 import { overridden, splitGroups, visibleGroupIds, type LoadedRule } from "./rules.js";
 
 /** Every field of ApprovalRule, ProjectApprovalRule, MergeRequestApprovalRule and ...StateRule. */

@@ -2,11 +2,11 @@
 // UpdateService and Updater): approvers are narrowed to members of the container, groups to the
 // ones the caller can see (hidden ones kept on update unless remove_hidden_groups), then the
 // model's validations in GitLab's order, then one transaction writing the rule and its links.
-import type { ApprovalRule } from "../../generated/prisma/client.js";
-import { validationError } from "../../errors.js";
-import { projectMemberLevels, type ProjectAccess } from "../shared/access.js";
-import type { DomainContext } from "../shared/context.js";
-import type { Tx } from "../shared/events.js";
+import type { ApprovalRule } from "../../../generated/prisma/client.js";
+import { validationError } from "../../../errors.js";
+import { projectMemberLevels, type ProjectAccess } from "../../shared/access.js";
+import type { DomainContext } from "../../shared/context.js";
+import type { Tx } from "../../shared/events.js";
 import { findRule, splitGroups, visibleGroupIds, type LoadedRule, type RuleKind } from "./rules.js";
 
 export interface RuleInput {
