@@ -1,4 +1,4 @@
-// groupCreate, groupUpdate and groupDelete (groups.ts and group-lifecycle.ts rules, as REST POST,
+// groupCreate, groupUpdate and groupDelete (groups.ts and deletions/groups.ts rules, as REST POST,
 // PUT and DELETE /groups): one `input`, a payload `{ group, errors }`. `avatar` is a multipart upload.
 import { deleteGroup } from "../domain/deletions/groups.js";
 import { createGroup, updateGroup } from "../domain/groups/service.js";

@@ -1,7 +1,7 @@
 // Webhook writes on projects and groups (GitLab's graph has none: the REST hook routes are the
 // model): create, update, delete, a test delivery, resending a recorded delivery, and rotating the
 // signing secret, over the domain functions REST /projects/:id/hooks and /groups/:id/hooks call
-// (hook-owners.ts says who may: project Maintainers, group Owners, administrators). The token and
+// (web-hooks/owners.ts says who may: project Maintainers, group Owners, administrators). The token and
 // the URL variable and header values are write-only; a signing secret appears once, in the
 // rotate payload.
 import type { Context } from "../context.js";

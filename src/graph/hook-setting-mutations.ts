@@ -1,7 +1,7 @@
 // One URL variable or custom header of a webhook at a time (Forgeline's: GitLab's graph has no
 // hooks): projectHookUrlVariableSet/Delete, projectHookCustomHeaderSet/Delete and the group
 // hook pairs, over REST PUT and DELETE /projects/:id/hooks/:hook_id/url_variables/:key,
-// .../custom_headers/:key and the group routes (web-hook-settings.ts; hook-owners.ts says who may:
+// .../custom_headers/:key and the group routes (web-hooks/settings.ts; web-hooks/owners.ts says who may:
 // project Maintainers, group Owners, administrators). Values are write-only: the payload's hook
 // shows only the keys.
 import type { HookOwnerRef } from "../domain/web-hooks/owners.js";

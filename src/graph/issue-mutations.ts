@@ -1,5 +1,5 @@
-// createIssue and updateIssue: one `input`, a payload `{ issue, errors }` (issue-writes.ts rules);
-// issueDelete, Forgeline's graph form of REST DELETE /projects/:id/issues/:iid (issue-destroy.ts).
+// createIssue and updateIssue: one `input`, a payload `{ issue, errors }` (issues/writes.ts rules);
+// issueDelete, Forgeline's graph form of REST DELETE /projects/:id/issues/:iid (issues/destroy.ts).
 import { deleteIssue } from "../domain/issues/destroy.js";
 import { createIssue, updateIssue } from "../domain/issues/writes.js";
 import { builder } from "./builder.js";

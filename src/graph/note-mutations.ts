@@ -1,6 +1,6 @@
 // createNote (or a reply with discussionId), updateNote and destroyNote: comments on issues, merge
 // requests and snippets, by global id
-// (note-writes.ts rules).
+// (notes/writes.ts rules).
 import { replyToDiscussion } from "../domain/notes/discussion-writes.js";
 import { createNote, deleteNote, updateNote } from "../domain/notes/writes.js";
 import { notePathById } from "../domain/shared/record-paths.js";

@@ -1,4 +1,4 @@
-// projectCreate, projectUpdate and projectDelete (projects.ts and project-destroy.ts rules, as REST
+// projectCreate, projectUpdate and projectDelete (projects.ts and deletions/projects.ts rules, as REST
 // POST, PUT and DELETE /projects): one `input`, a payload `{ project, errors }`.
 import { deleteProject } from "../domain/deletions/projects.js";
 import { createProject, updateProject } from "../domain/projects/service.js";

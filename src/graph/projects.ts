@@ -1,5 +1,5 @@
 // Projects: `project(fullPath:)`, the project node and its members. Issues and merge requests
-// add their connections on Project in issues.ts and merge-requests.ts.
+// add their connections on Project in issues.ts and merge-requests/queries.ts.
 import type { Context } from "../context.js";
 import { findProject } from "../domain/shared/access.js";
 import { listAllMembers } from "../domain/members/service.js";

@@ -1,5 +1,5 @@
 // createSnippet, updateSnippet and destroySnippet: project snippets over the REST snippet writes
-// (snippet-writes.ts rules). GitLab's `blobActions` are the REST `files`; Forgeline has no
+// (snippets/writes.ts rules). GitLab's `blobActions` are the REST `files`; Forgeline has no
 // personal snippets, so createSnippet needs a projectPath.
 import { AppError, notFound } from "../errors.js";
 import { snippetProjectById } from "../domain/shared/record-paths.js";

@@ -1,5 +1,5 @@
-// Moves: groupTransfer (group-transfer.ts rules, as REST POST /groups/:id/transfer), projectTransfer
-// (projects.ts rules, as REST PUT /projects/:id/transfer) and topicsMerge (topic-merge.ts rules,
+// Moves: groupTransfer (groups/transfer.ts rules, as REST POST /groups/:id/transfer), projectTransfer
+// (projects.ts rules, as REST PUT /projects/:id/transfer) and topicsMerge (topics/merge.ts rules,
 // administrators only, as REST POST /topics/merge): one `input`, a payload `{ <object>, errors }`.
 import { transferGroup } from "../domain/groups/transfer.js";
 import { transferProject } from "../domain/projects/service.js";

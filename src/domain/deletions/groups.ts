@@ -1,5 +1,5 @@
 // Deleting a group with everything below it (GitLab's Groups::DestroyService, run at once as CE
-// without delayed deletion) and listing a group's descendants. Transfers: group-transfer.ts.
+// without delayed deletion) and listing a group's descendants. Transfers: groups/transfer.ts.
 import type { Namespace } from "../../generated/prisma/client.js";
 import { AccessLevel, findGroup, requireLevel } from "../shared/access.js";
 import { removeAvatarFile } from "../shared/avatars.js";

@@ -1,5 +1,5 @@
-// Project issues: lookup and GitLab's IssuePolicy. Lists: issue-lists.ts; create and update:
-// issue-writes.ts; what the entity shows beyond the columns: issue-presenter.ts.
+// Project issues: lookup and GitLab's IssuePolicy. Lists: issues/lists.ts; create and update:
+// issues/writes.ts; what the entity shows beyond the columns: issues/presenter.ts.
 // findIssue and canReadIssue are what notes, emoji and webhooks build on.
 import type { Issue, IssueAssignee } from "../../generated/prisma/client.js";
 import { issueByIid } from "../../db/hot-reads.js";

@@ -1,7 +1,7 @@
 // Writing discussions (lib/api/discussions.rb with Helpers::NotesHelpers): starting a thread,
 // replying to one (which turns an individual note into a thread where GitLab allows it),
 // changing a thread note's body or resolution, and resolving a whole thread. Creating and editing
-// notes go through the notes' own rules and events (note-writes.ts): a reply is a note like any
+// notes go through the notes' own rules and events (notes/writes.ts): a reply is a note like any
 // other, so note webhooks fire for it as for notes.
 import { badRequest, forbidden, paramError } from "../../errors.js";
 import { AccessLevel, requireAuthenticated } from "../shared/access.js";

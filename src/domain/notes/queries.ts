@@ -1,7 +1,7 @@
 // Notes (comments) on issues, merge requests and project snippets (lib/api/notes.rb with
 // Helpers::NotesHelpers and NotePolicy): finding the noteable and its notes, who may read, write
 // and change them, and the read endpoints. findNoteable and findNote are what emoji reactions and
-// webhooks build on. Writes: note-writes.ts.
+// webhooks build on. Writes: notes/writes.ts.
 import type { Note, Prisma } from "../../generated/prisma/client.js";
 import { mergeRequestByIid } from "../../db/hot-reads.js";
 import { notFound, recordNotFound } from "../../errors.js";

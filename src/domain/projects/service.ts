@@ -1,5 +1,5 @@
 // Projects: create, read, update (a new path leaves a redirect behind), transfer to another
-// namespace. Lists live in project-lists.ts.
+// namespace. Lists live in projects/lists.ts.
 import type { Namespace, Prisma, User } from "../../generated/prisma/client.js";
 import { AppError, paramError, validationError } from "../../errors.js";
 import {

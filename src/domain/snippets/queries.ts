@@ -1,6 +1,6 @@
 // Project snippets (GitLab's ProjectSnippet, lib/api/project_snippets.rb): who may read them and
 // the read endpoints. findProjectSnippet is what notes, emoji reactions and webhooks build on.
-// Writes: snippet-writes.ts; Grape's parameter rules: snippet-params.ts.
+// Writes: snippets/writes.ts; Grape's parameter rules: snippets/params.ts.
 import { posix } from "node:path";
 import type { Prisma, Snippet, SnippetFile } from "../../generated/prisma/client.js";
 import { forbidden, notFound, recordNotFound } from "../../errors.js";

@@ -1,6 +1,6 @@
 // Project topics (GitLab's Projects::Topic and lib/api/topics.rb): read by anyone, created,
 // changed and deleted by administrators. Names are unique case-insensitively per organization;
-// avatars work exactly as group avatars. Lists and search: topic-list.ts; merging: topic-merge.ts.
+// avatars work exactly as group avatars. Lists and search: topics/lists.ts; merging: topics/merge.ts.
 import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import type { Topic } from "../../generated/prisma/client.js";
 import { notFound, recordNotFound, validationError } from "../../errors.js";

@@ -1,6 +1,6 @@
 // The hook event API (lib/api/hooks/events.rb, resend_hook.rb, trigger_test.rb): the delivery
 // history of the last seven days, resending a recorded delivery, and test deliveries, for group and
-// project hooks alike. Same access as the hooks themselves (hook-owners.ts); resend and test are
+// project hooks alike. Same access as the hooks themselves (web-hooks/owners.ts); resend and test are
 // rate-limited per user (per hook; per group or project) while their feature flags are on.
 // The sending itself is src/webhooks', reached through ctx.hookDelivery (delivery.ts).
 import { randomUUID } from "node:crypto";

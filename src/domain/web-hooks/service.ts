@@ -1,6 +1,6 @@
 // Webhooks of groups and projects (GitLab's GroupHook and ProjectHook, lib/api/helpers/web_hooks_helpers.rb):
-// list, read, create, edit, delete, the same rules for both owners (hook-owners.ts says what
-// differs). The url, token, URL variables and custom headers are stored encrypted (web-hook-rows.ts);
+// list, read, create, edit, delete, the same rules for both owners (web-hooks/owners.ts says what
+// differs). The url, token, URL variables and custom headers are stored encrypted (web-hooks/rows.ts);
 // the entity shows the url and the variable and header keys, never the token or a value.
 import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { randomUUID } from "node:crypto";

@@ -1,5 +1,5 @@
 // A webhook's event switches (one Boolean column each on WebHook), in the order GitLab's entities
-// list them: Hook's, then GroupHook's. Which of them an owner may set: hook-owners.ts.
+// list them: Hook's, then GroupHook's. Which of them an owner may set: web-hooks/owners.ts.
 import type { WebHook } from "../../generated/prisma/client.js";
 
 export const HOOK_EVENTS = [
