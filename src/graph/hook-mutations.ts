@@ -4,19 +4,17 @@
 // (web-hooks/owners.ts says who may: project Maintainers, group Owners, administrators). The token and
 // the URL variable and header values are write-only; a signing secret appears once, in the
 // rotate payload.
-import type { Context } from "../context.js";
-import { GROUP_HOOK_EVENTS, PROJECT_HOOK_EVENTS, type HookOwnerRef } from "../domain/web-hooks/owners.js";
-import { hookOwnerById } from "../domain/shared/record-paths.js";
+import { GROUP_HOOK_EVENTS, PROJECT_HOOK_EVENTS } from "../domain/web-hooks/owners.js";
 import { recordId } from "../domain/shared/record-ids.js";
 import type { HookEvent } from "../domain/web-hooks/switches.js";
 import { createHook, deleteHook, getHook, rotateHookSigningSecret, updateHook, type HookInput } from "../domain/web-hooks/service.js";
 import { BRANCH_FILTER_STRATEGIES, type KeyValue } from "../domain/web-hooks/rules.js";
-import { notFound } from "../errors.js";
 import { resendHookEvent, testHook } from "../domain/web-hooks/history.js";
 import { TEST_TRIGGERS, type TestTrigger } from "../domain/web-hooks/triggers.js";
 import { builder } from "./builder.js";
 import { camel, GroupHookRef, ProjectHookRef } from "./hooks.js";
-import { decodeGid, idOfGid } from "./ids.js";
+import { hookTargetOf, HOOK_TYPENAMES, type HookKind } from "./hook-targets.js";
+import { decodeGid } from "./ids.js";
 import { groupPathOf, projectPathOf } from "./mutation-inputs.js";
 import { payloadMutation, type PayloadInputFieldBuilder } from "./payload-mutation.js";
 
@@ -29,11 +27,8 @@ const BranchFilterStrategyEnum = builder.enumType("BranchFilterStrategy", { valu
 
 const HookTestTriggerEnum = builder.enumType("HookTestTrigger", { values: TEST_TRIGGERS });
 
-type Kind = "project" | "group";
-
 interface KindInfo {
-  kind: Kind;
-  typename: "ProjectHook" | "GroupHook";
+  kind: HookKind;
   ref: typeof ProjectHookRef;
   /** the switches a write may set */
   events: readonly HookEvent[];
@@ -74,22 +69,13 @@ function hookInputOf(fields: HookFields, events: readonly HookEvent[]): HookInpu
   };
 }
 
-/** The hook a global id names, with its owner as the domain's hook functions take it; else the domain's 404. */
-async function hookTarget(ctx: Context, { kind, typename }: KindInfo, gid: string | number): Promise<{ owner: HookOwnerRef; hookId: number }> {
-  const hookId = idOfGid(String(gid), typename);
-  const owner = hookId == null ? null : await hookOwnerById(ctx, kind, hookId);
-  if (!owner || hookId == null) throw notFound();
-  return { owner, hookId };
-}
-
 /** A delivery's id (gid://forgeline/WebHookLog/N); anything else names no delivery. */
 const eventIdOf = (gid: string | number) => {
   const { typename, id } = decodeGid(String(gid));
   return typename === "WebHookLog" ? recordId(id) : -1;
 };
 
-function hookMutations(info: KindInfo) {
-  const { kind, typename, ref, events, pathKey, pathOf } = info;
+function hookMutations({ kind, ref, events, pathKey, pathOf }: KindInfo) {
   const hook = { field: `${kind}Hook`, type: ref };
 
   const propertyFields = (t: PayloadInputFieldBuilder) => ({
@@ -105,7 +91,7 @@ function hookMutations(info: KindInfo) {
     ...Object.fromEntries(events.map((event) => [camel(event), t.boolean()])),
   });
 
-  const idField = { description: `Global id of the ${typename}.` };
+  const idField = { description: `Global id of the ${HOOK_TYPENAMES[kind]}.` };
 
   payloadMutation(`${kind}HookCreate`, {
     inputFields: (t) => ({ [pathKey]: t.id({ required: true }), url: t.string({ required: true }), ...propertyFields(t) }),
@@ -120,7 +106,7 @@ function hookMutations(info: KindInfo) {
   payloadMutation(`${kind}HookUpdate`, {
     inputFields: (t) => ({ id: t.id({ required: true, ...idField }), url: t.string({ description: "Absent keeps the URL." }), ...propertyFields(t) }),
     write: async (input, ctx) => {
-      const { owner, hookId } = await hookTarget(ctx, info, input.id as string);
+      const { owner, hookId } = await hookTargetOf(ctx, kind, input.id as string);
       return updateHook(ctx, owner, hookId, hookInputOf(input as HookFields, events));
     },
     returns: hook,
@@ -129,7 +115,7 @@ function hookMutations(info: KindInfo) {
   payloadMutation(`${kind}HookDelete`, {
     inputFields: (t) => ({ id: t.id({ required: true, ...idField }) }),
     write: async (input, ctx) => {
-      const { owner, hookId } = await hookTarget(ctx, info, input.id);
+      const { owner, hookId } = await hookTargetOf(ctx, kind, input.id);
       return deleteHook(ctx, owner, hookId);
     },
   });
@@ -140,7 +126,7 @@ function hookMutations(info: KindInfo) {
       trigger: t.field({ type: HookTestTriggerEnum, required: true, description: "The sample event to send now (even to a disabled hook)." }),
     }),
     write: async (input, ctx) => {
-      const { owner, hookId } = await hookTarget(ctx, info, input.id);
+      const { owner, hookId } = await hookTargetOf(ctx, kind, input.id);
       await testHook(ctx, owner, hookId, input.trigger as TestTrigger);
       return getHook(ctx, owner, hookId);
     },
@@ -153,7 +139,7 @@ function hookMutations(info: KindInfo) {
       eventId: t.id({ required: true, description: "Global id of the delivery (HookEvent.id) to send again." }),
     }),
     write: async (input, ctx) => {
-      const { owner, hookId } = await hookTarget(ctx, info, input.id);
+      const { owner, hookId } = await hookTargetOf(ctx, kind, input.id);
       return resendHookEvent(ctx, owner, hookId, eventIdOf(input.eventId));
     },
     extraFields: (t) => ({
@@ -164,7 +150,7 @@ function hookMutations(info: KindInfo) {
   payloadMutation(`${kind}HookRotateSigningSecret`, {
     inputFields: (t) => ({ id: t.id({ required: true, ...idField }) }),
     write: async (input, ctx) => {
-      const { owner, hookId } = await hookTarget(ctx, info, input.id);
+      const { owner, hookId } = await hookTargetOf(ctx, kind, input.id);
       return rotateHookSigningSecret(ctx, owner, hookId);
     },
     returns: hook,
@@ -178,5 +164,5 @@ function hookMutations(info: KindInfo) {
   });
 }
 
-hookMutations({ kind: "project", typename: "ProjectHook", ref: ProjectHookRef, events: PROJECT_HOOK_EVENTS, pathKey: "projectPath", pathOf: projectPathOf });
-hookMutations({ kind: "group", typename: "GroupHook", ref: GroupHookRef, events: GROUP_HOOK_EVENTS, pathKey: "groupPath", pathOf: groupPathOf });
+hookMutations({ kind: "project", ref: ProjectHookRef, events: PROJECT_HOOK_EVENTS, pathKey: "projectPath", pathOf: projectPathOf });
+hookMutations({ kind: "group", ref: GroupHookRef, events: GROUP_HOOK_EVENTS, pathKey: "groupPath", pathOf: groupPathOf });

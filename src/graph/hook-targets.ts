@@ -1,5 +1,4 @@
 // The webhook a global id names, with its owner as the domain's hook functions take it.
-// (hook-mutations.ts still has its own copy.)
 import type { Context } from "../context.js";
 import type { HookOwnerRef } from "../domain/web-hooks/owners.js";
 import { hookOwnerById } from "../domain/shared/record-paths.js";
