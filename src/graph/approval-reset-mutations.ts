@@ -4,17 +4,12 @@
 // caller refused by that rule gets its reason in `errors`, a hidden merge request is not available.
 import { resetMergeRequestApprovals } from "../domain/merge-requests/approvals/service.js";
 import { MergeRequestRef } from "./merge-requests.js";
-import { mergeRequestAfterApprovalChange, mergeRequestInputFields } from "./merge-request-inputs.js";
-import { iidArg, projectPathOf } from "./mutation-inputs.js";
+import { changeMergeRequest, mergeRequestInputFields } from "./merge-request-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";
 
 payloadMutation("mergeRequestResetApprovals", {
   description: "Removes every approval of an open merge request (project and group access token bots only).",
   inputFields: mergeRequestInputFields,
-  write: async (input, ctx) => {
-    const [path, iid] = [projectPathOf(input.projectPath), iidArg(input.iid)];
-    await resetMergeRequestApprovals(ctx, path, iid);
-    return mergeRequestAfterApprovalChange(ctx, path, iid);
-  },
+  write: (input, ctx) => changeMergeRequest(ctx, input, (path, iid) => resetMergeRequestApprovals(ctx, path, iid)),
   returns: { field: "mergeRequest", type: MergeRequestRef },
 });

@@ -6,9 +6,10 @@ import { createMergeRequest, updateMergeRequest } from "../domain/merge-requests
 import { userIdByUsername } from "../domain/users/service.js";
 import type { Context } from "../context.js";
 import { builder } from "./builder.js";
-import { payload } from "./errors.js";
+import { mergeRequestInputFields } from "./merge-request-inputs.js";
 import { MergeRequestRef } from "./merge-requests.js";
-import { iidArg, projectPathOf, userIdsOf } from "./mutation-inputs.js";
+import { issuablePathOf, projectPathOf, userIdsOf } from "./mutation-inputs.js";
+import { payloadMutation } from "./payload-mutation.js";
 
 const MergeRequestNewStateEnum = builder.enumType("MergeRequestNewState", {
   values: { OPEN: { value: "reopen" }, CLOSED: { value: "close" } } as const,
@@ -18,137 +19,82 @@ const OperationModeEnum = builder.enumType("MutationOperationMode", {
   values: { REPLACE: { value: "replace" }, APPEND: { value: "append" }, REMOVE: { value: "remove" } } as const,
 });
 
-const mrInput = (t: PothosSchemaTypes.InputFieldBuilder<any, "InputObject">) => ({
-  projectPath: t.id({ required: true }),
-  iid: t.string({ required: true }),
+const mergeRequest = { field: "mergeRequest", type: MergeRequestRef };
+
+payloadMutation("mergeRequestCreate", {
+  inputFields: (t) => ({
+    projectPath: t.id({ required: true }),
+    title: t.string({ required: true }),
+    sourceBranch: t.string({ required: true }),
+    targetBranch: t.string({ required: true }),
+    description: t.string(),
+    labels: t.stringList({ description: "Label names." }),
+    assigneeIds: t.idList({ description: "Global ids of users." }),
+    reviewerIds: t.idList({ description: "Global ids of users." }),
+    removeSourceBranch: t.boolean(),
+    squash: t.boolean(),
+  }),
+  write: (input, ctx) =>
+    createMergeRequest(ctx, projectPathOf(input.projectPath), {
+      title: input.title,
+      source_branch: input.sourceBranch,
+      target_branch: input.targetBranch,
+      description: input.description,
+      labels: input.labels,
+      assignee_ids: userIdsOf(input.assigneeIds),
+      reviewer_ids: userIdsOf(input.reviewerIds),
+      remove_source_branch: input.removeSourceBranch,
+      squash: input.squash,
+    }),
+  returns: mergeRequest,
 });
 
-builder.relayMutationField(
-  "mergeRequestCreate",
-  {
-    inputFields: (t) => ({
-      projectPath: t.id({ required: true }),
-      title: t.string({ required: true }),
-      sourceBranch: t.string({ required: true }),
-      targetBranch: t.string({ required: true }),
-      description: t.string(),
-      labels: t.stringList({ description: "Label names." }),
-      assigneeIds: t.idList({ description: "Global ids of users." }),
-      reviewerIds: t.idList({ description: "Global ids of users." }),
-      removeSourceBranch: t.boolean(),
-      squash: t.boolean(),
+payloadMutation("mergeRequestUpdate", {
+  inputFields: (t) => ({
+    ...mergeRequestInputFields(t),
+    title: t.string(),
+    description: t.string(),
+    targetBranch: t.string(),
+    state: t.field({ type: MergeRequestNewStateEnum, description: "Close or reopen the merge request." }),
+  }),
+  write: (input, ctx) =>
+    updateMergeRequest(ctx, ...issuablePathOf(input), {
+      title: input.title,
+      description: input.description,
+      target_branch: input.targetBranch,
+      state_event: input.state,
     }),
-  },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "mergeRequest", () =>
-        createMergeRequest(ctx, projectPathOf(input.projectPath), {
-          title: input.title,
-          source_branch: input.sourceBranch,
-          target_branch: input.targetBranch,
-          description: input.description,
-          labels: input.labels,
-          assignee_ids: userIdsOf(input.assigneeIds),
-          reviewer_ids: userIdsOf(input.reviewerIds),
-          remove_source_branch: input.removeSourceBranch,
-          squash: input.squash,
-        })),
-  },
-  {
-    outputFields: (t) => ({
-      mergeRequest: t.field({ type: MergeRequestRef, nullable: true, resolve: (result) => result.mergeRequest }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+  returns: mergeRequest,
+});
 
-builder.relayMutationField(
-  "mergeRequestUpdate",
-  {
-    inputFields: (t) => ({
-      ...mrInput(t),
-      title: t.string(),
-      description: t.string(),
-      targetBranch: t.string(),
-      state: t.field({ type: MergeRequestNewStateEnum, description: "Close or reopen the merge request." }),
-    }),
-  },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "mergeRequest", () =>
-        updateMergeRequest(ctx, projectPathOf(input.projectPath), iidArg(input.iid), {
-          title: input.title,
-          description: input.description,
-          target_branch: input.targetBranch,
-          state_event: input.state,
-        })),
-  },
-  {
-    outputFields: (t) => ({
-      mergeRequest: t.field({ type: MergeRequestRef, nullable: true, resolve: (result) => result.mergeRequest }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+payloadMutation("mergeRequestSetDraft", {
+  inputFields: (t) => ({ ...mergeRequestInputFields(t), draft: t.boolean({ required: true }) }),
+  write: (input, ctx) => setMergeRequestDraft(ctx, ...issuablePathOf(input), input.draft),
+  returns: mergeRequest,
+});
 
-builder.relayMutationField(
-  "mergeRequestSetDraft",
-  { inputFields: (t) => ({ ...mrInput(t), draft: t.boolean({ required: true }) }) },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "mergeRequest", () => setMergeRequestDraft(ctx, projectPathOf(input.projectPath), iidArg(input.iid), input.draft)),
-  },
-  {
-    outputFields: (t) => ({
-      mergeRequest: t.field({ type: MergeRequestRef, nullable: true, resolve: (result) => result.mergeRequest }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+payloadMutation("mergeRequestSetLabels", {
+  inputFields: (t) => ({
+    ...mergeRequestInputFields(t),
+    labels: t.stringList({ required: true, description: "Label names (GitLab takes label ids; Forgeline's labels are names)." }),
+    operationMode: t.field({ type: OperationModeEnum, description: "REPLACE unless given." }),
+  }),
+  write: (input, ctx) => updateMergeRequest(ctx, ...issuablePathOf(input), labelsChange(input.labels, input.operationMode ?? "replace")),
+  returns: mergeRequest,
+});
 
-builder.relayMutationField(
-  "mergeRequestSetLabels",
-  {
-    inputFields: (t) => ({
-      ...mrInput(t),
-      labels: t.stringList({ required: true, description: "Label names (GitLab takes label ids; Forgeline's labels are names)." }),
-      operationMode: t.field({ type: OperationModeEnum, description: "REPLACE unless given." }),
-    }),
+payloadMutation("mergeRequestSetAssignees", {
+  inputFields: (t) => ({
+    ...mergeRequestInputFields(t),
+    assigneeUsernames: t.stringList({ required: true }),
+    operationMode: t.field({ type: OperationModeEnum, description: "REPLACE unless given." }),
+  }),
+  write: async (input, ctx) => {
+    const [path, iid] = issuablePathOf(input);
+    return setMergeRequestAssignees(ctx, path, iid, await userIdsByUsername(ctx, input.assigneeUsernames), input.operationMode ?? "replace");
   },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "mergeRequest", () =>
-        updateMergeRequest(ctx, projectPathOf(input.projectPath), iidArg(input.iid), labelsChange(input.labels, input.operationMode ?? "replace"))),
-  },
-  {
-    outputFields: (t) => ({
-      mergeRequest: t.field({ type: MergeRequestRef, nullable: true, resolve: (result) => result.mergeRequest }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
-
-builder.relayMutationField(
-  "mergeRequestSetAssignees",
-  {
-    inputFields: (t) => ({
-      ...mrInput(t),
-      assigneeUsernames: t.stringList({ required: true }),
-      operationMode: t.field({ type: OperationModeEnum, description: "REPLACE unless given." }),
-    }),
-  },
-  {
-    resolve: (_root, { input }, ctx) =>
-      payload(ctx, "mergeRequest", async () =>
-        setMergeRequestAssignees(ctx, projectPathOf(input.projectPath), iidArg(input.iid), await userIdsByUsername(ctx, input.assigneeUsernames), input.operationMode ?? "replace")),
-  },
-  {
-    outputFields: (t) => ({
-      mergeRequest: t.field({ type: MergeRequestRef, nullable: true, resolve: (result) => result.mergeRequest }),
-      errors: t.stringList({ resolve: (result) => result.errors }),
-    }),
-  },
-);
+  returns: mergeRequest,
+});
 
 const labelsChange = (labels: string[], mode: OperationMode) =>
   mode === "replace" ? { labels } : mode === "append" ? { add_labels: labels } : { remove_labels: labels };

@@ -9,6 +9,7 @@ import { VISIBILITIES } from "../domain/shared/paths.js";
 import { builder } from "./builder.js";
 import { decodeGid, idOfGid } from "./ids.js";
 import { iidOf } from "./issuables.js";
+import type { PayloadInputFieldBuilder } from "./payload-mutation.js";
 
 /** GitLab's VisibilityLevelsEnum (lower-case values, as GitLab's). */
 export const VisibilityLevelsEnum = builder.enumType("VisibilityLevelsEnum", { values: VISIBILITIES });
@@ -32,6 +33,17 @@ export function iidArg(iid: string): number {
   const value = iidOf(iid);
   if (value == null) throw notFound();
   return value;
+}
+
+/** The input fields naming an issue or merge request (projectPath + iid, as GitLab's issuable mutations). */
+export const issuableInputFields = (t: PayloadInputFieldBuilder) => ({
+  projectPath: t.id({ required: true }),
+  iid: t.string({ required: true }),
+});
+
+/** The project path and iid an issuable input names. */
+export function issuablePathOf(input: { projectPath: string | number; iid: string }): [string, number] {
+  return [projectPathOf(input.projectPath), iidArg(input.iid)];
 }
 
 /** The id of a user given as a global id; an id of another type or a malformed one matches nobody. */
