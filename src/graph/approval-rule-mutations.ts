@@ -1,20 +1,16 @@
 // approvalProjectRuleCreate (Forgeline's: GitLab creates them through branch rules),
 // approvalProjectRuleUpdate and approvalProjectRuleDelete over the REST project approval rule
 // writes (project-rules.ts: Maintainers and up; approvers narrowed to members, groups to visible ones).
-import { notFound } from "../errors.js";
 import { createProjectRule, deleteProjectRule, updateProjectRule } from "../domain/merge-requests/approvals/project-rules.js";
 import { projectRuleProjectById } from "../domain/shared/record-paths.js";
 import type { Context } from "../context.js";
 import { ApprovalProjectRuleRef } from "./approval-rules.js";
-import { idOfGid } from "./ids.js";
-import { groupIdsOf, projectPathOf, userIdsOf } from "./mutation-inputs.js";
+import { groupIdsOf, ownedRecordOf, projectPathOf, userIdsOf } from "./mutation-inputs.js";
 import { payloadMutation, type PayloadInputFieldBuilder } from "./payload-mutation.js";
 
 /** The project rule a global id names, with its project, as the domain's rule paths take them. */
 async function projectRulePathOf(ctx: Context, gid: string | number): Promise<{ project: string; id: number }> {
-  const id = idOfGid(String(gid), "ApprovalProjectRule");
-  const projectId = id == null ? null : await projectRuleProjectById(ctx, id);
-  if (id == null || projectId == null) throw notFound();
+  const { id, owner: projectId } = await ownedRecordOf(ctx, gid, "ApprovalProjectRule", projectRuleProjectById);
   return { project: String(projectId), id };
 }
 

@@ -5,8 +5,7 @@
 import { createBranch, deleteBranch } from "../domain/repository/branches.js";
 import { protectBranch, unprotectBranch, type AccessEntryInput } from "../domain/repository/protected-branches.js";
 import { builder } from "./builder.js";
-import { idOfGid } from "./ids.js";
-import { projectPathOf } from "./mutation-inputs.js";
+import { matchingIdOf, projectPathOf, userIdOf } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";
 import { BranchRef, ProtectedBranchRef } from "./repository.js";
 
@@ -36,8 +35,8 @@ type AccessInput = { accessLevel?: number | null; userId?: string | number | nul
 const entriesOf = (list: readonly AccessInput[] | null | undefined): AccessEntryInput[] | null | undefined =>
   list?.map((entry) => ({
     access_level: entry.accessLevel,
-    user_id: entry.userId == null ? null : (idOfGid(String(entry.userId), "User") ?? -1),
-    group_id: entry.groupId == null ? null : (idOfGid(String(entry.groupId), "Group") ?? -1),
+    user_id: entry.userId == null ? null : userIdOf(entry.userId),
+    group_id: entry.groupId == null ? null : matchingIdOf(entry.groupId, "Group"),
   }));
 
 const LEVELS = "0 (no one), 30 (Developers and Maintainers), 40 (Maintainers, the default) or 60 (administrators).";

@@ -5,9 +5,8 @@
 import type { Context } from "../context.js";
 import { createGroupRule, updateGroupRule } from "../domain/merge-requests/approvals/group-rules.js";
 import { groupRuleGroupById } from "../domain/shared/record-paths.js";
-import { notFound } from "../errors.js";
 import { ApprovalGroupRuleRef } from "./approval-rules.js";
-import { groupIdsOf, groupPathOf, recordIdOf, userIdsOf } from "./mutation-inputs.js";
+import { groupIdsOf, groupPathOf, ownedRecordOf, userIdsOf } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";
 
 const approvalRule = { field: "approvalRule", type: ApprovalGroupRuleRef };
@@ -23,9 +22,7 @@ const restApprovers = (input: Approvers) => ({ user_ids: userIdsOf(input.userIds
 
 /** The group rule a global id names, with its group, as the domain's rule paths take them. */
 async function groupRulePathOf(ctx: Context, gid: string | number): Promise<{ group: string; id: number }> {
-  const id = recordIdOf(gid, "ApprovalGroupRule");
-  const groupId = await groupRuleGroupById(ctx, id);
-  if (groupId == null) throw notFound();
+  const { id, owner: groupId } = await ownedRecordOf(ctx, gid, "ApprovalGroupRule", groupRuleGroupById);
   return { group: String(groupId), id };
 }
 

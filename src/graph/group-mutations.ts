@@ -2,8 +2,7 @@
 // PUT and DELETE /groups): one `input`, a payload `{ group, errors }`. `avatar` is a multipart upload.
 import { deleteGroup } from "../domain/deletions/groups.js";
 import { createGroup, updateGroup } from "../domain/groups/service.js";
-import { idOfGid } from "./ids.js";
-import { AVATAR_DESCRIPTION, groupPathOf, VisibilityLevelsEnum } from "./mutation-inputs.js";
+import { AVATAR_DESCRIPTION, groupPathOf, matchingIdOf, VisibilityLevelsEnum } from "./mutation-inputs.js";
 import { GroupRef } from "./namespaces.js";
 import { payloadMutation } from "./payload-mutation.js";
 
@@ -23,7 +22,7 @@ payloadMutation("groupCreate", {
     createGroup(ctx, {
       name: input.name,
       path: input.path,
-      parent_id: input.parentId == null ? null : (idOfGid(String(input.parentId), "Group") ?? -1),
+      parent_id: input.parentId == null ? null : matchingIdOf(input.parentId, "Group"),
       description: input.description,
       visibility: input.visibility,
       request_access_enabled: input.requestAccessEnabled,

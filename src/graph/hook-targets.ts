@@ -2,8 +2,7 @@
 import type { Context } from "../context.js";
 import type { HookOwnerRef } from "../domain/web-hooks/owners.js";
 import { hookOwnerById } from "../domain/shared/record-paths.js";
-import { notFound } from "../errors.js";
-import { idOfGid } from "./ids.js";
+import { ownedRecordOf } from "./mutation-inputs.js";
 
 export type HookKind = "project" | "group";
 
@@ -11,8 +10,6 @@ export const HOOK_TYPENAMES = { project: "ProjectHook", group: "GroupHook" } as 
 
 /** A ProjectHook or GroupHook global id's hook and owner; else the domain's 404 (an id of the other kind too). */
 export async function hookTargetOf(ctx: Context, kind: HookKind, gid: string | number): Promise<{ owner: HookOwnerRef; hookId: number }> {
-  const hookId = idOfGid(String(gid), HOOK_TYPENAMES[kind]);
-  const owner = hookId == null ? null : await hookOwnerById(ctx, kind, hookId);
-  if (!owner || hookId == null) throw notFound();
+  const { id: hookId, owner } = await ownedRecordOf(ctx, gid, HOOK_TYPENAMES[kind], (ctx, id) => hookOwnerById(ctx, kind, id));
   return { owner, hookId };
 }

@@ -4,7 +4,7 @@ import { deleteIssue } from "../domain/issues/destroy.js";
 import { createIssue, updateIssue } from "../domain/issues/writes.js";
 import { builder } from "./builder.js";
 import { IssueRef } from "./issues.js";
-import { iidArg, projectPathOf, userIdsOf } from "./mutation-inputs.js";
+import { issuableInputFields, issuablePathOf, projectPathOf, userIdsOf } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";
 
 const IssueStateEventEnum = builder.enumType("IssueStateEvent", {
@@ -39,8 +39,7 @@ payloadMutation("createIssue", {
 
 payloadMutation("updateIssue", {
   inputFields: (t) => ({
-    projectPath: t.id({ required: true }),
-    iid: t.string({ required: true }),
+    ...issuableInputFields(t),
     title: t.string(),
     description: t.string(),
     confidential: t.boolean(),
@@ -53,7 +52,7 @@ payloadMutation("updateIssue", {
     assigneeIds: t.idList({ description: "Global ids of users replacing the current assignees." }),
   }),
   write: (input, ctx) =>
-    updateIssue(ctx, projectPathOf(input.projectPath), iidArg(input.iid), {
+    updateIssue(ctx, ...issuablePathOf(input), {
       ...defined({
         title: input.title,
         description: input.description,
@@ -72,8 +71,8 @@ payloadMutation("updateIssue", {
 });
 
 payloadMutation("issueDelete", {
-  inputFields: (t) => ({ projectPath: t.id({ required: true }), iid: t.string({ required: true }) }),
-  write: (input, ctx) => deleteIssue(ctx, projectPathOf(input.projectPath), iidArg(input.iid)),
+  inputFields: issuableInputFields,
+  write: (input, ctx) => deleteIssue(ctx, ...issuablePathOf(input)),
 });
 
 /** Only the fields given (the domain's "at least one of" counts what is present). */

@@ -1,21 +1,17 @@
 // mergeRequestApprovalRuleCreate, mergeRequestApprovalRuleUpdate and mergeRequestApprovalRuleDelete
 // (Forgeline's names) over the REST merge request approval rule writes (merge-request-rules.ts:
 // who may edit the merge request's rules, overriding allowed, only user-defined rules changed).
-import { notFound } from "../errors.js";
 import { createMergeRequestRule, deleteMergeRequestRule, updateMergeRequestRule } from "../domain/merge-requests/approvals/merge-request-rules.js";
 import { mergeRequestRulePathById } from "../domain/shared/record-paths.js";
 import type { Context } from "../context.js";
 import { approverFields, restApprovers } from "./approval-rule-mutations.js";
 import { ApprovalRuleRef } from "./approvals.js";
-import { idOfGid } from "./ids.js";
-import { iidArg, projectPathOf } from "./mutation-inputs.js";
+import { issuableInputFields, issuablePathOf, matchingIdOf, ownedRecordOf } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";
 
 /** The merge request rule a global id names, with its merge request, as the domain's rule paths take them. */
 async function mergeRequestRulePathOf(ctx: Context, gid: string | number): Promise<{ project: string; iid: number; id: number }> {
-  const id = idOfGid(String(gid), "ApprovalMergeRequestRule");
-  const path = id == null ? null : await mergeRequestRulePathById(ctx, id);
-  if (id == null || path == null) throw notFound();
+  const { id, owner: path } = await ownedRecordOf(ctx, gid, "ApprovalMergeRequestRule", mergeRequestRulePathById);
   return { project: String(path.projectId), iid: path.iid, id };
 }
 
@@ -23,18 +19,17 @@ const approvalRule = { field: "approvalRule", type: ApprovalRuleRef };
 
 payloadMutation("mergeRequestApprovalRuleCreate", {
   inputFields: (t) => ({
-    projectPath: t.id({ required: true }),
-    iid: t.string({ required: true }),
+    ...issuableInputFields(t),
     name: t.string({ required: true }),
     approvalsRequired: t.int({ required: true }),
     approvalProjectRuleId: t.id({ description: "Global id of a project rule to copy the name and approvers of." }),
     ...approverFields(t),
   }),
   write: (input, ctx) =>
-    createMergeRequestRule(ctx, projectPathOf(input.projectPath), iidArg(input.iid), {
+    createMergeRequestRule(ctx, ...issuablePathOf(input), {
       name: input.name,
       approvals_required: input.approvalsRequired,
-      approval_project_rule_id: input.approvalProjectRuleId == null ? undefined : (idOfGid(String(input.approvalProjectRuleId), "ApprovalProjectRule") ?? -1),
+      approval_project_rule_id: input.approvalProjectRuleId == null ? undefined : matchingIdOf(input.approvalProjectRuleId, "ApprovalProjectRule"),
       ...restApprovers(input),
     }),
   returns: approvalRule,

@@ -17,17 +17,20 @@ export const VisibilityLevelsEnum = builder.enumType("VisibilityLevelsEnum", { v
 export const AVATAR_DESCRIPTION =
   "An image of at most 200 KiB (GraphQL multipart request); null removes the avatar, as REST.";
 
-/** A project's full path (never a numeric id, which the domain would also take). */
-export function projectPathOf(path: string | number): string {
-  if (/^\d+$/.test(String(path))) throw notFound("Project");
+/** A full path as given; a numeric id, which the domain would also take, names no `what`. */
+function fullPathOf(path: string | number, what: string): string {
+  if (/^\d+$/.test(String(path))) throw notFound(what);
   return String(path);
 }
 
+/** A project's full path (never a numeric id). */
+export const projectPathOf = (path: string | number) => fullPathOf(path, "Project");
+
 /** A group's full path (never a numeric id). */
-export function groupPathOf(path: string | number): string {
-  if (/^\d+$/.test(String(path))) throw notFound("Group");
-  return String(path);
-}
+export const groupPathOf = (path: string | number) => fullPathOf(path, "Group");
+
+/** A group's or user's full path (never a numeric id). */
+export const namespacePathOf = (path: string | number) => fullPathOf(path, "Namespace");
 
 export function iidArg(iid: string): number {
   const value = iidOf(iid);
@@ -46,7 +49,6 @@ export function issuablePathOf(input: { projectPath: string | number; iid: strin
   return [projectPathOf(input.projectPath), iidArg(input.iid)];
 }
 
-/** The id of a user given as a global id; an id of another type or a malformed one matches nobody. */
 /** The database id a global id of `model` names; anything else is a missing record. */
 export function recordIdOf(gid: string | number, model: string): number {
   const id = idOfGid(String(gid), model);
@@ -54,13 +56,30 @@ export function recordIdOf(gid: string | number, model: string): number {
   return id;
 }
 
-export const userIdOf = (id: string | number) => idOfGid(String(id), "User") ?? -1;
+/** The record a global id of `model` names and what `ownerById` says it belongs to; else the domain's 404. */
+export async function ownedRecordOf<Owner>(
+  ctx: Context,
+  gid: string | number,
+  model: string,
+  ownerById: (ctx: Context, id: number) => Promise<Owner | null>,
+): Promise<{ id: number; owner: Owner }> {
+  const id = recordIdOf(gid, model);
+  const owner = await ownerById(ctx, id);
+  if (owner == null) throw notFound();
+  return { id, owner };
+}
+
+/** The id a global id of `model` names; an id of another type or a malformed one is -1, matching nothing. */
+export const matchingIdOf = (gid: string | number, model: string) => idOfGid(String(gid), model) ?? -1;
+
+/** The id of a user given as a global id; an id of another type or a malformed one matches nobody. */
+export const userIdOf = (id: string | number) => matchingIdOf(id, "User");
 
 /** User ids given as global ids; an id of another type or a malformed one matches nobody. */
 export const userIdsOf = (ids: readonly (string | number)[] | null | undefined) => ids?.map(userIdOf);
 
 /** Group ids given as global ids; an id of another type or a malformed one matches no group. */
-export const groupIdsOf = (ids: readonly (string | number)[] | null | undefined) => ids?.map((id) => idOfGid(String(id), "Group") ?? -1);
+export const groupIdsOf = (ids: readonly (string | number)[] | null | undefined) => ids?.map((id) => matchingIdOf(id, "Group"));
 
 /** A project snippet as the domain's noteable paths name it: its id stands where an iid would. */
 async function snippetPathById(ctx: Context, id: number): Promise<IssuablePath | null> {

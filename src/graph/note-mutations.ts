@@ -4,10 +4,8 @@
 import { replyToDiscussion } from "../domain/notes/discussion-writes.js";
 import { createNote, deleteNote, updateNote } from "../domain/notes/writes.js";
 import { notePathById } from "../domain/shared/record-paths.js";
-import { notFound } from "../errors.js";
 import type { Context } from "../context.js";
-import { idOfGid } from "./ids.js";
-import { discussionIdOf, noteablePathOf } from "./mutation-inputs.js";
+import { discussionIdOf, noteablePathOf, ownedRecordOf } from "./mutation-inputs.js";
 import { NoteRef } from "./notes.js";
 import { payloadMutation } from "./payload-mutation.js";
 
@@ -32,12 +30,7 @@ payloadMutation("createNote", {
 });
 
 /** The note a global id names, as the path the domain's note lookups take. */
-async function notePathOf(ctx: Context, gid: string) {
-  const id = idOfGid(gid, "Note");
-  const path = id == null ? null : await notePathById(ctx, id);
-  if (!path) throw notFound();
-  return path;
-}
+const notePathOf = async (ctx: Context, gid: string) => (await ownedRecordOf(ctx, gid, "Note", notePathById)).owner;
 
 payloadMutation("updateNote", {
   inputFields: (t) => ({

@@ -2,17 +2,9 @@
 // POST, PUT and DELETE /projects): one `input`, a payload `{ project, errors }`.
 import { deleteProject } from "../domain/deletions/projects.js";
 import { createProject, updateProject } from "../domain/projects/service.js";
-import { notFound } from "../errors.js";
-import { projectPathOf, VisibilityLevelsEnum } from "./mutation-inputs.js";
+import { namespacePathOf, projectPathOf, VisibilityLevelsEnum } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";
 import { ProjectRef } from "./projects.js";
-
-/** A namespace's full path (never a numeric id, which the domain would also take). */
-function namespacePathOf(path: string | number | null | undefined): string | null {
-  if (path == null) return null;
-  if (/^\d+$/.test(String(path))) throw notFound("Namespace");
-  return String(path);
-}
 
 const project = { field: "project", type: ProjectRef };
 
@@ -31,7 +23,7 @@ payloadMutation("projectCreate", {
     createProject(ctx, {
       name: input.name,
       path: input.path,
-      namespace_id: namespacePathOf(input.namespacePath),
+      namespace_id: input.namespacePath == null ? null : namespacePathOf(input.namespacePath),
       description: input.description,
       visibility: input.visibility,
       default_branch: input.defaultBranch,

@@ -2,15 +2,15 @@
 // /projects/:id/repository/commits), tagCreate and tagDelete (tags.ts rules, as REST POST and
 // DELETE /projects/:id/repository/tags) and mergeRequestRebase (rebase.ts rules, as REST PUT
 // /projects/:id/merge_requests/:iid/rebase, which Forgeline finishes before answering).
-import { getMergeRequest } from "../domain/merge-requests/queries.js";
 import { rebaseMergeRequest } from "../domain/merge-requests/rebase.js";
 import { createCommit } from "../domain/repository/commit-api.js";
 import { createTag, deleteTag } from "../domain/repository/tags.js";
 import { FILE_ACTIONS } from "../domain/repository/tree.js";
 import { builder } from "./builder.js";
 import { CommitRef } from "./commits.js";
+import { changeMergeRequest, mergeRequestInputFields } from "./merge-request-inputs.js";
 import { MergeRequestRef } from "./merge-requests.js";
-import { iidArg, projectPathOf } from "./mutation-inputs.js";
+import { projectPathOf } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";
 import { TagRef } from "./tags.js";
 
@@ -78,11 +78,7 @@ payloadMutation("tagDelete", {
 
 payloadMutation("mergeRequestRebase", {
   description: "Rebases the source branch onto the target branch (done when the payload answers).",
-  inputFields: (t) => ({ projectPath: t.id({ required: true }), iid: t.string({ required: true }) }),
-  write: async (input, ctx) => {
-    const [path, iid] = [projectPathOf(input.projectPath), iidArg(input.iid)];
-    await rebaseMergeRequest(ctx, path, iid);
-    return getMergeRequest(ctx, path, iid);
-  },
+  inputFields: mergeRequestInputFields,
+  write: (input, ctx) => changeMergeRequest(ctx, input, (path, iid) => rebaseMergeRequest(ctx, path, iid)),
   returns: { field: "mergeRequest", type: MergeRequestRef },
 });

@@ -1,14 +1,13 @@
 // createSnippet, updateSnippet and destroySnippet: project snippets over the REST snippet writes
 // (snippets/writes.ts rules). GitLab's `blobActions` are the REST `files`; Forgeline has no
 // personal snippets, so createSnippet needs a projectPath.
-import { AppError, notFound } from "../errors.js";
+import { AppError } from "../errors.js";
 import { snippetProjectById } from "../domain/shared/record-paths.js";
 import { FILE_ACTIONS } from "../domain/snippets/params.js";
 import { createProjectSnippet, deleteProjectSnippet, updateProjectSnippet } from "../domain/snippets/writes.js";
 import type { Context } from "../context.js";
 import { builder } from "./builder.js";
-import { idOfGid } from "./ids.js";
-import { projectPathOf, VisibilityLevelsEnum } from "./mutation-inputs.js";
+import { ownedRecordOf, projectPathOf, VisibilityLevelsEnum } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";
 import { SnippetRef } from "./snippets.js";
 
@@ -31,9 +30,7 @@ const restFiles = (actions: readonly BlobAction[]) =>
 
 /** The snippet a global id names, with its project, as the domain's snippet paths take them. */
 async function snippetPathOf(ctx: Context, gid: string | number): Promise<{ project: string; id: number }> {
-  const id = idOfGid(String(gid), "Snippet");
-  const projectId = id == null ? null : await snippetProjectById(ctx, id);
-  if (id == null || projectId == null) throw notFound();
+  const { id, owner: projectId } = await ownedRecordOf(ctx, gid, "Snippet", snippetProjectById);
   return { project: String(projectId), id };
 }
 

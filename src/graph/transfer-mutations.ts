@@ -4,19 +4,11 @@
 import { transferGroup } from "../domain/groups/transfer.js";
 import { transferProject } from "../domain/projects/service.js";
 import { mergeTopics } from "../domain/topics/merge.js";
-import { notFound } from "../errors.js";
-import { idOfGid } from "./ids.js";
-import { groupPathOf, projectPathOf, recordIdOf } from "./mutation-inputs.js";
+import { groupPathOf, matchingIdOf, namespacePathOf, projectPathOf, recordIdOf } from "./mutation-inputs.js";
 import { GroupRef } from "./namespaces.js";
 import { payloadMutation } from "./payload-mutation.js";
 import { ProjectRef } from "./projects.js";
 import { TopicRef } from "./topics.js";
-
-/** A group's or user's full path (never a numeric id, which the domain would also take). */
-function namespacePathOf(path: string | number): string {
-  if (/^\d+$/.test(String(path))) throw notFound("Namespace");
-  return String(path);
-}
 
 payloadMutation("groupTransfer", {
   description: "Moves a group, with its subgroups and projects, under another group (Maintainers and above of it) or to the top level.",
@@ -25,7 +17,7 @@ payloadMutation("groupTransfer", {
     parentId: t.id({ description: "Global id of the new parent group; without one the group becomes top-level." }),
   }),
   write: (input, ctx) =>
-    transferGroup(ctx, groupPathOf(input.fullPath), input.parentId == null ? null : (idOfGid(String(input.parentId), "Group") ?? -1)),
+    transferGroup(ctx, groupPathOf(input.fullPath), input.parentId == null ? null : matchingIdOf(input.parentId, "Group")),
   returns: { field: "group", type: GroupRef },
 });
 
