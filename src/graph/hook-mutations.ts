@@ -15,7 +15,7 @@ import { builder } from "./builder.js";
 import { camel, GroupHookRef, ProjectHookRef } from "./hooks.js";
 import { hookTargetOf, HOOK_TYPENAMES, type HookKind } from "./hook-targets.js";
 import { decodeGid } from "./ids.js";
-import { groupPathOf, projectPathOf } from "./mutation-inputs.js";
+import { groupPathOf, ownerPathIn, projectPathOf, type OwnerPathField } from "./mutation-inputs.js";
 import { payloadMutation, type PayloadInputFieldBuilder } from "./payload-mutation.js";
 
 const HookKeyValueInput = builder.inputType("HookKeyValueInput", {
@@ -27,14 +27,11 @@ const BranchFilterStrategyEnum = builder.enumType("BranchFilterStrategy", { valu
 
 const HookTestTriggerEnum = builder.enumType("HookTestTrigger", { values: TEST_TRIGGERS });
 
-interface KindInfo {
+interface KindInfo extends OwnerPathField {
   kind: HookKind;
   ref: typeof ProjectHookRef;
   /** the switches a write may set */
   events: readonly HookEvent[];
-  /** the create input's owner field and its path check */
-  pathKey: "projectPath" | "groupPath";
-  pathOf: (path: string | number) => string;
 }
 
 /** The fields of the create and update inputs (Pothos widens them: read back through this shape). */
@@ -75,7 +72,8 @@ const eventIdOf = (gid: string | number) => {
   return typename === "WebHookLog" ? recordId(id) : -1;
 };
 
-function hookMutations({ kind, ref, events, pathKey, pathOf }: KindInfo) {
+function hookMutations(info: KindInfo) {
+  const { kind, ref, events, pathKey } = info;
   const hook = { field: `${kind}Hook`, type: ref };
 
   const propertyFields = (t: PayloadInputFieldBuilder) => ({
@@ -97,7 +95,7 @@ function hookMutations({ kind, ref, events, pathKey, pathOf }: KindInfo) {
     inputFields: (t) => ({ [pathKey]: t.id({ required: true }), url: t.string({ required: true }), ...propertyFields(t) }),
     write: (input, ctx) => {
       const fields = input as HookFields;
-      const path = pathOf(String(fields[pathKey]));
+      const path = ownerPathIn(info, fields);
       return createHook(ctx, kind === "group" ? { group: path } : { project: path }, { ...hookInputOf(fields, events), url: String(fields.url) });
     },
     returns: hook,

@@ -5,7 +5,7 @@ import { addMember, removeMember, updateMember, type MemberSource } from "../dom
 import { AccessLevel } from "../domain/shared/access.js";
 import { builder } from "./builder.js";
 import { GroupMemberRef, ProjectMemberRef } from "./members.js";
-import { groupPathOf, projectPathOf, userIdOf } from "./mutation-inputs.js";
+import { groupPathOf, ownerPathIn, projectPathOf, userIdOf, type OwnerPathField } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";
 
 export const MemberAccessLevelEnum = builder.enumType("MemberAccessLevel", {
@@ -20,11 +20,9 @@ export const MemberAccessLevelEnum = builder.enumType("MemberAccessLevel", {
   } as const,
 });
 
-interface MemberSourceInfo {
+interface MemberSourceInfo extends OwnerPathField {
   source: MemberSource;
   noun: "project" | "group";
-  pathKey: "projectPath" | "groupPath";
-  pathOf: (path: string | number) => string;
   ref: typeof ProjectMemberRef;
 }
 
@@ -35,8 +33,8 @@ interface MemberArgs {
   expiresAt?: Date | null;
 }
 
-function memberMutations({ source, noun, pathKey, pathOf, ref }: MemberSourceInfo) {
-  const sourceOf = (input: object) => pathOf((input as Record<string, string>)[pathKey]!);
+function memberMutations(info: MemberSourceInfo) {
+  const { source, noun, pathKey, ref } = info;
   const member = { field: `${noun}Member`, type: ref };
 
   payloadMutation(`${noun}MemberAdd`, {
@@ -48,7 +46,7 @@ function memberMutations({ source, noun, pathKey, pathOf, ref }: MemberSourceInf
     }),
     write: (input, ctx) => {
       const args = input as unknown as MemberArgs;
-      return addMember(ctx, source, sourceOf(input), { user_id: userIdOf(args.userId), access_level: args.accessLevel, expires_at: args.expiresAt });
+      return addMember(ctx, source, ownerPathIn(info, input), { user_id: userIdOf(args.userId), access_level: args.accessLevel, expires_at: args.expiresAt });
     },
     returns: member,
   });
@@ -62,7 +60,7 @@ function memberMutations({ source, noun, pathKey, pathOf, ref }: MemberSourceInf
     }),
     write: (input, ctx) => {
       const args = input as unknown as MemberArgs;
-      return updateMember(ctx, source, sourceOf(input), userIdOf(args.userId), { access_level: args.accessLevel, expires_at: args.expiresAt });
+      return updateMember(ctx, source, ownerPathIn(info, input), userIdOf(args.userId), { access_level: args.accessLevel, expires_at: args.expiresAt });
     },
     returns: member,
   });
@@ -72,7 +70,7 @@ function memberMutations({ source, noun, pathKey, pathOf, ref }: MemberSourceInf
       [pathKey]: t.id({ required: true }),
       userId: t.id({ required: true, description: "Global id of the member's user; members may remove themselves." }),
     }),
-    write: (input, ctx) => removeMember(ctx, source, sourceOf(input), userIdOf(String(input.userId))),
+    write: (input, ctx) => removeMember(ctx, source, ownerPathIn(info, input), userIdOf(String(input.userId))),
   });
 }
 

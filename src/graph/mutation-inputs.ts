@@ -38,6 +38,15 @@ export function iidArg(iid: string): number {
   return value;
 }
 
+/** The field a project's or group's write names it by, and that field's path check. */
+export interface OwnerPathField {
+  pathKey: "projectPath" | "groupPath";
+  pathOf: (path: string | number) => string;
+}
+
+/** The path in an input's owner field (its name differs by owner, which widens Pothos' input type: read it back here). */
+export const ownerPathIn = ({ pathKey, pathOf }: OwnerPathField, input: object) => pathOf((input as Record<string, string | number>)[pathKey]!);
+
 /** The input fields naming an issue or merge request (projectPath + iid, as GitLab's issuable mutations). */
 export const issuableInputFields = (t: PayloadInputFieldBuilder) => ({
   projectPath: t.id({ required: true }),

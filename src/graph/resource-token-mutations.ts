@@ -9,20 +9,15 @@ import {
 } from "../domain/access-tokens/resource.js";
 import { builder } from "./builder.js";
 import { MemberAccessLevelEnum } from "./member-mutations.js";
-import { groupPathOf, projectPathOf, recordIdOf } from "./mutation-inputs.js";
+import { groupPathOf, ownerPathIn, projectPathOf, recordIdOf, type OwnerPathField } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";
 import { ResourceAccessTokenRef } from "./resource-access-tokens.js";
 
 const ResourceAccessTokenScopeEnum = builder.enumType("ResourceAccessTokenScope", { values: RESOURCE_TOKEN_SCOPES });
 
-interface Source {
+interface Source extends OwnerPathField {
   type: ResourceType;
-  pathKey: "projectPath" | "groupPath";
-  pathOf: (path: string | number) => string;
 }
-
-/** The input's path field (its name differs by source, which widens Pothos' input type: read it back here). */
-const pathIn = ({ pathKey, pathOf }: Source, input: object) => pathOf((input as Record<string, string>)[pathKey]!);
 
 interface CreateArgs {
   name: string;
@@ -48,7 +43,7 @@ function resourceTokenMutations(source: Source) {
     }),
     write: (input, ctx) => {
       const args = input as unknown as CreateArgs;
-      return createResourceAccessToken(ctx, type, pathIn(source, input), {
+      return createResourceAccessToken(ctx, type, ownerPathIn(source, input), {
         name: args.name,
         scopes: [...args.scopes],
         access_level: args.accessLevel,
@@ -69,7 +64,7 @@ function resourceTokenMutations(source: Source) {
       id: t.id({ required: true, description: "Global id of the token." }),
     }),
     write: (input, ctx) =>
-      revokeResourceAccessToken(ctx, type, pathIn(source, input), String(recordIdOf(String(input.id), "ResourceAccessToken"))),
+      revokeResourceAccessToken(ctx, type, ownerPathIn(source, input), String(recordIdOf(String(input.id), "ResourceAccessToken"))),
   });
 }
 
