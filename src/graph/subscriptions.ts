@@ -152,7 +152,7 @@ builder.subscriptionFields((t) => ({
   projectEvents: t.field({
     type: ProjectEventRef,
     description: "The project's issue, merge request, note, emoji and approval events, once committed, that the caller may see.",
-    args: { fullPath: t.arg.string({ required: true }) },
+    args: { fullPath: t.arg.id({ required: true }) },
     subscribe: async (_root, args, ctx) => {
       const project = await byFullPath(args.fullPath, (path) => projectOf(ctx, path));
       if (!project) throw resourceNotAvailable();
@@ -163,7 +163,7 @@ builder.subscriptionFields((t) => ({
   groupEvents: t.field({
     type: ProjectEventRef,
     description: "projectEvents of every project in the group and its subgroups.",
-    args: { fullPath: t.arg.string({ required: true }) },
+    args: { fullPath: t.arg.id({ required: true }) },
     subscribe: async (_root, args, ctx) => {
       const group = await byFullPath(args.fullPath, async (path) => (await findGroup(ctx, path)).group);
       if (!group) throw resourceNotAvailable();

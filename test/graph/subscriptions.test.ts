@@ -40,8 +40,8 @@ afterEach(async () => {
 
 const EVENT_FIELDS = `kind action objectId emojiName occurredAt project { fullPath }
   object { id ... on Issue { title confidential } ... on MergeRequest { title } ... on Note { body internal } }`;
-const PROJECT_EVENTS = `subscription($path: String!) { projectEvents(fullPath: $path) { ${EVENT_FIELDS} } }`;
-const GROUP_EVENTS = `subscription($path: String!) { groupEvents(fullPath: $path) { ${EVENT_FIELDS} } }`;
+const PROJECT_EVENTS = `subscription($path: ID!) { projectEvents(fullPath: $path) { ${EVENT_FIELDS} } }`;
+const GROUP_EVENTS = `subscription($path: ID!) { groupEvents(fullPath: $path) { ${EVENT_FIELDS} } }`;
 
 async function subscribe(client: ApiClient, query: string, path: string, app = client.app): Promise<SseSubscription> {
   const subscription = await subscribeSse(client, query, { path }, app);
@@ -230,6 +230,8 @@ describe.runIf(onPostgresql)("several processes (PostgreSQL)", () => {
   };
 
   it("delivers events written through another process, by LISTEN/NOTIFY", async () => {
+    // LISTEN connections of the whole database: other test files may hold some, so count the change
+    const before = await liveListeners();
     const otherServices = await createServices(t.services.config);
     onTestFinished(() => otherServices.db.$disconnect());
     const events = await subscribe(t.anon, PROJECT_EVENTS, publicPath, createApp(otherServices));
@@ -244,8 +246,8 @@ describe.runIf(onPostgresql)("several processes (PostgreSQL)", () => {
     expect(event?.data?.projectEvents).toMatchObject({ kind: "ISSUE", objectId: gid("Issue", issue.id), project: { fullPath: publicPath } });
 
     // the process stops listening once its last subscription closes
-    expect(await liveListeners()).toBe(1);
+    expect(await liveListeners()).toBeGreaterThan(before);
     await events.close();
-    await expect.poll(liveListeners, { timeout: 5_000 }).toBe(0);
+    await expect.poll(liveListeners, { timeout: 5_000 }).toBe(before);
   });
 });
