@@ -4,6 +4,7 @@
 // and on PostgreSQL a NOTIFY (one at a time per process) reaches the workers of every other
 // process, which LISTEN on one connection of their own. A lost signal costs only latency: the poll stays the safety net.
 import cluster from "node:cluster";
+import { afterCommit, type TransactionClient } from "../db/after-commit.js";
 
 export const NOTIFY_CHANNEL = "forgeline_webhooks";
 const WAKE_MESSAGE = "forgeline:webhooks-wake";
@@ -16,28 +17,17 @@ export function markEnqueued(tx: object): void {
   enqueuedIn.add(tx);
 }
 
-type TransactionClient = { $transaction: (...args: any[]) => Promise<unknown> };
-
 /**
  * Signals after each interactive transaction of `db` that wrote delivery rows, once it committed;
  * `notify` (PostgreSQL) tells the other processes.
  */
 export function wakeOnCommit(db: TransactionClient, notify?: () => void): void {
-  const transaction = db.$transaction.bind(db);
-  db.$transaction = async (run: unknown, ...rest: unknown[]) => {
-    if (typeof run !== "function") return transaction(run, ...rest);
-    let used: object | undefined;
-    const result = await transaction((tx: object) => {
-      used = tx;
-      return run(tx);
-    }, ...rest);
-    if (used && enqueuedIn.has(used)) {
-      for (const listener of listeners.get(db) ?? []) listener();
-      if (cluster.isWorker) process.send?.(WAKE_MESSAGE);
-      notify?.();
-    }
-    return result;
-  };
+  afterCommit(db, (tx) => {
+    if (!enqueuedIn.has(tx)) return;
+    for (const listener of listeners.get(db) ?? []) listener();
+    if (cluster.isWorker) process.send?.(WAKE_MESSAGE);
+    notify?.();
+  });
 }
 
 /**

@@ -4,6 +4,7 @@
 // PostgreSQL each commit also NOTIFYs them on a channel of their own, for the other processes'
 // subscribers (listenForLiveEvents). Who may see an event is decided at delivery, by the reader.
 import { randomUUID } from "node:crypto";
+import { afterCommit, type TransactionClient } from "../../db/after-commit.js";
 import { listenOnChannel, type ChannelListener } from "../../db/listen.js";
 import { subscribe, type Tx } from "../shared/events.js";
 
@@ -56,7 +57,6 @@ subscribe("emoji", async (tx, event, ctx) =>
 subscribe("approval", async (tx, event, ctx) =>
   record(tx, { kind: "APPROVAL", action: event.action, projectId: event.projectId, objectType: "MergeRequest", objectId: event.mergeRequestId, emojiName: null, occurredAt: ctx.now().toISOString() }));
 
-type TransactionClient = { $transaction: (...args: any[]) => Promise<unknown> };
 type Query = (sql: string) => Promise<unknown>;
 
 /**
@@ -64,21 +64,12 @@ type Query = (sql: string) => Promise<unknown>;
  * them to the process's listeners and, given `query` (PostgreSQL), NOTIFYs the other processes.
  */
 export function publishLiveEventsOnCommit(db: TransactionClient, query?: Query): void {
-  const transaction = db.$transaction.bind(db);
-  db.$transaction = async (run: unknown, ...rest: unknown[]) => {
-    if (typeof run !== "function") return transaction(run, ...rest);
-    let used: object | undefined;
-    const result = await transaction((tx: object) => {
-      used = tx;
-      return run(tx);
-    }, ...rest);
-    const events = used && pendingIn.get(used);
-    if (events) {
-      deliver(db, events);
-      if (query) void query(notifyStatement(originOf(db), events)).catch(() => {}); // lost: only other processes' live views miss it
-    }
-    return result;
-  };
+  afterCommit(db, (tx) => {
+    const events = pendingIn.get(tx);
+    if (!events) return;
+    deliver(db, events);
+    if (query) void query(notifyStatement(originOf(db), events)).catch(() => {}); // lost: only other processes' live views miss it
+  });
 }
 
 function deliver(db: object, events: LiveEvent[]): void {
