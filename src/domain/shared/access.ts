@@ -125,6 +125,15 @@ export async function findProject(ctx: DomainContext, id: string | number): Prom
   return { project, level };
 }
 
+/**
+ * The access to a project the caller was already shown (found by findProject, listed among
+ * visible projects, or by node(id:)): its level, without checking visibility again. List
+ * functions take a ProjectAccess, so the surface authorises a list's parent once.
+ */
+export async function shownProjectAccess(ctx: DomainContext, project: Project & { namespace: Namespace }): Promise<ProjectAccess> {
+  return { project, level: await projectAccessLevel(ctx, project) };
+}
+
 /** A project with its namespace by id (kept between requests: domain/caches.ts). */
 export function projectById(ctx: Pick<DomainContext, "caches" | "db">, id: number): Promise<ProjectWithNamespace | null> {
   if (!fitsIdColumn(id)) return Promise.resolve(null);
@@ -193,6 +202,11 @@ export async function findGroup(ctx: DomainContext, id: string | number): Promis
   const level = await groupAccessLevel(ctx, group);
   if (!(await canSeeGroup(ctx, group, level))) throw notFound("Group");
   return { group, level };
+}
+
+/** shownProjectAccess for a group the caller was already shown (findGroup, a visible list, node(id:)). */
+export async function shownGroupAccess(ctx: DomainContext, group: Namespace): Promise<GroupAccess> {
+  return { group, level: await groupAccessLevel(ctx, group) };
 }
 
 async function canSeeGroup(ctx: DomainContext, group: Namespace, level: number): Promise<boolean> {

@@ -6,6 +6,11 @@ export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
 export const COUNT_LIMIT = 10_000;
 
+/**
+ * The page a list function is asked for, always its own argument after the filters: REST's
+ * page/per_page, or a row offset (the graph's connection cursors). Lists that GitLab also pages
+ * by keyset take a KeysetPageArgs instead.
+ */
 export interface PageArgs {
   page?: number | null;
   per_page?: number | null;
@@ -84,6 +89,12 @@ export function pageOf<T>({ page, perPage, take }: ReturnType<typeof pageWindow>
 /** A page of a list already in memory (GitLab paginates arrays the same way it paginates relations). */
 export function paginateList<T>(all: readonly T[], args: PageArgs): Promise<Page<T>> {
   return paginate(args, async () => all.length, async (skip, take) => all.slice(skip, skip + take));
+}
+
+export interface KeysetPageArgs {
+  per_page?: number | null;
+  /** the opaque cursor of the previous page's `next` link (absent: the first page) */
+  cursor?: string | null;
 }
 
 export interface KeysetPage<T> {
