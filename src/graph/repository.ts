@@ -13,6 +13,7 @@ import { offsetConnection } from "./connections.js";
 import { orNull } from "./errors.js";
 import { ProjectRef } from "./projects.js";
 import { UserRef } from "./users.js";
+import { shownProjectAccess } from "../domain/shared/access.js";
 import { namespaceLoader, userLoader } from "../domain/shared/loaders.js";
 
 export const BranchRef = builder.objectRef<BranchView>("Branch");
@@ -83,8 +84,10 @@ builder.objectFields(ProjectRef, (t) => ({
       nullable: true,
       description: "Branches by name; null when the caller may not read the repository.",
       args: { search: t.arg.string({ description: "Name contains this (^term: starts with, term$: ends with)." }) },
-      resolve: (project, args, ctx) =>
-        orNull(() => offsetConnection(args, (page) => listBranches(ctx, String(project.id), { search: args.search, ...page }))),
+      resolve: async (project, args, ctx) => {
+        const access = await shownProjectAccess(ctx, project);
+        return orNull(() => offsetConnection(args, (page) => listBranches(ctx, access, { search: args.search }, page)));
+      },
     },
     BranchConnection,
   ),
@@ -94,8 +97,10 @@ builder.objectFields(ProjectRef, (t) => ({
       nullable: true,
       description: "Protected branch rules; null when the caller may not read the repository.",
       args: { search: t.arg.string({ description: "Name contains this." }) },
-      resolve: (project, args, ctx) =>
-        orNull(() => offsetConnection(args, (page) => listProtectedBranches(ctx, String(project.id), { search: args.search, ...page }))),
+      resolve: async (project, args, ctx) => {
+        const access = await shownProjectAccess(ctx, project);
+        return orNull(() => offsetConnection(args, (page) => listProtectedBranches(ctx, access, { search: args.search }, page)));
+      },
     },
     ProtectedBranchConnection,
   ),

@@ -1,6 +1,7 @@
 // Tags on Project, read through the domain's tag list (the REST route's function): null for callers
 // who may not read the code, as Project.branches.
 import { listTags, type TagView } from "../domain/repository/tags.js";
+import { shownProjectAccess } from "../domain/shared/access.js";
 import { builder } from "./builder.js";
 import { CommitRef } from "./commits.js";
 import { countedConnection } from "./connection-types.js";
@@ -50,10 +51,11 @@ builder.objectFields(ProjectRef, (t) => ({
         search: t.arg.string({ description: "Name contains this (^term: starts with, term$: ends with)." }),
         sort: t.arg({ type: TagSortEnum }),
       },
-      resolve: (project, args, ctx) =>
-        orNull(() =>
-          offsetConnection(args, (page) =>
-            listTags(ctx, String(project.id), { search: args.search, ...(args.sort ? orderOf(args.sort as TagSort) : {}), ...page }))),
+      resolve: async (project, args, ctx) => {
+        const access = await shownProjectAccess(ctx, project);
+        const filters = { search: args.search, ...(args.sort ? orderOf(args.sort as TagSort) : {}) };
+        return orNull(() => offsetConnection(args, (page) => listTags(ctx, access, filters, page)));
+      },
     },
     TagConnection,
   ),

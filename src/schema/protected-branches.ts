@@ -6,6 +6,7 @@ import {
   getProtectedBranch, listProtectedBranches, protectBranch, unprotectBranch,
 } from "../domain/repository/protected-branches.js";
 import { roleDescription, type AccessKind, type ProtectedBranchWithLevels } from "../domain/repository/protection-rules.js";
+import { findProject } from "../domain/shared/access.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import { namespaceLoader, userLoader } from "../domain/shared/loaders.js";
@@ -69,7 +70,8 @@ builder.queryFields((t) => ({
   projectProtectedBranches: t.field({
     type: [ProtectedBranchEntity],
     args: { id: t.arg.id({ required: true }), search: t.arg.string({ required: false }), ...pageArgs },
-    resolve: async (_r, args, ctx) => rowsOf(ctx, await listProtectedBranches(ctx, String(args.id), args)),
+    resolve: async (_r, { id, page, per_page, ...filters }, ctx) =>
+      rowsOf(ctx, await listProtectedBranches(ctx, await findProject(ctx, String(id)), filters, { page, per_page })),
   }),
   projectProtectedBranch: t.field({
     type: ProtectedBranchEntity,

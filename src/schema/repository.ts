@@ -4,6 +4,7 @@ import type { Commit } from "../generated/prisma/client.js";
 import { createBranch, deleteBranch, getBranch, listBranches, type BranchView } from "../domain/repository/branches.js";
 import { createCommit, getCommit, getMergeBase, listCommits, type CommitDetailView } from "../domain/repository/commit-api.js";
 import { branchWebUrl, commitWebUrl } from "../domain/repository/urls.js";
+import { findProject } from "../domain/shared/access.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import "./protected-branches.js";
@@ -84,7 +85,8 @@ builder.queryFields((t) => ({
   projectBranches: t.field({
     type: [BranchEntity],
     args: { id: t.arg.id({ required: true }), search: t.arg.string({ required: false }), ...pageArgs },
-    resolve: async (_r, args, ctx) => rowsOf(ctx, await listBranches(ctx, String(args.id), args)),
+    resolve: async (_r, { id, page, per_page, ...filters }, ctx) =>
+      rowsOf(ctx, await listBranches(ctx, await findProject(ctx, String(id)), filters, { page, per_page })),
   }),
   projectBranch: t.field({
     type: BranchEntity,
@@ -94,7 +96,8 @@ builder.queryFields((t) => ({
   projectCommits: t.field({
     type: [CommitEntity],
     args: { id: t.arg.id({ required: true }), ref_name: t.arg.string({ required: false }), all: t.arg.boolean({ required: false }), ...pageArgs },
-    resolve: async (_r, args, ctx) => rowsOf(ctx, await listCommits(ctx, String(args.id), args)),
+    resolve: async (_r, { id, page, per_page, ...filters }, ctx) =>
+      rowsOf(ctx, await listCommits(ctx, await findProject(ctx, String(id)), filters, { page, per_page })),
   }),
   projectMergeBase: t.field({
     type: CommitEntity,

@@ -1,5 +1,6 @@
 // Repository tags: GitLab's Tag entity and the tags root fields (src/domain/repository/tags.ts).
 import { createTag, deleteTag, getTag, listTags, type TagView } from "../domain/repository/tags.js";
+import { findProject } from "../domain/shared/access.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { CommitEntity } from "./repository.js";
@@ -29,7 +30,8 @@ builder.queryFields((t) => ({
       search: t.arg.string({ required: false }),
       ...pageArgs,
     },
-    resolve: async (_r, { id, ...args }, ctx) => rowsOf(ctx, await listTags(ctx, String(id), args)),
+    resolve: async (_r, { id, page, per_page, ...filters }, ctx) =>
+      rowsOf(ctx, await listTags(ctx, await findProject(ctx, String(id)), filters, { page, per_page })),
   }),
   projectTag: t.field({
     type: TagEntity,

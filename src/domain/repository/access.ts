@@ -8,21 +8,31 @@ import type { AccessKind, ProtectedBranchWithLevels } from "./protection-rules.j
 import { accessEntryAllows, protectedBranchesMatching } from "./protection-rules.js";
 
 /**
- * The project of a repository route: `require_repository_enabled!` (404 Repository when the
- * feature is off or members-only for this caller), then read_code (403: a guest of a private project).
+ * `require_repository_enabled!` (404 Repository when the feature is off or members-only for this
+ * caller), then read_code (403: a guest of a private project).
  */
-export async function findRepositoryProject(ctx: DomainContext, id: string | number): Promise<ProjectAccess> {
-  const access = await findProject(ctx, id);
+export function requireRepositoryEnabled(ctx: DomainContext, access: ProjectAccess): void {
   if (!featureAvailable(ctx, access, "repository")) {
     throw featureAccessLevel(access.project, "repository") === "enabled" ? forbidden() : notFound("Repository");
   }
+}
+
+/** The project of a repository route: found, then requireRepositoryEnabled. */
+export async function findRepositoryProject(ctx: DomainContext, id: string | number): Promise<ProjectAccess> {
+  const access = await findProject(ctx, id);
+  requireRepositoryEnabled(ctx, access);
   return access;
 }
 
 /** `authorize_read_code!` alone (protected branches API): 403 whatever the reason. */
+export function requireReadCode(ctx: DomainContext, access: ProjectAccess): void {
+  if (!featureAvailable(ctx, access, "repository")) throw forbidden();
+}
+
+/** The project of a protected branches route: found, then requireReadCode. */
 export async function findProjectWithCode(ctx: DomainContext, id: string | number): Promise<ProjectAccess> {
   const access = await findProject(ctx, id);
-  if (!featureAvailable(ctx, access, "repository")) throw forbidden();
+  requireReadCode(ctx, access);
   return access;
 }
 

@@ -7,7 +7,9 @@ import type { DomainContext } from "../shared/context.js";
 import { BLANK_SHA, type Tx } from "../shared/events.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";
-import { canDeleteBranch, canMergeToBranch, canPushToBranch, findRepositoryProject, requirePushCode } from "./access.js";
+import {
+  canDeleteBranch, canMergeToBranch, canPushToBranch, findRepositoryProject, requirePushCode, requireRepositoryEnabled,
+} from "./access.js";
 import { getCommitBySha, historyShas, resolveCommit } from "./commits.js";
 import { developersCan, projectProtections } from "./protection-rules.js";
 import { pushBranch } from "./push.js";
@@ -79,14 +81,19 @@ function searchFilter(search: string | null | undefined): (name: string) => bool
   return (name) => name.toLowerCase().includes(term);
 }
 
-export async function listBranches(ctx: DomainContext, id: string, args: PageArgs & { search?: string | null }): Promise<Page<BranchView>> {
-  const access = await findRepositoryProject(ctx, id);
-  const matches = searchFilter(args.search);
+export interface BranchFilters {
+  search?: string | null;
+}
+
+/** GET /projects/:id/repository/branches: by name, in byte order. */
+export async function listBranches(ctx: DomainContext, access: ProjectAccess, filters: BranchFilters, page: PageArgs): Promise<Page<BranchView>> {
+  requireRepositoryEnabled(ctx, access);
+  const matches = searchFilter(filters.search);
   const all = (await ctx.db.branch.findMany({ where: { projectId: access.project.id } }))
     .filter((branch) => matches(branch.name))
     .sort((a, b) => byteOrder(a.name, b.name));
-  const page = await paginateList(all, args);
-  return { ...page, rows: await branchViews(ctx, access, page.rows) };
+  const listed = await paginateList(all, page);
+  return { ...listed, rows: await branchViews(ctx, access, listed.rows) };
 }
 
 /** find_branch!: 400 for a name git would refuse, 404 for a missing branch. */

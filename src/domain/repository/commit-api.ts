@@ -2,11 +2,11 @@
 // (Files::MultiService / Commits::CreateService) that advances or creates a branch.
 import type { Commit } from "../../generated/prisma/client.js";
 import { AppError, forbidden, notFound } from "../../errors.js";
-import { requireAuthenticated } from "../shared/access.js";
+import { requireAuthenticated, type ProjectAccess } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { BLANK_SHA, type Tx } from "../shared/events.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
-import { canPushToBranch, findRepositoryProject } from "./access.js";
+import { canPushToBranch, findRepositoryProject, requireRepositoryEnabled } from "./access.js";
 import { blankParamErrors, requireParams } from "./branches.js";
 import { commitsBySha, historyOfAll, historyOrder, mergeBase, resolveCommit, treeOf, writeCommit } from "./commits.js";
 import { lockBranches, pushBranch } from "./push.js";
@@ -16,15 +16,22 @@ import { applyActions, FILE_ACTIONS, type FileAction } from "./tree.js";
 /** A commit as GitLab's CommitDetail shows it: with stats unless the caller asked without. */
 export type CommitDetailView = Commit & { includeStats: boolean };
 
+export interface CommitFilters {
+  ref_name?: string | null;
+  all?: boolean | null;
+}
+
 /**
- * A ref that names nothing lists no commits, as GitLab does; `all` lists every commit of every
- * branch and tag (ref_name is then ignored). History pages carry no totals.
+ * GET /projects/:id/repository/commits. A ref that names nothing lists no commits, as GitLab does;
+ * `all` lists every commit of every branch and tag (ref_name is then ignored). History pages carry
+ * no totals.
  */
-export async function listCommits(ctx: DomainContext, id: string, args: PageArgs & { ref_name?: string | null; all?: boolean | null }): Promise<Page<Commit>> {
-  const { project } = await findRepositoryProject(ctx, id);
-  const shas = args.all ? await historyOfAll(ctx.db, project.id, await refHeads(ctx, project.id)) : await refHistory(ctx, project, args.ref_name);
-  const page = await paginateList(shas, args);
-  return { rows: await commitsBySha(ctx.db, project.id, page.rows), info: { ...page.info, total: null } };
+export async function listCommits(ctx: DomainContext, access: ProjectAccess, filters: CommitFilters, page: PageArgs): Promise<Page<Commit>> {
+  requireRepositoryEnabled(ctx, access);
+  const { project } = access;
+  const shas = filters.all ? await historyOfAll(ctx.db, project.id, await refHeads(ctx, project.id)) : await refHistory(ctx, project, filters.ref_name);
+  const listed = await paginateList(shas, page);
+  return { rows: await commitsBySha(ctx.db, project.id, listed.rows), info: { ...listed.info, total: null } };
 }
 
 async function refHistory(ctx: DomainContext, project: { id: number; defaultBranch: string | null }, ref: string | null | undefined): Promise<string[]> {

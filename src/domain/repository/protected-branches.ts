@@ -6,7 +6,7 @@ import { findProject, requireAuthenticated, type ProjectAccess } from "../shared
 import type { DomainContext } from "../shared/context.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";
-import { canAdminProject, findProjectWithCode } from "./access.js";
+import { canAdminProject, findProjectWithCode, requireReadCode } from "./access.js";
 import {
   ACCESS_KINDS, ALLOWED_ACCESS_LEVELS, accessEntryAllows, projectProtections, type AccessKind, type ProtectedBranchWithLevels,
 } from "./protection-rules.js";
@@ -31,11 +31,19 @@ export interface ProtectBranchInput {
 
 const MAINTAINER_DEFAULT = 40;
 
-export async function listProtectedBranches(ctx: DomainContext, id: string, args: PageArgs & { search?: string | null }): Promise<Page<ProtectedBranchWithLevels>> {
-  const { project } = await findProjectWithCode(ctx, id);
-  const term = args.search?.toLowerCase();
-  const rules = (await projectProtections(ctx.db, project.id)).filter((rule) => !term || rule.name.toLowerCase().includes(term));
-  return paginateList(rules, args);
+export interface ProtectedBranchFilters {
+  /** the rule's name contains this, in any case */
+  search?: string | null;
+}
+
+/** GET /projects/:id/protected_branches. */
+export async function listProtectedBranches(
+  ctx: DomainContext, access: ProjectAccess, filters: ProtectedBranchFilters, page: PageArgs,
+): Promise<Page<ProtectedBranchWithLevels>> {
+  requireReadCode(ctx, access);
+  const term = filters.search?.toLowerCase();
+  const rules = (await projectProtections(ctx.db, access.project.id)).filter((rule) => !term || rule.name.toLowerCase().includes(term));
+  return paginateList(rules, page);
 }
 
 async function findProtection(ctx: DomainContext, access: ProjectAccess, name: string): Promise<ProtectedBranchWithLevels> {

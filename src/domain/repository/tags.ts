@@ -5,11 +5,11 @@
 import { createHash } from "node:crypto";
 import type { Commit, Tag } from "../../generated/prisma/client.js";
 import { AppError, notFound, paramError } from "../../errors.js";
-import { requireAuthenticated } from "../shared/access.js";
+import { requireAuthenticated, type ProjectAccess } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { BLANK_SHA, publish } from "../shared/events.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
-import { findRepositoryProject, requirePushCode } from "./access.js";
+import { findRepositoryProject, requirePushCode, requireRepositoryEnabled } from "./access.js";
 import { commitsBySha, resolveCommit } from "./commits.js";
 import { isValidBranchName } from "./refs.js";
 
@@ -20,7 +20,7 @@ export interface TagView {
   target: string;
 }
 
-export interface TagListArgs extends PageArgs {
+export interface TagFilters {
   order_by?: "name" | "updated" | "version" | null;
   sort?: "asc" | "desc" | null;
   search?: string | null;
@@ -43,21 +43,25 @@ async function views(ctx: DomainContext, projectId: number, tags: Tag[]): Promis
 /** Version order of tag names (`v1.10` after `v1.9`), as GitLab's `version` sort compares them. */
 const versionCompare = (a: string, b: string) => a.localeCompare(b, "en", { numeric: true });
 
-/** TagsFinder: search (`^prefix`, `suffix$`, else substring, any case), then order (updated: commit date). */
-export async function listTags(ctx: DomainContext, id: string, args: TagListArgs): Promise<Page<TagView>> {
-  const { project } = await findRepositoryProject(ctx, id);
+/**
+ * GET /projects/:id/repository/tags (TagsFinder): search (`^prefix`, `suffix$`, else substring,
+ * any case), then order (updated: commit date).
+ */
+export async function listTags(ctx: DomainContext, access: ProjectAccess, filters: TagFilters, page: PageArgs): Promise<Page<TagView>> {
+  requireRepositoryEnabled(ctx, access);
+  const { project } = access;
   const tags = await views(ctx, project.id, await ctx.db.tag.findMany({ where: { projectId: project.id } }));
-  const term = args.search?.toLowerCase();
+  const term = filters.search?.toLowerCase();
   const matches = (name: string) =>
     !term ? true : term.startsWith("^") ? name.startsWith(term.slice(1)) : term.endsWith("$") ? name.endsWith(term.slice(0, -1)) : name.includes(term);
-  const orderBy = args.order_by ?? "updated";
+  const orderBy = filters.order_by ?? "updated";
   const compare = (a: TagView, b: TagView) =>
     orderBy === "name" ? (a.tag.name < b.tag.name ? -1 : a.tag.name > b.tag.name ? 1 : 0)
       : orderBy === "version" ? versionCompare(a.tag.name, b.tag.name)
         : a.commit.authoredAt.getTime() - b.commit.authoredAt.getTime() || a.tag.id - b.tag.id;
-  const direction = (args.sort ?? "desc") === "desc" ? -1 : 1;
+  const direction = (filters.sort ?? "desc") === "desc" ? -1 : 1;
   const listed = tags.filter((v) => matches(v.tag.name.toLowerCase())).sort((a, b) => direction * compare(a, b));
-  return paginateList(listed, args);
+  return paginateList(listed, page);
 }
 
 async function findTag(ctx: DomainContext, projectId: number, name: string): Promise<Tag> {
