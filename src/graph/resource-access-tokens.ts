@@ -5,7 +5,8 @@
 // group Owners, administrators; null for anyone else).
 import type { Context } from "../context.js";
 import { isTokenActive } from "../domain/access-tokens/personal.js";
-import { listResourceAccessTokens, type ResourceAccessToken, type ResourceType } from "../domain/access-tokens/resource.js";
+import { listResourceAccessTokens, type ResourceAccessToken, type TokenResource } from "../domain/access-tokens/resource.js";
+import { shownGroupAccess, shownProjectAccess } from "../domain/shared/access.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { offsetConnection, type ConnectionArgs } from "./connections.js";
@@ -41,8 +42,8 @@ builder.objectType(ResourceAccessTokenRef, {
 
 const ResourceAccessTokenConnection = countedConnection(ResourceAccessTokenRef, "ResourceAccessToken");
 
-const tokensOf = (ctx: Context, type: ResourceType, id: number, args: ConnectionArgs) =>
-  orNull(() => offsetConnection(args, (page) => listResourceAccessTokens(ctx, type, String(id), page)));
+const tokensOf = (ctx: Context, resource: TokenResource, args: ConnectionArgs) =>
+  orNull(() => offsetConnection(args, (page) => listResourceAccessTokens(ctx, resource, {}, page)));
 
 const description = (who: string) => `Access tokens, oldest first, revoked and expired ones too; null for callers below ${who}.`;
 
@@ -52,7 +53,7 @@ builder.objectFields(ProjectRef, (t) => ({
       type: ResourceAccessTokenRef,
       nullable: true,
       description: description("Maintainer"),
-      resolve: (project, args, ctx) => tokensOf(ctx, "project", project.id, args),
+      resolve: async (project, args, ctx) => tokensOf(ctx, { type: "project", access: await shownProjectAccess(ctx, project) }, args),
     },
     ResourceAccessTokenConnection,
   ),
@@ -64,7 +65,7 @@ builder.objectFields(GroupRef, (t) => ({
       type: ResourceAccessTokenRef,
       nullable: true,
       description: description("Owner"),
-      resolve: (group, args, ctx) => tokensOf(ctx, "group", group.id, args),
+      resolve: async (group, args, ctx) => tokensOf(ctx, { type: "group", access: await shownGroupAccess(ctx, group) }, args),
     },
     ResourceAccessTokenConnection,
   ),

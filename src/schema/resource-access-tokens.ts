@@ -1,7 +1,7 @@
 // Project and group access tokens: GitLab's ResourceAccessToken entity (PersonalAccessToken fields
 // plus last_used_ips, access_level, resource_type, resource_id) and the root fields of both sources.
 import {
-  createResourceAccessToken, getResourceAccessToken, listResourceAccessTokens, RESOURCE_TOKEN_SCOPES,
+  createResourceAccessToken, findTokenResource, getResourceAccessToken, listResourceAccessTokens, RESOURCE_TOKEN_SCOPES,
   revokeResourceAccessToken, type ResourceAccessToken as Token, type ResourceAccessTokenWithSecret, type ResourceType,
 } from "../domain/access-tokens/resource.js";
 import { builder } from "./builder.js";
@@ -57,7 +57,8 @@ function resourceTokenFieldsFor(type: ResourceType, noun: "Project" | "Group") {
         expires_after: t.arg({ type: "Date", required: false }),
         ...pageArgs,
       },
-      resolve: async (_r, args, ctx) => rowsOf(ctx, await listResourceAccessTokens(ctx, type, String(args.id), args)),
+      resolve: async (_r, { id, page, per_page, ...filters }, ctx) =>
+        rowsOf(ctx, await listResourceAccessTokens(ctx, await findTokenResource(ctx, type, String(id)), filters, { page, per_page })),
     }),
     [`${lower}AccessToken`]: t.field({
       extensions: { access: "authenticated" },

@@ -6,8 +6,8 @@ import { revokeToken } from "../auth/token-store.js";
 import { randomBytes } from "node:crypto";
 import type { AccessToken, Prisma, User } from "../../generated/prisma/client.js";
 import { badRequest, notFound, paramError, unauthorized } from "../../errors.js";
-import { AccessLevel, findGroup, findProject, requireAuthenticated } from "../shared/access.js";
-import type { DomainContext } from "../shared/context.js";
+import { AccessLevel, findGroup, findProject, requireAuthenticated, type GroupAccess, type ProjectAccess } from "../shared/access.js";
+import { isAdmin, type DomainContext } from "../shared/context.js";
 import { insertMember, publishMember } from "../members/service.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { issueToken } from "./personal.js";
@@ -44,7 +44,7 @@ export interface NewResourceTokenInput {
   description?: string | null;
 }
 
-export interface ResourceTokenFilters extends PageArgs {
+export interface ResourceTokenFilters {
   revoked?: boolean | null;
   state?: "active" | "inactive" | null;
   search?: string | null;
@@ -61,6 +61,9 @@ export function isResourceBot(user: Pick<User, "userType"> | null | undefined): 
   return user?.userType === "project_bot";
 }
 
+/** The project or group whose tokens are read or managed, as the caller found (or was shown) it. */
+export type TokenResource = { type: "project"; access: ProjectAccess } | { type: "group"; access: GroupAccess };
+
 interface Resource {
   type: ResourceType;
   id: number;
@@ -68,11 +71,18 @@ interface Resource {
   level: number;
 }
 
+/** `:id` of the project or group (404 when the caller may not see it). */
+export async function findTokenResource(ctx: DomainContext, type: ResourceType, id: string): Promise<TokenResource> {
+  return type === "project" ? { type, access: await findProject(ctx, id) } : { type, access: await findGroup(ctx, id) };
+}
+
+function resourceOf(ctx: DomainContext, r: TokenResource): Resource {
+  const id = r.type === "project" ? r.access.project.id : r.access.group.id;
+  return { type: r.type, id, level: isAdmin(ctx.actor) ? AccessLevel.owner : r.access.level };
+}
+
 async function findResource(ctx: DomainContext, type: ResourceType, id: string): Promise<Resource> {
-  const { level, resourceId } = type === "project"
-    ? await findProject(ctx, id).then((a) => ({ level: a.level, resourceId: a.project.id }))
-    : await findGroup(ctx, id).then((a) => ({ level: a.level, resourceId: a.group.id }));
-  return { type, id: resourceId, level: ctx.actor?.user.isAdmin ? AccessLevel.owner : level };
+  return resourceOf(ctx, await findTokenResource(ctx, type, id));
 }
 
 /** `read/destroy_resource_access_tokens`: `admin_project` (Maintainer) or `admin_group` (Owner). */
@@ -86,19 +96,20 @@ function encompasses(current: number, assign: number): boolean {
   return assign <= current;
 }
 
+/** GET /projects/:id/access_tokens and /groups/:id/access_tokens: oldest first. */
 export async function listResourceAccessTokens(
-  ctx: DomainContext, type: ResourceType, id: string, filters: ResourceTokenFilters,
+  ctx: DomainContext, resource: TokenResource, filters: ResourceTokenFilters, page: PageArgs,
 ): Promise<Page<ResourceAccessToken>> {
   requireAuthenticated(ctx);
-  const r = await findResource(ctx, type, id);
+  const r = resourceOf(ctx, resource);
   if (!mayManage(r)) throw unauthorized();
-  const where = { kind: type, resourceId: r.id, ...filterWhere(ctx, filters) };
-  const page = await paginate(
-    filters,
+  const where = { kind: r.type, resourceId: r.id, ...filterWhere(ctx, filters) };
+  const listed = await paginate(
+    page,
     (cap) => ctx.db.accessToken.count({ where, take: cap }),
     (skip, take) => ctx.db.accessToken.findMany({ where, orderBy: { id: "asc" }, skip, take }),
   );
-  return { ...page, rows: await withLevels(ctx, r, page.rows) };
+  return { ...listed, rows: await withLevels(ctx, r, listed.rows) };
 }
 
 function filterWhere(ctx: DomainContext, f: ResourceTokenFilters): Prisma.AccessTokenWhereInput {
