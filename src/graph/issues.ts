@@ -2,9 +2,10 @@
 // the domain's issue list and lookup (confidential issues only for those who may read them).
 import type { Issue } from "../generated/prisma/client.js";
 import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-facts.js";
-import { ISSUE_STATES, listProjectIssues } from "../domain/issues/lists.js";
+import { ISSUE_STATES, listProjectIssues, projectIssueFilters } from "../domain/issues/lists.js";
 import { issueReferences } from "../domain/issues/presenter.js";
 import { getIssue } from "../domain/issues/queries.js";
+import { shownProjectAccess } from "../domain/shared/access.js";
 import { issuePathById } from "../domain/shared/record-paths.js";
 import { AwardableRef } from "./award-emoji.js";
 import { builder } from "./builder.js";
@@ -75,18 +76,19 @@ builder.objectFields(ProjectRef, (t) => ({
         assigneeUsernames: t.arg.stringList(),
         confidential: t.arg.boolean(),
       },
-      resolve: (project, args, ctx) =>
-        offsetConnection(args, (page) =>
-          listProjectIssues(ctx, String(project.id), {
-            state: args.state ?? "all",
-            labels: args.labelName,
-            search: args.search,
-            author_username: args.authorUsername,
-            assignee_username: args.assigneeUsernames,
-            confidential: args.confidential,
-            ...ISSUE_SORTS[args.sort as keyof typeof ISSUE_SORTS],
-            ...page,
-          })),
+      resolve: async (project, args, ctx) => {
+        const filters = projectIssueFilters({
+          state: args.state ?? "all",
+          labels: args.labelName,
+          search: args.search,
+          author_username: args.authorUsername,
+          assignee_username: args.assigneeUsernames,
+          confidential: args.confidential,
+          ...ISSUE_SORTS[args.sort as keyof typeof ISSUE_SORTS],
+        });
+        const access = await shownProjectAccess(ctx, project);
+        return offsetConnection(args, (page) => listProjectIssues(ctx, access, filters, page));
+      },
     },
     IssueConnection,
   ),

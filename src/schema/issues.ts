@@ -2,10 +2,10 @@
 // create / update (including state_event close and reopen), each through one domain function.
 // Emoji reactions add upvotes, downvotes and award_emoji to IssueEntity (award-emoji/service.ts).
 import type { Issue } from "../generated/prisma/client.js";
-import { ISSUE_ORDER_COLUMNS, ISSUE_STATES, listIssues, listProjectIssues } from "../domain/issues/lists.js";
+import { ISSUE_ORDER_COLUMNS, ISSUE_STATES, listIssues, listProjectIssues, projectIssueFilters } from "../domain/issues/lists.js";
 import { issueLinks, issueReferences, isSubscribed } from "../domain/issues/presenter.js";
 import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-facts.js";
-import { projectById } from "../domain/shared/access.js";
+import { findProject, projectById } from "../domain/shared/access.js";
 import type { Context } from "../context.js";
 import { projectPageUrl } from "../domain/shared/web-urls.js";
 import { labelsOf, taskStatus } from "../domain/issues/rules.js";
@@ -125,12 +125,15 @@ builder.queryFields((t) => ({
   projectIssues: t.prismaField({
     type: [IssueEntity],
     args: { id: t.arg.id({ required: true }), ...issueFilterArgs },
-    resolve: async (query, _r, { id, ...filters }, ctx) => rowsOf(ctx, await listProjectIssues(ctx, String(id), filters, query)),
+    resolve: async (query, _r, { id, page, per_page, ...filters }, ctx) => {
+      const checked = projectIssueFilters(filters);
+      return rowsOf(ctx, await listProjectIssues(ctx, await findProject(ctx, String(id)), checked, { page, per_page }, query));
+    },
   }),
   issues: t.prismaField({
     type: [IssueEntity],
     args: { ...issueFilterArgs, non_archived: t.arg.boolean({ required: false }) },
-    resolve: async (query, _r, filters, ctx) => rowsOf(ctx, await listIssues(ctx, filters, query)),
+    resolve: async (query, _r, { page, per_page, ...filters }, ctx) => rowsOf(ctx, await listIssues(ctx, filters, { page, per_page }, query)),
   }),
   projectIssue: t.prismaField({
     type: IssueEntity,

@@ -3,7 +3,7 @@
 // for Planners and above, their author and their assignees) and filtered by GitLab's params.
 import type { Issue, Prisma } from "../../generated/prisma/client.js";
 import { paramError } from "../../errors.js";
-import { AccessLevel, authorizedProjectsWhere, findProject, openVisibilities, requireAuthenticated } from "../shared/access.js";
+import { AccessLevel, authorizedProjectsWhere, openVisibilities, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs, type SortDirection } from "../shared/pagination.js";
 import { requireExclusive } from "../shared/param-rules.js";
@@ -18,7 +18,7 @@ import { fitsIdColumn } from "../shared/record-ids.js";
 export const ISSUE_ORDER_COLUMNS = ["created_at", "updated_at", "title", "due_date"] as const;
 export const ISSUE_STATES = ["opened", "closed", "all"] as const;
 
-export interface IssueFilters extends PageArgs {
+export interface IssueFilters {
   state?: (typeof ISSUE_STATES)[number] | null;
   labels?: string[] | null;
   milestone?: string | null;
@@ -41,25 +41,34 @@ export interface IssueFilters extends PageArgs {
   scope?: string | null;
 }
 
-const SCOPES = ["created_by_me", "assigned_to_me", "all"];
+const SCOPES = ["created_by_me", "assigned_to_me", "all"] as const;
+type IssueScope = (typeof SCOPES)[number];
 
-/** GET /projects/:id/issues: every scope defaults to all; a project without readable issues lists none. */
-export async function listProjectIssues(ctx: DomainContext, projectRef: string, filters: IssueFilters, query?: RelationQuery): Promise<Page<Issue>> {
-  const scope = checkParams(filters, "all");
-  const access = await findProject(ctx, projectRef);
+/** Filters that passed Grape's checks (projectIssueFilters, or listIssues itself), the scope normalised. */
+export type CheckedIssueFilters = Omit<IssueFilters, "scope"> & { scope: IssueScope };
+
+/** GET /projects/:id/issues' params, checked (400) before the project is looked up: every scope defaults to all. */
+export const projectIssueFilters = (filters: IssueFilters): CheckedIssueFilters => checkedFilters(filters, "all");
+
+/** GET /projects/:id/issues: a project without readable issues lists none. */
+export async function listProjectIssues(
+  ctx: DomainContext, access: ProjectAccess, filters: CheckedIssueFilters, page: PageArgs, query?: RelationQuery,
+): Promise<Page<Issue>> {
   const readable: Prisma.IssueWhereInput = !featureAvailable(ctx, access, "issues")
     ? { id: { in: [] } }
     : canReadAllConfidential(ctx, access) ? {} : ownConfidentialOnly(ctx);
-  return pageOf(ctx, { AND: [{ projectId: access.project.id }, readable, ...(await filterWhere(ctx, filters, scope))] }, filters, query);
+  return pageOf(ctx, { AND: [{ projectId: access.project.id }, readable, ...(await filterWhere(ctx, filters))] }, filters, page, query);
 }
 
 /** GET /issues: the caller's issues (`scope` defaults to created_by_me; only `all` works anonymously). */
-export async function listIssues(ctx: DomainContext, filters: IssueFilters & { non_archived?: boolean | null }, query?: RelationQuery): Promise<Page<Issue>> {
-  const scope = checkParams(filters, "created_by_me");
-  if (scope !== "all") requireAuthenticated(ctx);
+export async function listIssues(
+  ctx: DomainContext, filters: IssueFilters & { non_archived?: boolean | null }, page: PageArgs, query?: RelationQuery,
+): Promise<Page<Issue>> {
+  const checked = checkedFilters(filters, "created_by_me");
+  if (checked.scope !== "all") requireAuthenticated(ctx);
   const projects: Prisma.ProjectWhereInput = { AND: [await issueProjectsWhere(ctx), filters.non_archived === false ? {} : { archived: false }] };
-  const where = { AND: [{ project: projects }, await confidentialWhere(ctx), ...(await filterWhere(ctx, filters, scope))] };
-  return pageOf(ctx, where, filters, query);
+  const where = { AND: [{ project: projects }, await confidentialWhere(ctx), ...(await filterWhere(ctx, checked))] };
+  return pageOf(ctx, where, checked, page, query);
 }
 
 export type PersonFilter = number | "none" | "any";
@@ -86,23 +95,26 @@ export function personWhere<R extends "assignees" | "reviewers">(relation: R, fi
 /** A username filter: the user's id, or one nobody has (-1) so that the filter matches nothing, as the finders' joins do. */
 export const personIdOf = async (ctx: DomainContext, username: string) => (await userIdByUsername(ctx, username)) ?? -1;
 
-/** Grape's checks of the params the schema types cannot express; returns the scope. */
-function checkParams(filters: IssueFilters, defaultScope: string): string {
+/** Grape's checks of the params the schema types cannot express. */
+function checkedFilters(filters: IssueFilters, defaultScope: IssueScope): CheckedIssueFilters {
   requireExclusive(filters, [["author_id", "author_username"], ["assignee_id", "assignee_username"]]);
   integerNoneAny("assignee_id", filters.assignee_id);
-  if (filters.scope == null) return defaultScope;
-  const scope = filters.scope.replace(/-/g, "_");
-  if (!SCOPES.includes(scope)) throw paramError("scope does not have a valid value");
+  return { ...filters, scope: filters.scope == null ? defaultScope : scopeOf(filters.scope) };
+}
+
+function scopeOf(value: string): IssueScope {
+  const scope = SCOPES.find((known) => known === value.replace(/-/g, "_"));
+  if (!scope) throw paramError("scope does not have a valid value");
   return scope;
 }
 
-async function pageOf(ctx: DomainContext, where: Prisma.IssueWhereInput, filters: IssueFilters, query?: RelationQuery) {
+async function pageOf(ctx: DomainContext, where: Prisma.IssueWhereInput, filters: CheckedIssueFilters, page: PageArgs, query?: RelationQuery) {
   const column = { created_at: "createdAt", updated_at: "updatedAt", title: "title", due_date: "dueDate" }[filters.order_by ?? "created_at"];
   const sort = filters.sort ?? "desc";
   // a missing due date sorts last either way, as GitLab orders it (and the same on SQLite and PostgreSQL)
   const orderBy = [{ [column]: column === "dueDate" ? { sort, nulls: "last" } : sort }, { id: sort }];
   return paginate(
-    filters,
+    page,
     // counted in the page's order too: the index that serves the page serves the count
     (cap) => keptCount(ctx, `${cap}:${JSON.stringify(where)}`, () => ctx.db.issue.count({ where, orderBy, take: cap })),
     (skip, take) =>
@@ -152,12 +164,12 @@ const ownOrPublic = (userId: number): Prisma.IssueWhereInput[] => [
 ];
 
 /** The filter params as Prisma conditions. */
-async function filterWhere(ctx: DomainContext, f: IssueFilters, scope: string): Promise<Prisma.IssueWhereInput[]> {
-  const assigneeId = integerNoneAny("assignee_id", f.assignee_id); // checked by checkParams already
+async function filterWhere(ctx: DomainContext, f: CheckedIssueFilters): Promise<Prisma.IssueWhereInput[]> {
+  const assigneeId = integerNoneAny("assignee_id", f.assignee_id); // checked by checkedFilters already
   const userId = ctx.actor?.user.id ?? -1;
   const where: Prisma.IssueWhereInput[] = [];
-  if (scope === "created_by_me") where.push({ authorId: userId });
-  if (scope === "assigned_to_me") where.push({ assignees: { some: { userId } } });
+  if (f.scope === "created_by_me") where.push({ authorId: userId });
+  if (f.scope === "assigned_to_me") where.push({ assignees: { some: { userId } } });
   if (f.state && f.state !== "all") where.push({ state: f.state });
   const labels = labelsCondition(labelFilter(f.labels));
   if (labels) where.push(labels);
