@@ -4,6 +4,7 @@
 import { deleteIssue } from "../domain/issues/destroy.js";
 import { closingMergeRequests, relatedMergeRequests } from "../domain/merge-requests/issue-links.js";
 import { issueParticipants } from "../domain/issues/participants.js";
+import { findIssue } from "../domain/issues/queries.js";
 import { builder } from "./builder.js";
 import { MergeRequestEntity, MergeRequestWithoutSubscription } from "./merge-requests.js";
 import { pageArgs, rowsOf } from "./pagination.js";
@@ -19,17 +20,20 @@ builder.queryFields((t) => ({
   issueParticipants: t.prismaField({
     type: [UserBasic],
     args: issueArgs,
-    resolve: async (_q, _r, { id, issue_iid, ...page }, ctx) => rowsOf(ctx, await issueParticipants(ctx, String(id), issue_iid, page)),
+    resolve: async (_q, _r, { id, issue_iid, ...page }, ctx) =>
+      rowsOf(ctx, await issueParticipants(ctx, await findIssue(ctx, String(id), issue_iid), page)),
   }),
   issueClosedBy: t.prismaField({
     type: [MergeRequestEntity],
     args: issueArgs,
-    resolve: async (_q, _r, { id, issue_iid, ...page }, ctx) => rowsOf(ctx, await closingMergeRequests(ctx, String(id), issue_iid, page)),
+    resolve: async (_q, _r, { id, issue_iid, ...page }, ctx) =>
+      rowsOf(ctx, await closingMergeRequests(ctx, await findIssue(ctx, String(id), issue_iid), page)),
   }),
   issueRelatedMergeRequests: t.prismaField({
     type: [MergeRequestWithoutSubscription],
     args: issueArgs,
-    resolve: async (_q, _r, { id, issue_iid, ...page }, ctx) => rowsOf(ctx, await relatedMergeRequests(ctx, String(id), issue_iid, page)),
+    resolve: async (_q, _r, { id, issue_iid, ...page }, ctx) =>
+      rowsOf(ctx, await relatedMergeRequests(ctx, await findIssue(ctx, String(id), issue_iid), page)),
   }),
 }));
 

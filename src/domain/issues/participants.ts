@@ -5,7 +5,7 @@ import type { User } from "../../generated/prisma/client.js";
 import { AccessLevel, projectMemberLevels, type ProjectAccess } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
-import { findIssue } from "./queries.js";
+import type { IssueAccess } from "./queries.js";
 import { mentionedUsernames } from "./references.js";
 
 /**
@@ -14,8 +14,7 @@ import { mentionedUsernames } from "./references.js";
  * users mentioned. Users mentioned only in internal notes count when they may read those
  * (Reporter and above). Only users who may read the project are listed (filter_by_ability).
  */
-export async function issueParticipants(ctx: DomainContext, projectRef: string, iid: number, args: PageArgs): Promise<Page<User>> {
-  const { issue, access } = await findIssue(ctx, projectRef, iid);
+export async function issueParticipants(ctx: DomainContext, { issue, access }: IssueAccess, page: PageArgs): Promise<Page<User>> {
   const notes = await ctx.db.note.findMany({
     where: { noteableType: "Issue", noteableId: issue.id },
     orderBy: { id: "asc" },
@@ -26,7 +25,7 @@ export async function issueParticipants(ctx: DomainContext, projectRef: string, 
   const mentioned = await usersNamed(ctx, [issue.title, issue.description, ...notes.filter((n) => !n.internal).map((n) => n.body)]);
   const mentionedInternally = await usersNamed(ctx, notes.filter((n) => n.internal).map((n) => n.body));
   const ids = [...new Set([...direct, ...mentioned, ...(await withLevel(ctx, access, mentionedInternally, AccessLevel.reporter))])];
-  return paginateList(await readersOfProject(ctx, access, ids), args);
+  return paginateList(await readersOfProject(ctx, access, ids), page);
 }
 
 /** Ids of the users @mentioned in the texts, by ascending id. */

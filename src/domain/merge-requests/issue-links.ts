@@ -8,7 +8,7 @@ import type { DomainContext } from "../shared/context.js";
 import { canReadMergeRequests, ROW_INCLUDE, type MergeRequestRow } from "./queries.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { projectFullPath } from "../shared/web-urls.js";
-import { findIssue } from "../issues/queries.js";
+import type { IssueAccess } from "../issues/queries.js";
 import { closingReferencesIn, referencedFullPath, referencesIn, type TextReference } from "../issues/references.js";
 
 type ProjectPaths = ProjectAccess["project"];
@@ -20,10 +20,9 @@ type ProjectPaths = ProjectAccess["project"];
  * issue (MergeRequest#closes_issues); the record outlives the merge, so merged and closed MRs stay
  * listed. Commit messages, which GitLab also reads, are not used here.
  */
-export async function closingMergeRequests(ctx: DomainContext, projectRef: string, iid: number, args: PageArgs): Promise<Page<MergeRequestRow>> {
-  const { issue, access } = await findIssue(ctx, projectRef, iid);
+export async function closingMergeRequests(ctx: DomainContext, { issue, access }: IssueAccess, page: PageArgs): Promise<Page<MergeRequestRow>> {
   const { project } = access;
-  if (!canReadMergeRequests(ctx, access) || !project.defaultBranch) return paginateList([], args);
+  if (!canReadMergeRequests(ctx, access) || !project.defaultBranch) return paginateList([], page);
   const candidates = await ctx.db.mergeRequest.findMany({
     where: { projectId: project.id, targetBranch: project.defaultBranch, OR: mentioning(["title", "description"], issue.iid) },
     include: ROW_INCLUDE,
@@ -31,7 +30,7 @@ export async function closingMergeRequests(ctx: DomainContext, projectRef: strin
   });
   const closing = candidates.filter((mr) =>
     closingReferencesIn(`${mr.title}\n${mr.description ?? ""}`, ctx.config.publicUrl).some((ref) => namesIssue(ref, project, project, issue.iid)));
-  return paginateList(closing as MergeRequestRow[], args);
+  return paginateList(closing as MergeRequestRow[], page);
 }
 
 /**
@@ -41,15 +40,14 @@ export async function closingMergeRequests(ctx: DomainContext, projectRef: strin
  * cross-reference notes "mentioned in merge request !1" on the issue), from any project whose
  * merge requests the caller may read; ordered as Gitlab::IssuableSorter orders them.
  */
-export async function relatedMergeRequests(ctx: DomainContext, projectRef: string, iid: number, args: PageArgs): Promise<Page<MergeRequestRow>> {
-  const { issue, access } = await findIssue(ctx, projectRef, iid);
+export async function relatedMergeRequests(ctx: DomainContext, { issue, access }: IssueAccess, page: PageArgs): Promise<Page<MergeRequestRow>> {
   const notes = await ctx.db.note.findMany({ where: { noteableType: "Issue", noteableId: issue.id }, select: { body: true } });
   const texts = [issue.title, issue.description, ...notes.map((note) => note.body)];
   const referenced = await referencedFromIssue(ctx, access.project, texts);
   const mentioning = await mentioningIssue(ctx, access.project, issue.iid);
   const unique = new Map([...referenced, ...mentioning].map((mr) => [mr.id, mr]));
   const readable = await readableByCaller(ctx, [...unique.values()]);
-  return paginateList(sortedFrom(access.project, readable), args);
+  return paginateList(sortedFrom(access.project, readable), page);
 }
 
 /** Text conditions that every mention of issue `iid` satisfies (the exact check runs on the rows). */
