@@ -2,7 +2,8 @@
 // Project.mergeRequests / Project.mergeRequest, read through the domain's list and lookup.
 import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-facts.js";
 import { getMergeRequest, type MergeRequestRow } from "../domain/merge-requests/queries.js";
-import { listProjectMergeRequests, MERGE_REQUEST_STATES } from "../domain/merge-requests/lists.js";
+import { listProjectMergeRequests, MERGE_REQUEST_STATES, type MergeRequestFilters } from "../domain/merge-requests/lists.js";
+import { shownProjectAccess } from "../domain/shared/access.js";
 import { detailedMergeStatusOf } from "../domain/merge-requests/presenter.js";
 import { mergeRequestPathById } from "../domain/shared/record-paths.js";
 import { AwardableRef } from "./award-emoji.js";
@@ -90,18 +91,18 @@ builder.objectFields(ProjectRef, (t) => ({
         authorUsername: t.arg.string(),
         draft: t.arg.boolean(),
       },
-      resolve: (project, args, ctx) =>
-        orNull(() =>
-          offsetConnection(args, (page) =>
-            listProjectMergeRequests(ctx, String(project.id), {
-              state: args.state ?? "all",
-              labels: args.labels,
-              search: args.search,
-              author_username: args.authorUsername,
-              wip: args.draft == null ? null : args.draft ? "yes" : "no",
-              ...MR_SORTS[args.sort as keyof typeof MR_SORTS],
-              ...page,
-            }))),
+      resolve: async (project, args, ctx) => {
+        const access = await shownProjectAccess(ctx, project);
+        const filters: MergeRequestFilters = {
+          state: args.state ?? "all",
+          labels: args.labels,
+          search: args.search,
+          author_username: args.authorUsername,
+          wip: args.draft == null ? null : args.draft ? "yes" : "no",
+          ...MR_SORTS[args.sort as keyof typeof MR_SORTS],
+        };
+        return orNull(() => offsetConnection(args, (page) => listProjectMergeRequests(ctx, access, filters, page)));
+      },
     },
     MergeRequestConnection,
   ),

@@ -11,6 +11,7 @@ import {
   listAllMergeRequests, listGroupMergeRequests, listProjectMergeRequests, MERGE_REQUEST_ORDER, MERGE_REQUEST_STATES,
 } from "../domain/merge-requests/lists.js";
 import { getMergeRequest, type MergeRequestRow } from "../domain/merge-requests/queries.js";
+import { findGroup, findProject } from "../domain/shared/access.js";
 import { canMerge, detailedMergeStatusOf, isSubscribed } from "../domain/merge-requests/presenter.js";
 import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-facts.js";
 import { createMergeRequest, updateMergeRequest } from "../domain/merge-requests/writes.js";
@@ -179,17 +180,19 @@ builder.queryFields((t) => ({
   projectMergeRequests: t.prismaField({
     type: [MergeRequestEntity],
     args: { id: t.arg.id({ required: true }), ...filterArgs, iids: t.arg.intList({ required: false }) },
-    resolve: async (query, _r, { id, ...filters }, ctx) => rowsOf(ctx, await listProjectMergeRequests(ctx, String(id), filters, query)),
+    resolve: async (query, _r, { id, page, per_page, ...filters }, ctx) =>
+      rowsOf(ctx, await listProjectMergeRequests(ctx, await findProject(ctx, String(id)), filters, { page, per_page }, query)),
   }),
   groupMergeRequests: t.prismaField({
     type: [MergeRequestEntity],
     args: { id: t.arg.id({ required: true }), ...filterArgs, non_archived: t.arg.boolean({ required: false }) },
-    resolve: async (query, _r, { id, ...filters }, ctx) => rowsOf(ctx, await listGroupMergeRequests(ctx, String(id), filters, query)),
+    resolve: async (query, _r, { id, page, per_page, ...filters }, ctx) =>
+      rowsOf(ctx, await listGroupMergeRequests(ctx, await findGroup(ctx, String(id)), filters, { page, per_page }, query)),
   }),
   mergeRequests: t.prismaField({
     type: [MergeRequestEntity],
     args: filterArgs,
-    resolve: async (query, _r, filters, ctx) => rowsOf(ctx, await listAllMergeRequests(ctx, filters, query)),
+    resolve: async (query, _r, { page, per_page, ...filters }, ctx) => rowsOf(ctx, await listAllMergeRequests(ctx, filters, { page, per_page }, query)),
   }),
   projectMergeRequest: t.prismaField({
     type: MergeRequestDetail,

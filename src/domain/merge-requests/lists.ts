@@ -3,7 +3,7 @@
 // the merge requests the caller may read, offset-paginated.
 import type { Prisma } from "../../generated/prisma/client.js";
 import { paramError, unauthorized } from "../../errors.js";
-import { AccessLevel, authorizedProjectsWhere, findGroup, findProject, openVisibilities } from "../shared/access.js";
+import { AccessLevel, authorizedProjectsWhere, openVisibilities, type GroupAccess, type ProjectAccess } from "../shared/access.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { requireExclusive } from "../shared/param-rules.js";
@@ -18,7 +18,7 @@ export const MERGE_REQUEST_STATES = ["opened", "closed", "locked", "merged", "al
 export const MERGE_REQUEST_ORDER = ["created_at", "label_priority", "milestone_due", "popularity", "priority", "title", "updated_at", "merged_at"] as const;
 const SCOPES = ["created-by-me", "assigned-to-me", "created_by_me", "assigned_to_me", "all"];
 
-export interface MergeRequestFilters extends PageArgs {
+export interface MergeRequestFilters {
   state?: (typeof MERGE_REQUEST_STATES)[number] | null;
   order_by?: (typeof MERGE_REQUEST_ORDER)[number] | null;
   sort?: "asc" | "desc" | null;
@@ -42,40 +42,45 @@ export interface MergeRequestFilters extends PageArgs {
   iids?: number[] | null;
 }
 
-export async function listProjectMergeRequests(ctx: DomainContext, projectRef: string, filters: MergeRequestFilters, query?: RelationQuery) {
-  const access = await findProject(ctx, projectRef);
+/** GET /projects/:id/merge_requests: 403 without the merge requests feature. */
+export async function listProjectMergeRequests(
+  ctx: DomainContext, access: ProjectAccess, filters: MergeRequestFilters, page: PageArgs, query?: RelationQuery,
+): Promise<Page<MergeRequestRow>> {
   requireReadMergeRequests(ctx, access);
-  return listMergeRequests(ctx, { projectId: access.project.id }, filters, query);
+  return listMergeRequests(ctx, { projectId: access.project.id }, filters, page, query);
 }
 
-export async function listGroupMergeRequests(ctx: DomainContext, groupRef: string, filters: MergeRequestFilters & { non_archived?: boolean | null }, query?: RelationQuery) {
-  const { group } = await findGroup(ctx, groupRef);
+/** GET /groups/:id/merge_requests: across the projects of the group and its subgroups whose merge requests the caller may read. */
+export async function listGroupMergeRequests(
+  ctx: DomainContext, { group }: GroupAccess, filters: MergeRequestFilters & { non_archived?: boolean | null }, page: PageArgs, query?: RelationQuery,
+): Promise<Page<MergeRequestRow>> {
   const project: Prisma.ProjectWhereInput = {
     AND: [await readableProjectsWhere(ctx), { namespace: { traversalIds: { startsWith: group.traversalIds } } }],
     ...(filters.non_archived !== false ? { archived: false } : {}),
   };
-  const page = await listMergeRequests(ctx, { project }, filters, query);
-  return { ...page, rows: page.rows.map((mr) => ({ ...mr, listedInGroupId: group.id })) };
+  const listed = await listMergeRequests(ctx, { project }, filters, page, query);
+  return { ...listed, rows: listed.rows.map((mr) => ({ ...mr, listedInGroupId: group.id })) };
 }
 
 /** GET /merge_requests: the caller's own by default (scope created_by_me); only scope=all works anonymously. */
-export async function listAllMergeRequests(ctx: DomainContext, filters: MergeRequestFilters, query?: RelationQuery) {
+export async function listAllMergeRequests(ctx: DomainContext, filters: MergeRequestFilters, page: PageArgs, query?: RelationQuery): Promise<Page<MergeRequestRow>> {
   const scoped = { ...filters, scope: filters.scope ?? "created_by_me" };
   if (scoped.scope !== "all" && !ctx.actor) throw unauthorized();
-  return listMergeRequests(ctx, { project: await readableProjectsWhere(ctx) }, scoped, query);
+  return listMergeRequests(ctx, { project: await readableProjectsWhere(ctx) }, scoped, page, query);
 }
 
 async function listMergeRequests(
   ctx: DomainContext,
   scope: Prisma.MergeRequestWhereInput,
   filters: MergeRequestFilters,
+  page: PageArgs,
   query?: RelationQuery,
 ): Promise<Page<MergeRequestRow>> {
   const where: Prisma.MergeRequestWhereInput = { AND: [scope, ...(await filterConditions(ctx, filters))] };
   const direction = filters.sort ?? "desc";
   const orderBy = [orderOf(orderColumn(filters.order_by), direction), { id: direction }];
   return paginate(
-    filters,
+    page,
     // counted in the page's order too: the index that serves the page serves the count
     (cap) => ctx.db.mergeRequest.count({ where, orderBy, take: cap }),
     (skip, take) => ctx.db.mergeRequest.findMany({ ...withInclude(query, ROW_INCLUDE), where, orderBy, skip, take }) as Promise<MergeRequestRow[]>,
