@@ -6,7 +6,7 @@ import { mergeRequestMergeRef, rebaseMergeRequest } from "../domain/merge-reques
 import {
   getMergeRequestChanges, listMergeRequestCommits, listMergeRequestDiffs, listMergeRequestParticipants, mergeRequestDiffs, type DiffView,
 } from "../domain/merge-requests/reviews.js";
-import type { MergeRequestRow } from "../domain/merge-requests/queries.js";
+import { findMergeRequestWithAccess, type MergeRequestRow } from "../domain/merge-requests/queries.js";
 import { builder } from "./builder.js";
 import { detailFields, MergeRequestDetail, type Fields } from "./merge-requests.js";
 import { pageArgs, rowsOf } from "./pagination.js";
@@ -54,12 +54,14 @@ builder.queryFields((t) => ({
   mergeRequestCommits: t.field({
     type: [CommitEntity],
     args: { ...mrArgs, ...pageArgs },
-    resolve: async (_r, { id, merge_request_iid, ...page }, ctx) => rowsOf(ctx, await listMergeRequestCommits(ctx, String(id), merge_request_iid, page)),
+    resolve: async (_r, { id, merge_request_iid, ...page }, ctx) =>
+      rowsOf(ctx, await listMergeRequestCommits(ctx, await findMergeRequestWithAccess(ctx, String(id), merge_request_iid), page)),
   }),
   mergeRequestParticipants: t.field({
     type: [UserBasic],
     args: { ...mrArgs, ...pageArgs },
-    resolve: async (_r, { id, merge_request_iid, ...page }, ctx) => rowsOf(ctx, await listMergeRequestParticipants(ctx, String(id), merge_request_iid, page)),
+    resolve: async (_r, { id, merge_request_iid, ...page }, ctx) =>
+      rowsOf(ctx, await listMergeRequestParticipants(ctx, await findMergeRequestWithAccess(ctx, String(id), merge_request_iid), page)),
   }),
   mergeRequestChanges: t.prismaField({
     type: MergeRequestChanges,
@@ -70,7 +72,7 @@ builder.queryFields((t) => ({
     type: [DiffEntity],
     args: { ...mrArgs, ...pageArgs, unidiff: t.arg.boolean({ required: false }) },
     resolve: async (_r, { id, merge_request_iid, unidiff: _unidiff, ...page }, ctx) =>
-      rowsOf(ctx, await listMergeRequestDiffs(ctx, String(id), merge_request_iid, page)),
+      rowsOf(ctx, await listMergeRequestDiffs(ctx, await findMergeRequestWithAccess(ctx, String(id), merge_request_iid), page)),
   }),
   mergeRequestMergeRef: t.field({
     type: MergeRef,

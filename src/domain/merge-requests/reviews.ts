@@ -2,7 +2,7 @@
 // its changes. The repository keeps paths, not contents, so a change lists the path with an empty
 // diff marked too large and collapsed, as GitLab marks a diff whose contents it will not show.
 import type { Commit, User } from "../../generated/prisma/client.js";
-import { canReadInternalNotes } from "../shared/access.js";
+import { canReadInternalNotes, type ProjectAccess } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { usersById } from "../shared/loaders.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
@@ -61,24 +61,27 @@ export async function getMergeRequestChanges(ctx: DomainContext, projectRef: str
   return (await findMergeRequestWithAccess(ctx, projectRef, iid)).mergeRequest;
 }
 
+/** A merge request findMergeRequestWithAccess found for the caller to read, with its project access. */
+export interface FoundMergeRequest {
+  mergeRequest: MergeRequestRow;
+  access: ProjectAccess;
+}
+
 /** GET .../diffs: a page of the diffs. */
-export async function listMergeRequestDiffs(ctx: DomainContext, projectRef: string, iid: number, args: PageArgs): Promise<Page<DiffView>> {
-  const { mergeRequest } = await findMergeRequestWithAccess(ctx, projectRef, iid);
-  return paginateList(await mergeRequestDiffs(ctx, mergeRequest), args);
+export async function listMergeRequestDiffs(ctx: DomainContext, { mergeRequest }: FoundMergeRequest, page: PageArgs): Promise<Page<DiffView>> {
+  return paginateList(await mergeRequestDiffs(ctx, mergeRequest), page);
 }
 
 /** GET .../commits: the MR's commits, newest first. */
-export async function listMergeRequestCommits(ctx: DomainContext, projectRef: string, iid: number, args: PageArgs): Promise<Page<Commit>> {
-  const { mergeRequest } = await findMergeRequestWithAccess(ctx, projectRef, iid);
-  return paginateList(await mergeRequestCommits(ctx.db, mergeRequest), args);
+export async function listMergeRequestCommits(ctx: DomainContext, { mergeRequest }: FoundMergeRequest, page: PageArgs): Promise<Page<Commit>> {
+  return paginateList(await mergeRequestCommits(ctx.db, mergeRequest), page);
 }
 
 /**
  * GET .../participants (Participable): the author, the authors of the notes the caller can read,
  * the assignees, then the reviewers; each once.
  */
-export async function listMergeRequestParticipants(ctx: DomainContext, projectRef: string, iid: number, args: PageArgs): Promise<Page<User>> {
-  const { mergeRequest: mr, access } = await findMergeRequestWithAccess(ctx, projectRef, iid);
+export async function listMergeRequestParticipants(ctx: DomainContext, { mergeRequest: mr, access }: FoundMergeRequest, page: PageArgs): Promise<Page<User>> {
   const notes = await ctx.db.note.findMany({
     where: { noteableType: "MergeRequest", noteableId: mr.id, ...(canReadInternalNotes(ctx, access) ? {} : { internal: false }) },
     select: { authorId: true },
@@ -86,5 +89,5 @@ export async function listMergeRequestParticipants(ctx: DomainContext, projectRe
   });
   const ids = [mr.authorId, ...notes.map((n) => n.authorId), ...mr.assignees.map((a) => a.userId), ...mr.reviewers.map((r) => r.userId)];
   const users = (await usersById(ctx.db, ctx.caches.users, [...new Set(ids)])).filter((u): u is User => u != null);
-  return paginateList(users, args);
+  return paginateList(users, page);
 }
