@@ -53,6 +53,12 @@ export function requireReadMergeRequests(ctx: DomainContext, access: ProjectAcce
   if (!canReadMergeRequests(ctx, access)) throw forbidden();
 }
 
+/** A merge request found for the caller, with its project access. */
+export interface FoundMergeRequest {
+  mergeRequest: MergeRequestRow;
+  access: ProjectAccess;
+}
+
 /**
  * `find_merge_request_with_access`: the record by iid (404 "Not found"), then the ability on it
  * (403), exactly in GitLab's order.
@@ -62,7 +68,7 @@ export async function findMergeRequestWithAccess(
   projectRef: string | number,
   iid: number,
   ability: "read" | "update" = "read",
-): Promise<{ mergeRequest: MergeRequestRow; access: ProjectAccess }> {
+): Promise<FoundMergeRequest> {
   const access = await findProject(ctx, projectRef);
   const found = await ctx.db.mergeRequest.findUnique({
     where: { projectId_iid: { projectId: access.project.id, iid } },

@@ -2,13 +2,13 @@
 // its changes. The repository keeps paths, not contents, so a change lists the path with an empty
 // diff marked too large and collapsed, as GitLab marks a diff whose contents it will not show.
 import type { Commit, User } from "../../generated/prisma/client.js";
-import { canReadInternalNotes, type ProjectAccess } from "../shared/access.js";
+import { canReadInternalNotes } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { usersById } from "../shared/loaders.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { mergeSourceOf, netChange } from "../repository/merges.js";
 import { mergeRequestCommits, targetHeadOf } from "./commits.js";
-import { findMergeRequestWithAccess, type MergeRequestRow } from "./queries.js";
+import { findMergeRequestWithAccess, type FoundMergeRequest, type MergeRequestRow } from "./queries.js";
 
 /** GitLab's Diff entity, paths only. */
 export interface DiffView {
@@ -59,12 +59,6 @@ export async function mergeRequestDiffs(ctx: DomainContext, mr: MergeRequestRow)
 /** GET .../changes: the merge request with its diffs (MergeRequestChanges). */
 export async function getMergeRequestChanges(ctx: DomainContext, projectRef: string, iid: number): Promise<MergeRequestRow> {
   return (await findMergeRequestWithAccess(ctx, projectRef, iid)).mergeRequest;
-}
-
-/** A merge request findMergeRequestWithAccess found for the caller to read, with its project access. */
-export interface FoundMergeRequest {
-  mergeRequest: MergeRequestRow;
-  access: ProjectAccess;
 }
 
 /** GET .../diffs: a page of the diffs. */
