@@ -2,11 +2,11 @@
 // `namespace(fullPath:)` for groups and personal namespaces alike.
 import type { Context } from "../context.js";
 import type { Namespace } from "../generated/prisma/client.js";
-import { ancestorIds, findGroup, findNamespace } from "../domain/shared/access.js";
+import { ancestorIds, findGroup, findNamespace, shownGroupAccess } from "../domain/shared/access.js";
 import { avatarUrl } from "../domain/shared/avatars.js";
 import { groupWebUrl, listGroupsBelow } from "../domain/groups/service.js";
 import { listAllMembers } from "../domain/members/service.js";
-import { listGroupProjects, listProjects } from "../domain/projects/service.js";
+import { listGroupProjects, listNamespaceProjects } from "../domain/projects/service.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { offsetConnection } from "./connections.js";
@@ -67,8 +67,10 @@ builder.node(GroupRef, {
       {
         type: ProjectRef,
         args: { includeSubgroups: t.arg.boolean({ defaultValue: false }), search: t.arg.string({ description: "Name or path contains this." }) },
-        resolve: (group, args, ctx) =>
-          offsetConnection(args, (page) => listGroupProjects(ctx, String(group.id), { include_subgroups: args.includeSubgroups, search: args.search, ...page })),
+        resolve: async (group, args, ctx) => {
+          const parent = await shownGroupAccess(ctx, group);
+          return offsetConnection(args, (page) => listGroupProjects(ctx, parent, { include_subgroups: args.includeSubgroups, search: args.search }, page));
+        },
       },
       ProjectConnection,
     ),
@@ -95,7 +97,7 @@ builder.objectType(NamespaceRef, {
       {
         type: ProjectRef,
         args: { search: t.arg.string({ description: "Name or path contains this." }) },
-        resolve: (ns, args, ctx) => offsetConnection(args, (page) => listProjects(ctx, { search: args.search, ...page }, undefined, { namespaceId: ns.id })),
+        resolve: (ns, args, ctx) => offsetConnection(args, (page) => listNamespaceProjects(ctx, ns, { search: args.search }, page)),
       },
       ProjectConnection,
     ),

@@ -1,7 +1,7 @@
 // Groups and subgroups: lists, GitLab's GroupDetail (with the visible projects), create, update.
 import type { Namespace } from "../generated/prisma/client.js";
 import { createGroup, getGroup, GROUP_ORDER_COLUMNS, listGroups, listGroupsKeyset, listSubgroups, updateGroup } from "../domain/groups/service.js";
-import { listProjects } from "../domain/projects/service.js";
+import { listNamespaceProjects } from "../domain/projects/service.js";
 import { builder } from "./builder.js";
 import { GroupEntity, groupFields, VisibilityEnum } from "./namespaces.js";
 import { keysetArgs, pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
@@ -21,7 +21,7 @@ export const GroupDetail = builder.prismaObject("Namespace", {
       type: [ProjectEntity],
       nullable: true,
       resolve: async (query, g, _a, ctx) =>
-        withoutProjects.has(g) ? null : (await listProjects(ctx, { per_page: DETAIL_PROJECTS_LIMIT }, query, { namespaceId: g.id })).rows,
+        withoutProjects.has(g) ? null : (await listNamespaceProjects(ctx, g, {}, { per_page: DETAIL_PROJECTS_LIMIT }, query)).rows,
     }),
     shared_projects: t.field({ type: [ProjectEntity], nullable: true, resolve: (g) => (withoutProjects.has(g) ? null : []) }),
   }),

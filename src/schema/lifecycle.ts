@@ -4,7 +4,8 @@ import type { Namespace } from "../generated/prisma/client.js";
 import { deleteGroup, listDescendantGroups } from "../domain/deletions/groups.js";
 import { transferGroup } from "../domain/groups/transfer.js";
 import { deleteProject } from "../domain/deletions/projects.js";
-import { listProjectGroups } from "../domain/projects/groups.js";
+import { listProjectGroups, projectGroupFilters } from "../domain/projects/groups.js";
+import { findProject } from "../domain/shared/access.js";
 import { builder } from "./builder.js";
 import { GroupDetail, groupFilterArgs } from "./groups.js";
 import { GroupEntity, groupFields } from "./namespaces.js";
@@ -43,7 +44,10 @@ builder.queryFields((t) => ({
       shared_visible_only: t.arg.boolean({ required: false }),
       shared_min_access_level: t.arg.int({ required: false }),
     },
-    resolve: async (_q, _r, { id, ...filters }, ctx) => rowsOf(ctx, await listProjectGroups(ctx, String(id), filters)),
+    resolve: async (_q, _r, { id, page, per_page, ...params }, ctx) => {
+      const filters = projectGroupFilters(params);
+      return rowsOf(ctx, await listProjectGroups(ctx, await findProject(ctx, String(id)), filters, { page, per_page }));
+    },
   }),
 }));
 

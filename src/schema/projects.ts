@@ -1,7 +1,7 @@
 import type { Context } from "../context.js";
 import type { Project } from "../generated/prisma/client.js";
 import { FEATURE_ACCESS_LEVELS } from "../domain/shared/project-features.js";
-import { projectPermissions } from "../domain/shared/access.js";
+import { findGroup, projectPermissions } from "../domain/shared/access.js";
 import { sshUrlToRepo } from "../domain/repository/urls.js";
 import { createProject, getProject, listGroupProjects, listProjects, listProjectsKeyset, PROJECT_ORDER_COLUMNS, transferProject, updateProject, type ProjectWithNamespace } from "../domain/projects/service.js";
 import { projectFullPath, projectWebUrl } from "../domain/shared/web-urls.js";
@@ -141,8 +141,8 @@ builder.queryFields((t) => ({
   projects: t.prismaField({
     type: [ProjectEntity],
     args: { ...pageArgs, ...keysetArgs, ...projectFilterArgs },
-    resolve: async (query, _r, args, ctx) =>
-      rowsOf(ctx, args.pagination === "keyset" ? await listProjectsKeyset(ctx, args, query) : await listProjects(ctx, args, query)),
+    resolve: async (query, _r, { pagination, page, per_page, ...filters }, ctx) =>
+      rowsOf(ctx, pagination === "keyset" ? await listProjectsKeyset(ctx, filters, { per_page }, query) : await listProjects(ctx, filters, { page, per_page }, query)),
   }),
   project: t.prismaField({
     type: ProjectDetail,
@@ -152,7 +152,8 @@ builder.queryFields((t) => ({
   groupProjects: t.prismaField({
     type: [ProjectEntity],
     args: { id: t.arg.id({ required: true }), include_subgroups: t.arg.boolean({ required: false }), ...pageArgs, ...keysetArgs, ...projectFilterArgs },
-    resolve: async (query, _r, args, ctx) => rowsOf(ctx, await listGroupProjects(ctx, String(args.id), args, query)),
+    resolve: async (query, _r, { id, page, per_page, ...filters }, ctx) =>
+      rowsOf(ctx, await listGroupProjects(ctx, await findGroup(ctx, String(id)), filters, { page, per_page }, query)),
   }),
 }));
 

@@ -1,10 +1,10 @@
-// Project lists (GET /projects, GET /groups/:id/projects): ProjectsFinder's filters, GitLab's
-// ordering with an id tie-breaker, offset and keyset (id_after / id_before) pagination.
+// Project lists (GET /projects, GET /groups/:id/projects, a namespace's projects): ProjectsFinder's
+// filters, GitLab's ordering with an id tie-breaker, offset and keyset (id_after / id_before) pagination.
 import type { Namespace, Prisma, Project } from "../../generated/prisma/client.js";
-import { AccessLevel, authorizedProjectsWhere, findGroup, visibleProjectsWhere } from "../shared/access.js";
+import { AccessLevel, authorizedProjectsWhere, visibleProjectsWhere, type GroupAccess } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { keysetUnavailable } from "../groups/service.js";
-import { paginate, pageWindow, type KeysetPage, type Page, type PageArgs, type SortDirection } from "../shared/pagination.js";
+import { paginate, pageWindow, type KeysetPage, type KeysetPageArgs, type Page, type PageArgs, type SortDirection } from "../shared/pagination.js";
 import { fuzzySearch, type Visibility } from "../shared/paths.js";
 import type { RelationQuery } from "../shared/prisma-query.js";
 
@@ -16,7 +16,7 @@ const projectColumn: Record<(typeof PROJECT_ORDER_COLUMNS)[number], string> = {
   id: "id", name: "name", path: "path", created_at: "id", updated_at: "updatedAt", last_activity_at: "lastActivityAt",
 };
 
-export interface ProjectFilters extends PageArgs {
+export interface ProjectFilters {
   search?: string | null;
   visibility?: Visibility | null;
   membership?: boolean | null;
@@ -68,31 +68,56 @@ function projectOrder(filters: ProjectFilters): Prisma.ProjectOrderByWithRelatio
   return column === "id" ? [{ id: sort }] : [{ [column]: sort }, { id: sort }];
 }
 
-export async function listProjects(ctx: DomainContext, filters: ProjectFilters, query?: RelationQuery, scope: Prisma.ProjectWhereInput = {}): Promise<Page<ProjectWithNamespace>> {
+/** GET /projects */
+export function listProjects(ctx: DomainContext, filters: ProjectFilters, page: PageArgs, query?: RelationQuery): Promise<Page<ProjectWithNamespace>> {
+  return listProjectsIn(ctx, {}, filters, page, query);
+}
+
+/** The project list within a scope of projects (users/memberships.ts: a user's personal projects). */
+export async function listProjectsIn(
+  ctx: DomainContext, scope: Prisma.ProjectWhereInput, filters: ProjectFilters, page: PageArgs, query?: RelationQuery,
+): Promise<Page<ProjectWithNamespace>> {
   const where = await projectsWhere(ctx, filters, scope);
   const orderBy = projectOrder(filters);
   return paginate(
-    filters,
+    page,
     (cap) => ctx.db.project.count({ where, orderBy, take: cap }),
     (skip, take) => ctx.db.project.findMany({ ...withNamespace(query), where, orderBy, skip, take }) as Promise<ProjectWithNamespace[]>,
   );
 }
 
 /** Keyset pagination of GET /projects: order_by=id only, continued by id_after (asc) / id_before (desc). */
-export async function listProjectsKeyset(ctx: DomainContext, filters: ProjectFilters, query?: RelationQuery): Promise<KeysetPage<ProjectWithNamespace>> {
+export async function listProjectsKeyset(ctx: DomainContext, filters: ProjectFilters, page: KeysetPageArgs, query?: RelationQuery): Promise<KeysetPage<ProjectWithNamespace>> {
   if ((filters.order_by ?? "id") !== "id") throw keysetUnavailable();
   const sort = filters.sort ?? "desc";
-  const { take } = pageWindow(filters);
+  const { take } = pageWindow(page);
   const where = await projectsWhere(ctx, filters);
   const rows = (await ctx.db.project.findMany({ ...withNamespace(query), where, orderBy: { id: sort }, take: take + 1 })) as ProjectWithNamespace[];
-  const page = rows.slice(0, take);
-  const last = page[page.length - 1];
+  const shown = rows.slice(0, take);
+  const last = shown[shown.length - 1];
   const next = rows.length > take && last ? { [sort === "asc" ? "id_after" : "id_before"]: String(last.id) } : null;
-  return { rows: page, next };
+  return { rows: shown, next };
 }
 
-export async function listGroupProjects(ctx: DomainContext, groupId: string, filters: ProjectFilters & { include_subgroups?: boolean | null }, query?: RelationQuery) {
-  const { group } = await findGroup(ctx, groupId);
+export interface GroupProjectFilters extends ProjectFilters {
+  include_subgroups?: boolean | null;
+}
+
+/** GET /groups/:id/projects: the group's projects (with include_subgroups, those of every level below too). */
+export function listGroupProjects(
+  ctx: DomainContext, parent: GroupAccess, filters: GroupProjectFilters, page: PageArgs, query?: RelationQuery,
+): Promise<Page<ProjectWithNamespace>> {
+  const { group } = parent;
   const scope = filters.include_subgroups ? { namespace: { traversalIds: { startsWith: group.traversalIds } } } : { namespaceId: group.id };
-  return listProjects(ctx, filters, query, scope);
+  return listProjectsIn(ctx, scope, filters, page, query);
+}
+
+/**
+ * The projects directly in a group or personal namespace the caller was shown (findNamespace, a
+ * visible list): each project is filtered by its own visibility, so the namespace needs no level.
+ */
+export function listNamespaceProjects(
+  ctx: DomainContext, namespace: Namespace, filters: ProjectFilters, page: PageArgs, query?: RelationQuery,
+): Promise<Page<ProjectWithNamespace>> {
+  return listProjectsIn(ctx, { namespaceId: namespace.id }, filters, page, query);
 }

@@ -6,7 +6,7 @@ import { notFound } from "../../errors.js";
 import { requireAdmin } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
-import { listProjects, type ProjectFilters } from "../projects/lists.js";
+import { listProjectsIn, type ProjectFilters } from "../projects/lists.js";
 import type { RelationQuery } from "../shared/prisma-query.js";
 import { recordId } from "../shared/record-ids.js";
 
@@ -60,7 +60,7 @@ export async function findUserByIdOrUsername(ctx: DomainContext, key: string): P
   return user;
 }
 
-export async function listUserProjects(ctx: DomainContext, userKey: string, filters: ProjectFilters, query?: RelationQuery) {
+export async function listUserProjects(ctx: DomainContext, userKey: string, filters: ProjectFilters & PageArgs, query?: RelationQuery) {
   const user = await findUserByIdOrUsername(ctx, userKey);
-  return listProjects(ctx, filters, query, { namespace: { ownerId: user.id } });
+  return listProjectsIn(ctx, { namespace: { ownerId: user.id } }, filters, filters, query);
 }
