@@ -57,9 +57,11 @@ builder.node(GroupRef, {
         type: GroupRef,
         description: "Subgroups, at every level below (includeParentDescendants, the default) or the direct children only.",
         args: { includeParentDescendants: t.arg.boolean({ defaultValue: true }), search: t.arg.string({ description: "Name or path contains this." }) },
-        resolve: (group, args, ctx) =>
-          offsetConnection(args, (page) =>
-            listGroupsBelow(ctx, group, { search: args.search, ...page }, {}, args.includeParentDescendants ? "descendants" : "children")),
+        resolve: async (group, args, ctx) => {
+          const parent = await shownGroupAccess(ctx, group);
+          const below = args.includeParentDescendants ? "descendants" : "children";
+          return offsetConnection(args, (page) => listGroupsBelow(ctx, parent, { search: args.search }, page, {}, below));
+        },
       },
       GroupConnection,
     ),

@@ -1,5 +1,6 @@
 // Groups and subgroups: lists, GitLab's GroupDetail (with the visible projects), create, update.
 import type { Namespace } from "../generated/prisma/client.js";
+import { findGroup } from "../domain/shared/access.js";
 import { createGroup, getGroup, GROUP_ORDER_COLUMNS, listGroups, listGroupsKeyset, listSubgroups, updateGroup } from "../domain/groups/service.js";
 import { listNamespaceProjects } from "../domain/projects/service.js";
 import { builder } from "./builder.js";
@@ -52,8 +53,8 @@ builder.queryFields((t) => ({
   groups: t.prismaField({
     type: [GroupEntity],
     args: { ...pageArgs, ...keysetArgs, ...groupFilterArgs, cursor: t.arg.string({ required: false }) },
-    resolve: async (query, _r, args, ctx) =>
-      rowsOf(ctx, args.pagination === "keyset" ? await listGroupsKeyset(ctx, args, query) : await listGroups(ctx, args, query)),
+    resolve: async (query, _r, { pagination, page, per_page, cursor, ...filters }, ctx) =>
+      rowsOf(ctx, pagination === "keyset" ? await listGroupsKeyset(ctx, filters, { per_page, cursor }, query) : await listGroups(ctx, filters, { page, per_page }, query)),
   }),
   group: t.prismaField({
     type: GroupDetail,
@@ -67,7 +68,8 @@ builder.queryFields((t) => ({
   groupSubgroups: t.prismaField({
     type: [GroupEntity],
     args: { id: t.arg.id({ required: true }), ...pageArgs, ...groupFilterArgs },
-    resolve: async (query, _r, args, ctx) => rowsOf(ctx, await listSubgroups(ctx, String(args.id), args, query)),
+    resolve: async (query, _r, { id, page, per_page, ...filters }, ctx) =>
+      rowsOf(ctx, await listSubgroups(ctx, await findGroup(ctx, String(id)), filters, { page, per_page }, query)),
   }),
 }));
 

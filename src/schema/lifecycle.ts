@@ -5,7 +5,7 @@ import { deleteGroup, listDescendantGroups } from "../domain/deletions/groups.js
 import { transferGroup } from "../domain/groups/transfer.js";
 import { deleteProject } from "../domain/deletions/projects.js";
 import { listProjectGroups, projectGroupFilters } from "../domain/projects/groups.js";
-import { findProject } from "../domain/shared/access.js";
+import { findGroup, findProject } from "../domain/shared/access.js";
 import { builder } from "./builder.js";
 import { GroupDetail, groupFilterArgs } from "./groups.js";
 import { GroupEntity, groupFields } from "./namespaces.js";
@@ -31,7 +31,8 @@ builder.queryFields((t) => ({
   groupDescendantGroups: t.prismaField({
     type: [GroupEntity],
     args: { id: t.arg.id({ required: true }), ...pageArgs, ...groupFilterArgs },
-    resolve: async (query, _r, args, ctx) => rowsOf(ctx, await listDescendantGroups(ctx, String(args.id), args, query)),
+    resolve: async (query, _r, { id, page, per_page, ...filters }, ctx) =>
+      rowsOf(ctx, await listDescendantGroups(ctx, await findGroup(ctx, String(id)), filters, { page, per_page }, query)),
   }),
   projectGroups: t.prismaField({
     type: [PublicGroupDetails],

@@ -1,12 +1,12 @@
 // Deleting a group with everything below it (GitLab's Groups::DestroyService, run at once as CE
 // without delayed deletion) and listing a group's descendants. Transfers: groups/transfer.ts.
 import type { Namespace } from "../../generated/prisma/client.js";
-import { AccessLevel, findGroup, requireLevel } from "../shared/access.js";
+import { AccessLevel, findGroup, requireLevel, type GroupAccess } from "../shared/access.js";
 import { removeAvatarFile } from "../shared/avatars.js";
 import type { DomainContext } from "../shared/context.js";
 import { publish, type Tx } from "../shared/events.js";
 import { listGroupsBelow, type GroupFilters } from "../groups/service.js";
-import type { Page } from "../shared/pagination.js";
+import type { Page, PageArgs } from "../shared/pagination.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { ACCEPTED, DELETION_TRANSACTION, deleteResourceBots, destroyProjects, ghostForBots } from "./projects.js";
 import type { RelationQuery } from "../shared/prisma-query.js";
@@ -68,7 +68,6 @@ async function announceSubgroupRemovals(tx: Tx, ctx: DomainContext, groups: Name
 }
 
 /** GET /groups/:id/descendant_groups: the subgroups list over every level below the group. */
-export async function listDescendantGroups(ctx: DomainContext, id: string, filters: GroupFilters, query: RelationQuery = {}): Promise<Page<Namespace>> {
-  const { group } = await findGroup(ctx, id);
-  return listGroupsBelow(ctx, group, filters, query, "descendants");
+export function listDescendantGroups(ctx: DomainContext, parent: GroupAccess, filters: GroupFilters, page: PageArgs, query: RelationQuery = {}): Promise<Page<Namespace>> {
+  return listGroupsBelow(ctx, parent, filters, page, query, "descendants");
 }

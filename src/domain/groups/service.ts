@@ -10,7 +10,9 @@ import { recheckIfTaken } from "../shared/preconditions.js";
 import { publish } from "../shared/events.js";
 import { publishMember } from "../members/service.js";
 import { isAdmin, type Actor, type DomainContext } from "../shared/context.js";
-import { afterCursor, decodeCursor, encodeCursor, paginate, pageWindow, type KeysetPage, type Page, type PageArgs, type SortDirection } from "../shared/pagination.js";
+import {
+  afterCursor, decodeCursor, encodeCursor, paginate, pageWindow, type KeysetPage, type KeysetPageArgs, type Page, type PageArgs, type SortDirection,
+} from "../shared/pagination.js";
 import { fuzzySearch, nameProblems, pathProblems, rubyErrorHash, type Visibility } from "../shared/paths.js";
 import type { RelationQuery } from "../shared/prisma-query.js";
 
@@ -128,7 +130,7 @@ export async function getGroup(ctx: DomainContext, id: string): Promise<Namespac
 
 export const GROUP_ORDER_COLUMNS = ["name", "path", "id", "similarity"] as const;
 
-export interface GroupFilters extends PageArgs {
+export interface GroupFilters {
   search?: string | null;
   owned?: boolean | null;
   min_access_level?: number | null;
@@ -183,44 +185,47 @@ function groupOrder(filters: GroupFilters): Prisma.NamespaceOrderByWithRelationI
   return column === "id" ? [{ id: sort }] : [{ [column]: sort }, { id: "asc" }];
 }
 
-function pageOfGroups(ctx: DomainContext, filters: GroupFilters, where: Prisma.NamespaceWhereInput, query: RelationQuery) {
+function pageOfGroups(ctx: DomainContext, filters: GroupFilters, page: PageArgs, where: Prisma.NamespaceWhereInput, query: RelationQuery) {
   const orderBy = groupOrder(filters);
   return paginate(
-    filters,
+    page,
     (cap) => ctx.db.namespace.count({ where, orderBy, take: cap }),
     (skip, take) => ctx.db.namespace.findMany({ ...query, where, orderBy, skip, take }),
   );
 }
 
-export async function listGroups(ctx: DomainContext, filters: GroupFilters, query: RelationQuery = {}): Promise<Page<Namespace>> {
-  return pageOfGroups(ctx, filters, await groupsWhere(ctx, filters), query);
+/** GET /groups */
+export async function listGroups(ctx: DomainContext, filters: GroupFilters, page: PageArgs, query: RelationQuery = {}): Promise<Page<Namespace>> {
+  return pageOfGroups(ctx, filters, page, await groupsWhere(ctx, filters), query);
 }
 
-export async function listSubgroups(ctx: DomainContext, id: string, filters: GroupFilters, query: RelationQuery = {}): Promise<Page<Namespace>> {
-  const { group } = await findGroup(ctx, id);
-  return listGroupsBelow(ctx, group, filters, query, "children");
+/** GET /groups/:id/subgroups */
+export function listSubgroups(ctx: DomainContext, parent: GroupAccess, filters: GroupFilters, page: PageArgs, query: RelationQuery = {}): Promise<Page<Namespace>> {
+  return listGroupsBelow(ctx, parent, filters, page, query, "children");
 }
 
-export async function listGroupsBelow(ctx: DomainContext, group: Namespace, filters: GroupFilters, query: RelationQuery, below: Below): Promise<Page<Namespace>> {
-  return pageOfGroups(ctx, filters, await groupsWhere(ctx, filters, group, below), query);
+export async function listGroupsBelow(
+  ctx: DomainContext, parent: GroupAccess, filters: GroupFilters, page: PageArgs, query: RelationQuery, below: Below,
+): Promise<Page<Namespace>> {
+  return pageOfGroups(ctx, filters, page, await groupsWhere(ctx, filters, parent.group, below), query);
 }
 
 export const keysetUnavailable = () => new AppError(405, { error: "Keyset pagination is not yet available for this type of request" });
 
 /** Keyset pagination of GET /groups: order_by=name, sort=asc, continued by `cursor`. */
-export async function listGroupsKeyset(ctx: DomainContext, filters: GroupFilters & { cursor?: string | null }, query: RelationQuery = {}): Promise<KeysetPage<Namespace>> {
+export async function listGroupsKeyset(ctx: DomainContext, filters: GroupFilters, page: KeysetPageArgs, query: RelationQuery = {}): Promise<KeysetPage<Namespace>> {
   if ((filters.order_by ?? "name") !== "name" || (filters.sort ?? "asc") !== "asc") throw keysetUnavailable();
-  const { take } = pageWindow(filters);
+  const { take } = pageWindow(page);
   const and: Prisma.NamespaceWhereInput[] = [await groupsWhere(ctx, filters)];
-  if (filters.cursor) {
-    const decoded = decodeCursor(filters.cursor);
+  if (page.cursor) {
+    const decoded = decodeCursor(page.cursor);
     if (!decoded) throw paramError("cursor is invalid");
     and.push(afterCursor("name", "asc", decoded[0], decoded[1]) as Prisma.NamespaceWhereInput);
   }
   const rows = await ctx.db.namespace.findMany({ ...query, where: { AND: and }, orderBy: [{ name: "asc" }, { id: "asc" }], take: take + 1 });
-  const page = rows.slice(0, take);
-  const last = page[page.length - 1];
-  return { rows: page, next: rows.length > take && last ? { cursor: encodeCursor(last.name, last.id) } : null };
+  const shown = rows.slice(0, take);
+  const last = shown[shown.length - 1];
+  return { rows: shown, next: rows.length > take && last ? { cursor: encodeCursor(last.name, last.id) } : null };
 }
 
 /** Owner (admin_group) may change a group; a new path moves the whole subtree. */
