@@ -81,7 +81,10 @@ builder.node(GroupRef, {
         type: GroupMemberRef,
         description: "Direct and inherited members.",
         args: { search: t.arg.string({ description: "Name or path contains this." }) },
-        resolve: (group, args, ctx) => offsetConnection(args, (page) => listAllMembers(ctx, "group", String(group.id), { query: args.search, ...page })),
+        resolve: async (group, args, ctx) => {
+          const parent = await shownGroupAccess(ctx, group);
+          return offsetConnection(args, (page) => listAllMembers(ctx, parent, { query: args.search }, page));
+        },
       },
       GroupMemberConnection,
     ),

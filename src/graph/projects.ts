@@ -1,7 +1,7 @@
 // Projects: `project(fullPath:)`, the project node and its members. Issues and merge requests
 // add their connections on Project in issues.ts and merge-requests/queries.ts.
 import type { Context } from "../context.js";
-import { findProject } from "../domain/shared/access.js";
+import { findProject, shownProjectAccess } from "../domain/shared/access.js";
 import { listAllMembers } from "../domain/members/service.js";
 import { type ProjectWithNamespace } from "../domain/projects/service.js";
 import { projectFullPath, projectWebUrl } from "../domain/shared/web-urls.js";
@@ -43,8 +43,10 @@ builder.node(ProjectRef, {
         type: ProjectMemberRef,
         description: "Direct members and those inherited from the project's groups.",
         args: { search: t.arg.string() },
-        resolve: (project, args, ctx) =>
-          offsetConnection(args, (page) => listAllMembers(ctx, "project", String(project.id), { query: args.search, ...page })),
+        resolve: async (project, args, ctx) => {
+          const parent = await shownProjectAccess(ctx, project);
+          return offsetConnection(args, (page) => listAllMembers(ctx, parent, { query: args.search }, page));
+        },
       },
       ProjectMemberConnection,
     ),

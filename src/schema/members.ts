@@ -1,6 +1,6 @@
 // Group and project members (GitLab's Member entity) for both sources, one set of fields.
 import {
-  addMember, getAnyMember, getMember, listAllMembers, listMembers, removeMember, updateMember, type Member, type MemberSource,
+  addMember, findMemberParent, getAnyMember, getMember, listAllMembers, listMembers, removeMember, updateMember, type Member, type MemberSource,
 } from "../domain/members/service.js";
 import { avatarUrlOfUser, webUrlOfUser } from "../domain/users/service.js";
 import { builder } from "./builder.js";
@@ -41,13 +41,15 @@ function memberFields(source: MemberSource, noun: "Group" | "Project") {
       type: [MemberEntity],
       extensions: { access: "authenticated" },
       args: { ...listArgs, ...pageArgs },
-      resolve: async (_r, args, ctx) => rowsOf(ctx, await listMembers(ctx, source, String(args.id), args)),
+      resolve: async (_r, { id, page, per_page, ...filters }, ctx) =>
+        rowsOf(ctx, await listMembers(ctx, await findMemberParent(ctx, source, String(id)), filters, { page, per_page })),
     }),
     [`${lower}MembersAll`]: t.field({
       type: [MemberEntity],
       extensions: { access: "authenticated" },
       args: { ...listArgs, ...pageArgs },
-      resolve: async (_r, args, ctx) => rowsOf(ctx, await listAllMembers(ctx, source, String(args.id), args)),
+      resolve: async (_r, { id, page, per_page, ...filters }, ctx) =>
+        rowsOf(ctx, await listAllMembers(ctx, await findMemberParent(ctx, source, String(id)), filters, { page, per_page })),
     }),
     [`${lower}Member`]: t.field({
       type: MemberEntity,

@@ -6,10 +6,11 @@ import type { Prisma, User } from "../../generated/prisma/client.js";
 import { AppError, forbidden, notFound, paramError, recordNotFound, validationError } from "../../errors.js";
 import {
   AccessLevel, ancestorIds, canSee, findGroup, findProject, notExpired, requireAuthenticated, requireLevel, ROLE_NAMES, VALID_MEMBER_LEVELS,
+  type GroupAccess, type ProjectAccess,
 } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { publish, type MemberEvent } from "../shared/events.js";
-import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
+import { paginate, paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { containsText } from "../shared/paths.js";
 
 export interface Member {
@@ -29,7 +30,7 @@ export interface MemberInput {
   expires_at?: Date | null;
 }
 
-export interface MemberFilters extends PageArgs {
+export interface MemberFilters {
   query?: string | null;
   user_ids?: number[] | null;
 }
@@ -46,23 +47,40 @@ interface Target {
   holderId: number | null;
 }
 
-async function target(ctx: DomainContext, source: MemberSource, id: string): Promise<Target> {
+/** The group or project whose members are listed. */
+export type MemberParent = GroupAccess | ProjectAccess;
+
+/** `:id` of a group or project member route: a signed-in caller first (401), then the source (404). */
+export async function findMemberParent(ctx: DomainContext, source: MemberSource, id: string): Promise<MemberParent> {
   requireAuthenticated(ctx);
-  if (source === "group") {
-    const { group, level } = await findGroup(ctx, id);
-    return { source, id: group.id, level, visibility: group.visibility, inheritedFrom: ancestorIds(group), holderId: null };
+  return source === "group" ? findGroup(ctx, id) : findProject(ctx, id);
+}
+
+function targetOf(parent: MemberParent): Target {
+  if ("group" in parent) {
+    const { group, level } = parent;
+    return { source: "group", id: group.id, level, visibility: group.visibility, inheritedFrom: ancestorIds(group), holderId: null };
   }
-  const { project, level } = await findProject(ctx, id);
+  const { project, level } = parent;
   const ns = project.namespace;
   const inheritedFrom = ns.kind === "group" ? ancestorIds(ns) : [];
-  return { source, id: project.id, level, visibility: project.visibility, inheritedFrom, holderId: ns.ownerId };
+  return { source: "project", id: project.id, level, visibility: project.visibility, inheritedFrom, holderId: ns.ownerId };
+}
+
+async function target(ctx: DomainContext, source: MemberSource, id: string): Promise<Target> {
+  return targetOf(await findMemberParent(ctx, source, id));
 }
 
 /** read_*_member: members and admins, or anyone the source is open to (not someone who only sees it through a subgroup). */
-async function readable(ctx: DomainContext, source: MemberSource, id: string): Promise<Target> {
-  const t = await target(ctx, source, id);
+function requireReadable(ctx: DomainContext, t: Target): Target {
   if (!canSee(ctx.actor, t.visibility, t.level)) throw forbidden();
   return t;
+}
+
+/** The parent of a member list, for a signed-in caller who may read its members. */
+function readableParent(ctx: DomainContext, parent: MemberParent): Target {
+  requireAuthenticated(ctx);
+  return requireReadable(ctx, targetOf(parent));
 }
 
 function userFilter(ctx: DomainContext, filters: MemberFilters): Prisma.UserWhereInput {
@@ -74,20 +92,20 @@ function userFilter(ctx: DomainContext, filters: MemberFilters): Prisma.UserWher
 }
 
 /** Direct members of a group or project. */
-export async function listMembers(ctx: DomainContext, source: MemberSource, id: string, filters: MemberFilters): Promise<Page<Member>> {
-  const t = await readable(ctx, source, id);
+export async function listMembers(ctx: DomainContext, parent: MemberParent, filters: MemberFilters, page: PageArgs): Promise<Page<Member>> {
+  const t = readableParent(ctx, parent);
   const user = userFilter(ctx, filters);
-  if (source === "group") {
+  if (t.source === "group") {
     const where = { groupId: t.id, user };
     return paginate(
-      filters,
+      page,
       (cap) => ctx.db.groupMember.count({ where, take: cap }),
       (skip, take) => ctx.db.groupMember.findMany({ where, include: { user: true }, orderBy: { id: "asc" }, skip, take }),
     );
   }
   const where = { projectId: t.id, user };
   return paginate(
-    filters,
+    page,
     (cap) => ctx.db.projectMember.count({ where, take: cap }),
     (skip, take) => ctx.db.projectMember.findMany({ where, include: { user: true }, orderBy: { id: "asc" }, skip, take }),
   );
@@ -108,20 +126,20 @@ async function allMembers(ctx: DomainContext, t: Target, user: Prisma.UserWhereI
   return [...best.values()].sort((a, b) => a.user.id - b.user.id);
 }
 
-export async function listAllMembers(ctx: DomainContext, source: MemberSource, id: string, filters: MemberFilters): Promise<Page<Member>> {
-  const all = await allMembers(ctx, await readable(ctx, source, id), userFilter(ctx, filters));
-  return paginate(filters, async () => all.length, async (skip, take) => all.slice(skip, skip + take));
+export async function listAllMembers(ctx: DomainContext, parent: MemberParent, filters: MemberFilters, page: PageArgs): Promise<Page<Member>> {
+  const all = await allMembers(ctx, readableParent(ctx, parent), userFilter(ctx, filters));
+  return paginateList(all, page);
 }
 
 export async function getMember(ctx: DomainContext, source: MemberSource, id: string, userId: number): Promise<Member> {
-  const member = await findDirect(ctx, await readable(ctx, source, id), userId);
+  const member = await findDirect(ctx, requireReadable(ctx, await target(ctx, source, id)), userId);
   if (!member) throw recordNotFound();
   return member;
 }
 
 /** GET /:source/:id/members/all/:user_id: the member with their highest direct or inherited level. */
 export async function getAnyMember(ctx: DomainContext, source: MemberSource, id: string, userId: number): Promise<Member> {
-  const [member] = await allMembers(ctx, await readable(ctx, source, id), { id: userId });
+  const [member] = await allMembers(ctx, requireReadable(ctx, await target(ctx, source, id)), { id: userId });
   if (!member) throw recordNotFound();
   return member;
 }
