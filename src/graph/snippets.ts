@@ -4,6 +4,7 @@
 // snippets: `type: personal` finds none.
 import { GraphQLError } from "graphql";
 import type { SnippetFile } from "../generated/prisma/client.js";
+import { findProject, shownProjectAccess } from "../domain/shared/access.js";
 import { snippetProjectById } from "../domain/shared/record-paths.js";
 import { snippetFileRawUrl, snippetHttpUrlToRepo, snippetRawUrl, snippetSshUrlToRepo, snippetWebUrl } from "../domain/snippets/urls.js";
 import { findSnippetsByIds } from "../domain/snippets/lookups.js";
@@ -76,7 +77,10 @@ builder.objectFields(ProjectRef, (t) => ({
       type: SnippetRef,
       nullable: true,
       description: "Snippets the caller may read, newest first; null for anonymous callers and when the feature is closed to the caller.",
-      resolve: (project, args, ctx) => orNull(() => offsetConnection(args, (page) => listProjectSnippets(ctx, String(project.id), page))),
+      resolve: async (project, args, ctx) => {
+        const access = await shownProjectAccess(ctx, project);
+        return orNull(() => offsetConnection(args, (page) => listProjectSnippets(ctx, access, {}, page)));
+      },
     },
     SnippetConnection,
   ),
@@ -124,7 +128,10 @@ builder.queryFields((t) => ({
         const filters = { author_id: authorId, visibility: args.visibility };
         if (args.type === "personal") return arrayConnection(args, []);
         if (projectId == null) return findSnippetsByIds(ctx, ids!, filters).then((rows) => arrayConnection(args, rows));
-        return orNull(() => offsetConnection(args, (page) => listProjectSnippets(ctx, String(projectId), { ids, ...filters, ...page })));
+        return orNull(async () => {
+          const access = await findProject(ctx, projectId);
+          return offsetConnection(args, (page) => listProjectSnippets(ctx, access, { ids, ...filters }, page));
+        });
       },
     },
     SnippetConnection,

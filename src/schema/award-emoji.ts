@@ -3,7 +3,7 @@
 // `award_emoji` on the awardable types, with GitLab's `upvotes`/`downvotes` on issues and MRs.
 import type { Context } from "../context.js";
 import { addAwardEmoji, getAwardEmoji, listAwardEmoji, removeAwardEmoji, type AwardablePath } from "../domain/award-emoji/service.js";
-import type { AwardableType } from "../domain/award-emoji/awardables.js";
+import { findAwardable, type AwardableType } from "../domain/award-emoji/awardables.js";
 import { awardEmojiLoader, awardableKey } from "../domain/award-emoji/loaders.js";
 import { issuableFactsLoader, issuableKey, type IssuableType } from "../domain/shared/issuable-facts.js";
 import type { NoteableType } from "../domain/notes/queries.js";
@@ -68,7 +68,8 @@ for (const kind of AWARDABLES) {
       [`${lowerFirst(stem)}AwardEmojis`]: t.prismaField({
         type: [AwardEmojiEntity],
         args: { ...pathArgs, ...pageArgs },
-        resolve: async (_q, _r, args, ctx) => rowsOf(ctx, await listAwardEmoji(ctx, pathOf(kind, args as PathArgs), args)),
+        resolve: async (_q, _r, args, ctx) =>
+          rowsOf(ctx, await listAwardEmoji(ctx, await findAwardable(ctx, pathOf(kind, args as PathArgs)), args)),
       }),
       [`${lowerFirst(stem)}AwardEmoji`]: t.prismaField({
         type: AwardEmojiEntity,

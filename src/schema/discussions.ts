@@ -2,7 +2,7 @@
 // and project snippets, each root field through one domain function. The notes in a discussion are
 // the notes' own entity (notes.ts).
 import { deleteNote } from "../domain/notes/writes.js";
-import { getNote, type NoteableType } from "../domain/notes/queries.js";
+import { findNoteable, getNote, type NoteableType } from "../domain/notes/queries.js";
 import { getDiscussion, listDiscussionNotes, listDiscussions, type DiscussionView } from "../domain/notes/discussions.js";
 import {
   createDiscussion, replyToDiscussion, resolveDiscussion, updateDiscussionNote, type DiscussionCreateInput, type DiscussionNoteUpdateInput,
@@ -52,7 +52,8 @@ for (const { type, stem, parent, resolvable } of KINDS) {
         type: [DiscussionEntity],
         extensions: signedIn,
         args: { id: t.arg.id({ required: true }), [parent]: t.arg.int({ required: true }), ...pageArgs },
-        resolve: async (_r, args, ctx) => rowsOf(ctx, await listDiscussions(ctx, type, path(args).id, ref(args), args)),
+        resolve: async (_r, args, ctx) =>
+          rowsOf(ctx, await listDiscussions(ctx, await findNoteable(ctx, type, path(args).id, ref(args)), args)),
       }),
       [`${stem}Discussion`]: t.field({
         type: DiscussionEntity,
@@ -64,7 +65,8 @@ for (const { type, stem, parent, resolvable } of KINDS) {
         type: [NoteEntity],
         extensions: signedIn,
         args: discussionArgs(),
-        resolve: (_r, args, ctx) => listDiscussionNotes(ctx, type, path(args).id, ref(args), path(args).discussion_id),
+        resolve: async (_r, args, ctx) =>
+          listDiscussionNotes(ctx, await findNoteable(ctx, type, path(args).id, ref(args)), path(args).discussion_id),
       }),
       // as GitLab (NotesHelpers#get_note), the note is looked up among the noteable's notes
       [`${stem}DiscussionNote`]: t.field({

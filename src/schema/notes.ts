@@ -2,7 +2,7 @@
 // snippets (five root fields per noteable kind), each through one domain function.
 import type { User } from "../generated/prisma/client.js";
 import { createNote, deleteNote, updateNote, type NoteCreateInput, type NoteUpdateInput } from "../domain/notes/writes.js";
-import { getNote, listNotes, type NoteableType, type NoteListArgs, type NoteView } from "../domain/notes/queries.js";
+import { findNoteable, getNote, listNotes, type NoteableType, type NoteFilters, type NoteView } from "../domain/notes/queries.js";
 import { isResolvable } from "../domain/notes/discussions.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
@@ -83,7 +83,8 @@ for (const { type, stem, parent } of KINDS) {
         activity_filter: t.arg({ type: NotesFilter, required: false }),
         ...pageArgs,
       },
-      resolve: async (_r, args, ctx) => rowsOf(ctx, await listNotes(ctx, type, path(args).id, ref(args), path<NoteListArgs>(args))),
+      resolve: async (_r, args, ctx) =>
+        rowsOf(ctx, await listNotes(ctx, await findNoteable(ctx, type, path(args).id, ref(args)), path<NoteFilters>(args), args)),
     }),
     [`${stem}Note`]: t.field({
       type: NoteEntity,

@@ -4,6 +4,7 @@ import type { Context } from "../context.js";
 import type { Snippet, User } from "../generated/prisma/client.js";
 import { snippetFileRawUrl, snippetHttpUrlToRepo, snippetRawUrl, snippetSshUrlToRepo, snippetWebUrl } from "../domain/snippets/urls.js";
 import { createProjectSnippet, deleteProjectSnippet, updateProjectSnippet } from "../domain/snippets/writes.js";
+import { findProject } from "../domain/shared/access.js";
 import { getProjectSnippet, getProjectSnippetRaw, listProjectSnippets, type SnippetRaw, type SnippetView } from "../domain/snippets/queries.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
@@ -78,7 +79,7 @@ builder.queryFields((t) => ({
   projectSnippets: t.field({
     type: [SnippetEntity],
     args: { id: t.arg.id({ required: true }), ...pageArgs },
-    resolve: async (_r, { id, ...args }, ctx) => rowsOf(ctx, await listProjectSnippets(ctx, String(id), args)),
+    resolve: async (_r, { id, ...args }, ctx) => rowsOf(ctx, await listProjectSnippets(ctx, await findProject(ctx, id), {}, args)),
   }),
   projectSnippet: t.field({
     type: SnippetEntity,

@@ -16,11 +16,11 @@ export type { AwardablePath } from "./awardables.js";
 
 const ofAwardable = (awardable: Awardable) => ({ awardableType: awardable.type, awardableId: awardable.id });
 
-/** The reactions on an awardable, oldest first. */
-export async function listAwardEmoji(ctx: DomainContext, path: AwardablePath, args: PageArgs): Promise<Page<AwardEmoji>> {
-  const { awardableType, awardableId } = ofAwardable(await findAwardable(ctx, path));
+/** The reactions on an awardable the caller may read (findAwardable), oldest first. */
+export async function listAwardEmoji(ctx: DomainContext, awardable: Awardable, page: PageArgs): Promise<Page<AwardEmoji>> {
+  const { awardableType, awardableId } = ofAwardable(awardable);
   return paginateCounted(
-    args,
+    page,
     (cap) => countAwards(ctx.db, awardableType, awardableId, cap),
     (skip, take, cap) => awardsPage(ctx.db, awardableType, awardableId, skip, take, cap),
   );

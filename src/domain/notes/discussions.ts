@@ -91,23 +91,17 @@ export async function findDiscussion(ctx: DomainContext, noteable: Noteable, dis
 }
 
 /**
- * GET .../discussions: Noteable#discussion_ids_relation pages over the discussion ids, ordered by
- * their first note (MIN(created_at), MIN(id)); then every readable note of those discussions.
- * Internal notes are left out of the grouping for callers below Reporter, so the page and its
- * counts hold only discussions they may read.
+ * GET .../discussions of a noteable the caller may read (signed-in callers only):
+ * Noteable#discussion_ids_relation pages over the discussion ids, ordered by their first note
+ * (MIN(created_at), MIN(id)); then every readable note of those discussions. Internal notes are
+ * left out of the grouping for callers below Reporter, so the page and its counts hold only
+ * discussions they may read.
  */
-export async function listDiscussions(
-  ctx: DomainContext,
-  type: NoteableType,
-  projectRef: string | number,
-  ref: number,
-  args: PageArgs,
-): Promise<Page<DiscussionView>> {
+export async function listDiscussions(ctx: DomainContext, noteable: Noteable, page: PageArgs): Promise<Page<DiscussionView>> {
   requireAuthenticated(ctx);
-  const noteable = await findNoteable(ctx, type, projectRef, ref);
   const where = readableNotesOf(ctx, noteable);
-  const page = await paginate(
-    args,
+  const ids = await paginate(
+    page,
     async (cap) => (await ctx.db.note.groupBy({ by: ["discussionId"], where, take: cap, orderBy: { discussionId: "asc" } })).length,
     async (skip, take) =>
       (await ctx.db.note.groupBy({
@@ -118,10 +112,10 @@ export async function listDiscussions(
         take,
       })).map((group) => group.discussionId),
   );
-  const notes = await ctx.db.note.findMany({ where: { ...where, discussionId: { in: page.rows } }, orderBy: [...FRESH] });
-  const byDiscussion = new Map<string, NoteView[]>(page.rows.map((id) => [id, []]));
+  const notes = await ctx.db.note.findMany({ where: { ...where, discussionId: { in: ids.rows } }, orderBy: [...FRESH] });
+  const byDiscussion = new Map<string, NoteView[]>(ids.rows.map((id) => [id, []]));
   for (const note of notes) byDiscussion.get(note.discussionId)?.push(withIid(note, noteable));
-  return { ...page, rows: page.rows.map((id) => discussionOf(id, byDiscussion.get(id)!)) };
+  return { ...ids, rows: ids.rows.map((id) => discussionOf(id, byDiscussion.get(id)!)) };
 }
 
 /** GET .../discussions/:discussion_id */
@@ -136,16 +130,10 @@ export async function getDiscussion(
   return findDiscussion(ctx, await findNoteable(ctx, type, projectRef, ref), discussionId);
 }
 
-/** GET .../discussions/:discussion_id/notes: the discussion's notes, or `404 Notes Not Found`. */
-export async function listDiscussionNotes(
-  ctx: DomainContext,
-  type: NoteableType,
-  projectRef: string | number,
-  ref: number,
-  discussionId: string,
-): Promise<NoteView[]> {
+/** GET .../discussions/:discussion_id/notes of a noteable the caller may read: the discussion's notes, or `404 Notes Not Found`. */
+export async function listDiscussionNotes(ctx: DomainContext, noteable: Noteable, discussionId: string): Promise<NoteView[]> {
   requireAuthenticated(ctx);
-  const notes = await readableDiscussionNotes(ctx, await findNoteable(ctx, type, projectRef, ref), discussionId);
+  const notes = await readableDiscussionNotes(ctx, noteable, discussionId);
   if (!notes.length) throw notFound("Notes");
   return notes;
 }

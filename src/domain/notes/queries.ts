@@ -99,7 +99,8 @@ export type NoteOrderBy = "created_at" | "updated_at";
 /** UserPreference::NOTES_FILTERS: everything, comments only, or system notes only. */
 export type NotesFilter = "all_notes" | "only_comments" | "only_activity";
 
-export interface NoteListArgs extends PageArgs {
+/** How GET .../notes orders and narrows a noteable's notes. */
+export interface NoteFilters {
   order_by?: NoteOrderBy | null;
   sort?: SortDirection | null;
   activity_filter?: NotesFilter | null;
@@ -109,32 +110,25 @@ const ORDER_COLUMN = { created_at: "createdAt", updated_at: "updatedAt" } as con
 export const SYSTEM_FILTER: Record<NotesFilter, { system?: boolean }> = { all_notes: {}, only_comments: { system: false }, only_activity: { system: true } };
 
 /**
- * GET .../notes: signed-in callers only; newest first unless asked otherwise, ties by id.
- * Internal notes are left out of the query for callers below Reporter, so the page and its
- * counts hold only notes they may read.
+ * GET .../notes of a noteable the caller may read: signed-in callers only; newest first unless
+ * asked otherwise, ties by id. Internal notes are left out of the query for callers below
+ * Reporter, so the page and its counts hold only notes they may read.
  */
-export async function listNotes(
-  ctx: DomainContext,
-  type: NoteableType,
-  projectRef: string | number,
-  ref: number,
-  args: NoteListArgs,
-): Promise<Page<NoteView>> {
+export async function listNotes(ctx: DomainContext, noteable: Noteable, filters: NoteFilters, page: PageArgs): Promise<Page<NoteView>> {
   requireAuthenticated(ctx);
-  const noteable = await findNoteable(ctx, type, projectRef, ref);
   const where: Prisma.NoteWhereInput = {
     ...notesOf(noteable),
-    ...SYSTEM_FILTER[args.activity_filter ?? "all_notes"],
+    ...SYSTEM_FILTER[filters.activity_filter ?? "all_notes"],
     ...(canReadInternalNotes(ctx, noteable.access) ? {} : { internal: false }),
   };
-  const sort = args.sort ?? "desc";
-  const orderBy = [{ [ORDER_COLUMN[args.order_by ?? "created_at"]]: sort }, { id: sort }];
-  const page = await paginate(
-    args,
+  const sort = filters.sort ?? "desc";
+  const orderBy = [{ [ORDER_COLUMN[filters.order_by ?? "created_at"]]: sort }, { id: sort }];
+  const notes = await paginate(
+    page,
     (cap) => ctx.db.note.count({ where, orderBy, take: cap }),
     (skip, take) => ctx.db.note.findMany({ where, orderBy, skip, take }),
   );
-  return { ...page, rows: page.rows.map((note) => withIid(note, noteable)) };
+  return { ...notes, rows: notes.rows.map((note) => withIid(note, noteable)) };
 }
 
 /** GET .../notes/:note_id */

@@ -64,8 +64,13 @@ async function readableSnippet(ctx: DomainContext, access: ProjectAccess, id: nu
  */
 export async function snippetsProject(ctx: DomainContext, projectRef: string | number): Promise<ProjectAccess> {
   const access = await findProject(ctx, projectRef);
-  if (!featureAvailable(ctx, access, "snippets")) throw forbidden();
+  requireSnippetsFeature(ctx, access);
   return access;
+}
+
+/** 403 when the project's snippets are disabled or for members only. */
+function requireSnippetsFeature(ctx: DomainContext, access: ProjectAccess): void {
+  if (!featureAvailable(ctx, access, "snippets")) throw forbidden();
 }
 
 /** PUT, DELETE and raw look the snippet up with `find_by`: a miss is "404 Snippet Not Found". */
@@ -90,17 +95,20 @@ export function snippetFiltersWhere(filters: SnippetFilters): Prisma.SnippetWher
   };
 }
 
-/** GET /projects/:id/snippets: signed-in callers only, newest first. */
-export async function listProjectSnippets(ctx: DomainContext, projectRef: string, args: PageArgs & SnippetFilters): Promise<Page<SnippetView>> {
-  const access = await snippetsProject(ctx, projectRef);
+/**
+ * GET /projects/:id/snippets of a project the caller may see: 403 when its snippets are closed to
+ * the caller (as snippetsProject), then signed-in callers only; newest first.
+ */
+export async function listProjectSnippets(ctx: DomainContext, access: ProjectAccess, filters: SnippetFilters, page: PageArgs): Promise<Page<SnippetView>> {
+  requireSnippetsFeature(ctx, access);
   requireAuthenticated(ctx);
-  const where = { AND: [readableSnippetsWhere(ctx, access), snippetFiltersWhere(args)] };
-  const page = await paginate(
-    args,
+  const where = { AND: [readableSnippetsWhere(ctx, access), snippetFiltersWhere(filters)] };
+  const snippets = await paginate(
+    page,
     (cap) => ctx.db.snippet.count({ where, orderBy: SNIPPET_ORDER, take: cap }),
     (skip, take) => ctx.db.snippet.findMany({ where, include: snippetFilesInclude, orderBy: SNIPPET_ORDER, skip, take }),
   );
-  return { ...page, rows: page.rows.map((snippet) => ({ ...snippet, project: access.project })) };
+  return { ...snippets, rows: snippets.rows.map((snippet) => ({ ...snippet, project: access.project })) };
 }
 
 /** GET /projects/:id/snippets/:snippet_id: anonymous callers may read public snippets of public projects. */
