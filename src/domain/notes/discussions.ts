@@ -8,8 +8,7 @@ import { notFound } from "../../errors.js";
 import { requireAuthenticated } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
-import { findNoteable, notesOf, withIid, type Noteable, type NoteableType, type NoteView } from "./queries.js";
-import { canReadInternalNotes } from "../shared/access.js";
+import { findNoteable, readableNotesOf, withIid, type Noteable, type NoteableType, type NoteView } from "./queries.js";
 
 /** The STI type of thread notes (DiscussionNote); individual notes have none. */
 export const THREAD_NOTE = "DiscussionNote";
@@ -62,11 +61,6 @@ export function discussionsOfNotes(notes: NoteView[]): DiscussionView[] {
     else byDiscussion.set(note.discussionId, [note]);
   }
   return [...byDiscussion].map(([id, thread]) => discussionOf(id, thread));
-}
-
-/** The notes a caller may read: internal notes only for Reporters and above (Note#readable_by?). */
-export function readableNotesOf(ctx: DomainContext, noteable: Noteable): Prisma.NoteWhereInput {
-  return { ...notesOf(noteable), ...(canReadInternalNotes(ctx, noteable.access) ? {} : { internal: false }) };
 }
 
 /** Note.fresh: oldest first, ties by id. */

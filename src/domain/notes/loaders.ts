@@ -4,7 +4,7 @@
 // threads they make up); oldest first, internal ones only in the batches of callers who may read them.
 import { Prisma, type Note } from "../../generated/prisma/client.js";
 import type { Db } from "../../db/client.js";
-import { canReadInternalNotes, findProject, requireAuthenticated } from "../shared/access.js";
+import { canReadInternalNotes, projectById, requireAuthenticated, shownProjectAccess } from "../shared/access.js";
 import { childPages } from "../shared/child-pages.js";
 import type { DomainContext } from "../shared/context.js";
 import type { Loaders } from "../shared/loaders.js";
@@ -95,7 +95,8 @@ export interface ShownNoteable {
 /** listNotes' rules: signed-in callers only; internal notes for Reporters and above (the project's access is cached). */
 async function internalNotesReadable(ctx: DomainContext, noteable: ShownNoteable): Promise<boolean> {
   requireAuthenticated(ctx);
-  return canReadInternalNotes(ctx, await findProject(ctx, noteable.projectId));
+  const project = await projectById(ctx, noteable.projectId);
+  return project != null && canReadInternalNotes(ctx, await shownProjectAccess(ctx, project));
 }
 
 const viewOf = (noteable: ShownNoteable, note: Note): NoteView => ({ ...note, noteableIid: noteable.type === "Snippet" ? null : noteable.ref });

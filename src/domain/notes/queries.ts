@@ -109,6 +109,11 @@ export interface NoteFilters {
 const ORDER_COLUMN = { created_at: "createdAt", updated_at: "updatedAt" } as const;
 export const SYSTEM_FILTER: Record<NotesFilter, { system?: boolean }> = { all_notes: {}, only_comments: { system: false }, only_activity: { system: true } };
 
+/** The notes a caller may read: internal notes only for Reporters and above (Note#readable_by?). */
+export function readableNotesOf(ctx: DomainContext, noteable: Noteable): Prisma.NoteWhereInput {
+  return { ...notesOf(noteable), ...(canReadInternalNotes(ctx, noteable.access) ? {} : { internal: false }) };
+}
+
 /**
  * GET .../notes of a noteable the caller may read: signed-in callers only; newest first unless
  * asked otherwise, ties by id. Internal notes are left out of the query for callers below
@@ -116,11 +121,7 @@ export const SYSTEM_FILTER: Record<NotesFilter, { system?: boolean }> = { all_no
  */
 export async function listNotes(ctx: DomainContext, noteable: Noteable, filters: NoteFilters, page: PageArgs): Promise<Page<NoteView>> {
   requireAuthenticated(ctx);
-  const where: Prisma.NoteWhereInput = {
-    ...notesOf(noteable),
-    ...SYSTEM_FILTER[filters.activity_filter ?? "all_notes"],
-    ...(canReadInternalNotes(ctx, noteable.access) ? {} : { internal: false }),
-  };
+  const where: Prisma.NoteWhereInput = { ...readableNotesOf(ctx, noteable), ...SYSTEM_FILTER[filters.activity_filter ?? "all_notes"] };
   const sort = filters.sort ?? "desc";
   const orderBy = [{ [ORDER_COLUMN[filters.order_by ?? "created_at"]]: sort }, { id: sort }];
   const notes = await paginate(
