@@ -1,7 +1,7 @@
 // awardEmojiAdd, awardEmojiRemove and awardEmojiToggle on an issue, merge request or note given by
 // its global id (award-emoji rules in src/domain/award-emoji/).
 import { AppError } from "../errors.js";
-import { addAwardEmoji } from "../domain/award-emoji/service.js";
+import { addAwardEmoji } from "../domain/award-emoji/writes.js";
 import { removeOwnAwardEmoji, toggleAwardEmoji } from "../domain/award-emoji/toggle.js";
 import type { Context } from "../context.js";
 import { AwardEmojiRef } from "./award-emoji.js";

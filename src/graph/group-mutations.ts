@@ -1,7 +1,7 @@
 // groupCreate, groupUpdate and groupDelete (groups.ts and deletions/groups.ts rules, as REST POST,
 // PUT and DELETE /groups): one `input`, a payload `{ group, errors }`. `avatar` is a multipart upload.
 import { deleteGroup } from "../domain/deletions/groups.js";
-import { createGroup, updateGroup } from "../domain/groups/service.js";
+import { createGroup, updateGroup } from "../domain/groups/writes.js";
 import { AVATAR_DESCRIPTION, groupPathOf, matchingIdOf, VisibilityLevelsEnum } from "./mutation-inputs.js";
 import { GroupRef } from "./namespaces.js";
 import { payloadMutation } from "./payload-mutation.js";

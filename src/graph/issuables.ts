@@ -2,7 +2,7 @@
 import type { Context } from "../context.js";
 import { projectById } from "../domain/shared/access.js";
 import { labelsOf } from "../domain/issues/rules.js";
-import { type ProjectWithNamespace } from "../domain/projects/service.js";
+import { type ProjectWithNamespace } from "../domain/projects/lists.js";
 import { projectPageUrl } from "../domain/shared/web-urls.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";

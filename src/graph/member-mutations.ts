@@ -1,7 +1,8 @@
 // Memberships, one member at a time (members.ts rules, as REST /groups/:id/members and
 // /projects/:id/members): projectMemberAdd / Update / Remove and the group ones. GitLab's graph
 // has the bulk forms (projectMemberBulkUpdate); these take one user each.
-import { addMember, removeMember, updateMember, type MemberSource } from "../domain/members/service.js";
+import { addMember, removeMember, updateMember } from "../domain/members/writes.js";
+import { type MemberSource } from "../domain/members/queries.js";
 import { AccessLevel } from "../domain/shared/access.js";
 import { builder } from "./builder.js";
 import { GroupMemberRef, ProjectMemberRef } from "./members.js";

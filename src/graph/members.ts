@@ -1,5 +1,5 @@
 // Memberships (GitLab's ProjectMember and GroupMember): the user and their access level.
-import type { Member } from "../domain/members/service.js";
+import type { Member } from "../domain/members/queries.js";
 import { ROLE_NAMES } from "../domain/shared/access.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";

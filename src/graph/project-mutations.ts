@@ -1,7 +1,7 @@
 // projectCreate, projectUpdate and projectDelete (projects.ts and deletions/projects.ts rules, as REST
 // POST, PUT and DELETE /projects): one `input`, a payload `{ project, errors }`.
 import { deleteProject } from "../domain/deletions/projects.js";
-import { createProject, updateProject } from "../domain/projects/service.js";
+import { createProject, updateProject } from "../domain/projects/writes.js";
 import { namespacePathOf, projectPathOf, VisibilityLevelsEnum } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";
 import { ProjectRef } from "./projects.js";

@@ -2,8 +2,8 @@
 // add their connections on Project in issues.ts and merge-requests/queries.ts.
 import type { Context } from "../context.js";
 import { findProject, shownProjectAccess } from "../domain/shared/access.js";
-import { listAllMembers } from "../domain/members/service.js";
-import { type ProjectWithNamespace } from "../domain/projects/service.js";
+import { listAllMembers } from "../domain/members/lists.js";
+import { type ProjectWithNamespace } from "../domain/projects/lists.js";
 import { projectFullPath, projectWebUrl } from "../domain/shared/web-urls.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";

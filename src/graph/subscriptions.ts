@@ -8,7 +8,7 @@ import { createContext, type Context } from "../context.js";
 import { ancestorIds, findGroup, projectById } from "../domain/shared/access.js";
 import type { Services } from "../domain/shared/context.js";
 import { listenForLiveEvents, onLiveEvent, type LiveEvent } from "../domain/live-events/publisher.js";
-import type { ProjectWithNamespace } from "../domain/projects/service.js";
+import type { ProjectWithNamespace } from "../domain/projects/lists.js";
 import { appErrorOf } from "../errors.js";
 import type { ChannelListener } from "../db/listen.js";
 import { builder } from "./builder.js";

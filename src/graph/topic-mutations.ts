@@ -1,6 +1,6 @@
 // topicCreate, topicUpdate and topicDelete (administrators only, as REST /topics): one `input`, a
 // payload `{ topic, errors }` (topics.ts rules). `avatar` is a multipart upload.
-import { createTopic, deleteTopic, updateTopic } from "../domain/topics/service.js";
+import { createTopic, deleteTopic, updateTopic } from "../domain/topics/writes.js";
 import { AVATAR_DESCRIPTION, recordIdOf } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";
 import { TopicRef } from "./topics.js";

@@ -2,7 +2,7 @@
 import type { Topic } from "../generated/prisma/client.js";
 import { avatarUrl } from "../domain/shared/avatars.js";
 import { listTopics } from "../domain/topics/lists.js";
-import { findTopic } from "../domain/topics/service.js";
+import { findTopic } from "../domain/topics/queries.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { offsetConnection } from "./connections.js";

@@ -2,7 +2,7 @@
 // (projects.ts rules, as REST PUT /projects/:id/transfer) and topicsMerge (topics/merge.ts rules,
 // administrators only, as REST POST /topics/merge): one `input`, a payload `{ <object>, errors }`.
 import { transferGroup } from "../domain/groups/transfer.js";
-import { transferProject } from "../domain/projects/service.js";
+import { transferProject } from "../domain/projects/transfer.js";
 import { mergeTopics } from "../domain/topics/merge.js";
 import { groupPathOf, matchingIdOf, namespacePathOf, projectPathOf, recordIdOf } from "./mutation-inputs.js";
 import { GroupRef } from "./namespaces.js";

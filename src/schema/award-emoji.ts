@@ -2,7 +2,9 @@
 // requests and project snippets and on their notes (24 root fields, one per REST endpoint); and
 // `award_emoji` on the awardable types, with GitLab's `upvotes`/`downvotes` on issues and MRs.
 import type { Context } from "../context.js";
-import { addAwardEmoji, getAwardEmoji, listAwardEmoji, removeAwardEmoji, type AwardablePath } from "../domain/award-emoji/service.js";
+import { addAwardEmoji, removeAwardEmoji } from "../domain/award-emoji/writes.js";
+import { getAwardEmoji, listAwardEmoji } from "../domain/award-emoji/queries.js";
+import { type AwardablePath } from "../domain/award-emoji/awardables.js";
 import { findAwardable, type AwardableType } from "../domain/award-emoji/awardables.js";
 import { awardEmojiLoader, awardableKey } from "../domain/award-emoji/loaders.js";
 import { issuableFactsLoader, issuableKey, type IssuableType } from "../domain/shared/issuable-facts.js";

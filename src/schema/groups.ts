@@ -1,8 +1,10 @@
 // Groups and subgroups: lists, GitLab's GroupDetail (with the visible projects), create, update.
 import type { Namespace } from "../generated/prisma/client.js";
 import { findGroup } from "../domain/shared/access.js";
-import { createGroup, getGroup, GROUP_ORDER_COLUMNS, listGroups, listGroupsKeyset, listSubgroups, updateGroup } from "../domain/groups/service.js";
-import { listNamespaceProjects } from "../domain/projects/service.js";
+import { createGroup, updateGroup } from "../domain/groups/writes.js";
+import { getGroup } from "../domain/groups/queries.js";
+import { GROUP_ORDER_COLUMNS, listGroups, listGroupsKeyset, listSubgroups } from "../domain/groups/lists.js";
+import { listNamespaceProjects } from "../domain/projects/lists.js";
 import { builder } from "./builder.js";
 import { GroupEntity, groupFields, VisibilityEnum } from "./namespaces.js";
 import { keysetArgs, pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";

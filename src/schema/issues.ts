@@ -1,6 +1,6 @@
 // Project issues: GitLab's Issue entity, the project and instance-wide lists, one issue, and
 // create / update (including state_event close and reopen), each through one domain function.
-// Emoji reactions add upvotes, downvotes and award_emoji to IssueEntity (award-emoji/service.ts).
+// Emoji reactions add upvotes, downvotes and award_emoji to IssueEntity (award-emoji/queries.ts).
 import type { Issue } from "../generated/prisma/client.js";
 import { ISSUE_ORDER_COLUMNS, ISSUE_STATES, listIssues, listProjectIssues, projectIssueFilters } from "../domain/issues/lists.js";
 import { issueLinks, issueReferences, isSubscribed } from "../domain/issues/presenter.js";

@@ -1,7 +1,7 @@
 // Group and project members (GitLab's Member entity) for both sources, one set of fields.
-import {
-  addMember, findMemberParent, getAnyMember, getMember, listAllMembers, listMembers, removeMember, updateMember, type Member, type MemberSource,
-} from "../domain/members/service.js";
+import { addMember, removeMember, updateMember } from "../domain/members/writes.js";
+import { findMemberParent, getAnyMember, getMember, type Member, type MemberSource } from "../domain/members/queries.js";
+import { listAllMembers, listMembers } from "../domain/members/lists.js";
 import { avatarUrlOfUser, webUrlOfUser } from "../domain/users/service.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";

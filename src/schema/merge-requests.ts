@@ -1,7 +1,7 @@
 // Merge requests: GitLab's MergeRequestBasic (lists) and MergeRequest (one MR, create, update)
 // entities, the project, group and instance-wide lists, and create / update (state_event close
 // and reopen), each through one domain function. Emoji reactions add upvotes, downvotes and
-// award_emoji to both types (award-emoji/service.ts).
+// award_emoji to both types (award-emoji/queries.ts).
 import type { Context } from "../context.js";
 import { mergeRequestDiffOnce } from "../domain/merge-requests/commits.js";
 import { labelsOf, referencesOf } from "../domain/merge-requests/fields.js";
@@ -39,7 +39,7 @@ const row = (mr: unknown) => mr as MergeRequestRow;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Fields = PothosSchemaTypes.PrismaObjectFieldBuilder<any, any, any>;
 
-/** MergeRequestBasic, in GitLab's order (upvotes and downvotes come from award-emoji/service.ts). */
+/** MergeRequestBasic, in GitLab's order (upvotes and downvotes come from award-emoji/queries.ts). */
 const basicFields = (t: Fields) => ({
   id: t.exposeInt("id"),
   iid: t.exposeInt("iid"),

@@ -3,7 +3,7 @@ import type { Namespace } from "../generated/prisma/client.js";
 import type { Context } from "../context.js";
 import { ancestorIds } from "../domain/shared/access.js";
 import { avatarUrl } from "../domain/shared/avatars.js";
-import { groupWebUrl } from "../domain/groups/service.js";
+import { groupWebUrl } from "../domain/groups/queries.js";
 import { VISIBILITIES } from "../domain/shared/paths.js";
 import { builder } from "./builder.js";
 import { namespaceLoader } from "../domain/shared/loaders.js";

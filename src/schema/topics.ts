@@ -3,7 +3,8 @@
 import { avatarUrl } from "../domain/shared/avatars.js";
 import { listTopics } from "../domain/topics/lists.js";
 import { mergeTopics } from "../domain/topics/merge.js";
-import { createTopic, deleteTopic, getTopic, updateTopic } from "../domain/topics/service.js";
+import { createTopic, deleteTopic, updateTopic } from "../domain/topics/writes.js";
+import { getTopic } from "../domain/topics/queries.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 

@@ -8,7 +8,7 @@ import type { AccessToken, Prisma, User } from "../../generated/prisma/client.js
 import { badRequest, notFound, paramError, unauthorized } from "../../errors.js";
 import { AccessLevel, findGroup, findProject, requireAuthenticated, type GroupAccess, type ProjectAccess } from "../shared/access.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
-import { insertMember, publishMember } from "../members/service.js";
+import { insertMember, publishMember } from "../members/writes.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { issueToken } from "./personal.js";
 import { insertUser } from "../users/service.js";

@@ -2,7 +2,7 @@
 // RemoveService and ToggleService): the caller's own reaction of that name on the awardable.
 import type { AwardEmoji } from "../../generated/prisma/client.js";
 import type { DomainContext } from "../shared/context.js";
-import { addAwardEmoji, removeAwardEmoji } from "./service.js";
+import { addAwardEmoji, removeAwardEmoji } from "./writes.js";
 import { awardEmojiNotFound, findAwardable, type AwardablePath } from "./awardables.js";
 import { canonicalEmojiName } from "../shared/emoji-names.js";
 

@@ -5,7 +5,7 @@ import { AccessLevel, findGroup, requireLevel, type GroupAccess } from "../share
 import { removeAvatarFile } from "../shared/avatars.js";
 import type { DomainContext } from "../shared/context.js";
 import { publish, type Tx } from "../shared/events.js";
-import { listGroupsBelow, type GroupFilters } from "../groups/service.js";
+import { listGroupsBelow, type GroupFilters } from "../groups/lists.js";
 import type { Page, PageArgs } from "../shared/pagination.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { ACCEPTED, DELETION_TRANSACTION, deleteResourceBots, destroyProjects, ghostForBots } from "./projects.js";

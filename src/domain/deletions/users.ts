@@ -9,7 +9,7 @@ import { removeAvatarFile } from "../shared/avatars.js";
 import type { DomainContext } from "../shared/context.js";
 import type { Tx } from "../shared/events.js";
 import { destroyGroupTree } from "./groups.js";
-import { publishMember } from "../members/service.js";
+import { publishMember } from "../members/writes.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { destroyProjects } from "./projects.js";
 import { deleteContributions, detachUser, moveContributionsToGhost } from "../users/contributions.js";

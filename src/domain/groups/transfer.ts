@@ -7,8 +7,8 @@ import { AppError } from "../../errors.js";
 import { AccessLevel, findGroup, requireLevel, VISIBILITY_LEVELS } from "../shared/access.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import type { Tx } from "../shared/events.js";
-import { movePaths } from "./service.js";
-import { insertMember, publishMember } from "../members/service.js";
+import { movePaths } from "./writes.js";
+import { insertMember, publishMember } from "../members/writes.js";
 import { recheckIfTaken } from "../shared/preconditions.js";
 import { recountTopics } from "../topics/assignments.js";
 

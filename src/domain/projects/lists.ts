@@ -3,7 +3,7 @@
 import type { Namespace, Prisma, Project } from "../../generated/prisma/client.js";
 import { AccessLevel, authorizedProjectsWhere, visibleProjectsWhere, type GroupAccess } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
-import { keysetUnavailable } from "../groups/service.js";
+import { keysetUnavailable } from "../groups/lists.js";
 import { paginate, pageWindow, type KeysetPage, type KeysetPageArgs, type Page, type PageArgs, type SortDirection } from "../shared/pagination.js";
 import { fuzzySearch, type Visibility } from "../shared/paths.js";
 import type { RelationQuery } from "../shared/prisma-query.js";

@@ -6,7 +6,7 @@ import type { DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { containsText, ignoringCase, MIN_CHARS_FOR_PARTIAL_MATCHING } from "../shared/paths.js";
 import { DEFAULT_ORGANIZATION_ID } from "./assignments.js";
-import { requireOrganization } from "./service.js";
+import { requireOrganization } from "./queries.js";
 
 export interface TopicFilters extends PageArgs {
   search?: string | null;

@@ -7,7 +7,7 @@ import { requireAdmin } from "../shared/access.js";
 import { removeAvatarFile } from "../shared/avatars.js";
 import type { DomainContext } from "../shared/context.js";
 import { recountTopics } from "./assignments.js";
-import { findTopic } from "./service.js";
+import { findTopic } from "./queries.js";
 
 /** `render_api_error!(message, :bad_request)` */
 const mergeError = (message: string) => new AppError(400, { message });

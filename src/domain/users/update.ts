@@ -6,7 +6,7 @@ import { notFound, validationError } from "../../errors.js";
 import { requireAdmin } from "../shared/access.js";
 import { changeAvatar, readAvatarArg, type FileUpload } from "../shared/avatars.js";
 import type { DomainContext } from "../shared/context.js";
-import { movePaths } from "../groups/service.js";
+import { movePaths } from "../groups/writes.js";
 import { recheckIfTaken } from "../shared/preconditions.js";
 import { hashPassword } from "./service.js";
 import { assertUserUnique, userAttributeErrors } from "./validation.js";

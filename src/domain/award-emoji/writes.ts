@@ -1,41 +1,15 @@
-// Emoji reactions (GitLab's award emoji, lib/api/award_emoji.rb + AwardEmojis services): read by
-// whoever may read the awardable, added by users who may react to it, removed by their author or
-// an administrator. Adding and removing publish the `emoji` domain event in the same transaction.
-import type { AwardEmoji } from "../../generated/prisma/client.js";
+// Adding and removing emoji reactions (AwardEmojis services): added by users who may react to
+// the awardable, removed by their author or an administrator. Both publish the `emoji` domain
+// event in the same transaction.
 import { recordNotFound, unauthorized } from "../../errors.js";
+import type { AwardEmoji } from "../../generated/prisma/client.js";
 import type { DomainContext } from "../shared/context.js";
+import { canonicalEmojiName } from "../shared/emoji-names.js";
 import { publish, type EmojiEvent, type Tx } from "../shared/events.js";
-import { awardsPage, countAwards } from "../../db/hot-reads.js";
-import { paginateCounted, type Page, type PageArgs } from "../shared/pagination.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { holdParent } from "../shared/row-locks.js";
 import { awardEmojiNotFound, findAwardable, findAwardableRecord, mayAward, type Awardable, type AwardablePath } from "./awardables.js";
-import { canonicalEmojiName } from "../shared/emoji-names.js";
-
-export type { AwardablePath } from "./awardables.js";
-
-const ofAwardable = (awardable: Awardable) => ({ awardableType: awardable.type, awardableId: awardable.id });
-
-/** The reactions on an awardable the caller may read (findAwardable), oldest first. */
-export async function listAwardEmoji(ctx: DomainContext, awardable: Awardable, page: PageArgs): Promise<Page<AwardEmoji>> {
-  const { awardableType, awardableId } = ofAwardable(awardable);
-  return paginateCounted(
-    page,
-    (cap) => countAwards(ctx.db, awardableType, awardableId, cap),
-    (skip, take, cap) => awardsPage(ctx.db, awardableType, awardableId, skip, take, cap),
-  );
-}
-
-export async function getAwardEmoji(ctx: DomainContext, path: AwardablePath, awardId: number): Promise<AwardEmoji> {
-  return findAward(ctx, await findAwardable(ctx, path), awardId);
-}
-
-/** `awardable.award_emoji.find(award_id)` */
-async function findAward(ctx: DomainContext, awardable: Awardable, awardId: number): Promise<AwardEmoji> {
-  const award = await ctx.db.awardEmoji.findFirst({ where: { id: awardId, ...ofAwardable(awardable) } });
-  if (!award) throw recordNotFound();
-  return award;
-}
+import { findAward, ofAwardable } from "./queries.js";
 
 /**
  * AwardEmojis::AddService: aliases are stored under GitLab's name (`+1` -> `thumbsup`); every

@@ -1,24 +1,14 @@
-// Groups (nested through parent_id): create, list, read, update, subgroups.
+// Creating and updating groups: names, paths and visibility checked as GitLab does; a new path
+// moves the paths below it and leaves redirects behind.
+import { AppError, validationError } from "../../errors.js";
 import type { Namespace, Prisma } from "../../generated/prisma/client.js";
-import { AppError, paramError, validationError } from "../../errors.js";
-import {
-  AccessLevel, ancestorIds, findGroup, hierarchyGroupsWhere, memberGroupTraversals, notExpired, openVisibilities,
-  requireAuthenticated, requireLevel, traversalOf, VISIBILITY_LEVELS, type GroupAccess,
-} from "../shared/access.js";
+import { publishMember } from "../members/writes.js";
+import { AccessLevel, findGroup, requireAuthenticated, requireLevel, traversalOf, VISIBILITY_LEVELS } from "../shared/access.js";
 import { changeAvatar, readAvatarArg, type CheckedAvatar, type FileUpload } from "../shared/avatars.js";
-import { recheckIfTaken } from "../shared/preconditions.js";
+import { type Actor, type DomainContext } from "../shared/context.js";
 import { publish } from "../shared/events.js";
-import { publishMember } from "../members/service.js";
-import { isAdmin, type Actor, type DomainContext } from "../shared/context.js";
-import {
-  afterCursor, decodeCursor, encodeCursor, paginate, pageWindow, type KeysetPage, type KeysetPageArgs, type Page, type PageArgs, type SortDirection,
-} from "../shared/pagination.js";
-import { fuzzySearch, nameProblems, pathProblems, rubyErrorHash, type Visibility } from "../shared/paths.js";
-import type { RelationQuery } from "../shared/prisma-query.js";
-
-export function groupWebUrl(ctx: DomainContext, group: Pick<Namespace, "fullPath">) {
-  return `${ctx.config.publicUrl}/groups/${group.fullPath}`;
-}
+import { nameProblems, pathProblems, rubyErrorHash, type Visibility } from "../shared/paths.js";
+import { recheckIfTaken } from "../shared/preconditions.js";
 
 export interface GroupInput {
   name?: string | null;
@@ -103,6 +93,7 @@ async function pathTaken(ctx: DomainContext, fullPath: string, current?: Namespa
 }
 
 const above = (a: string, b: string) => VISIBILITY_LEVELS[a]! > VISIBILITY_LEVELS[b]!;
+
 const levelsAbove = (visibility: string) => Object.keys(VISIBILITY_LEVELS).filter((v) => above(v, visibility));
 
 function visibilityErrors(visibility: Visibility, parent: Namespace | null): Errors {
@@ -122,110 +113,6 @@ async function contentVisibilityErrors(ctx: DomainContext, group: Namespace, vis
     ...(subgroup ? [`${visibility} is not allowed since there are sub-groups with higher visibility.`] : []),
   ];
   return messages.length ? { visibility_level: messages } : {};
-}
-
-export async function getGroup(ctx: DomainContext, id: string): Promise<Namespace> {
-  return (await findGroup(ctx, id)).group;
-}
-
-export const GROUP_ORDER_COLUMNS = ["name", "path", "id", "similarity"] as const;
-
-export interface GroupFilters {
-  search?: string | null;
-  owned?: boolean | null;
-  min_access_level?: number | null;
-  top_level_only?: boolean | null;
-  all_available?: boolean | null;
-  skip_groups?: number[] | null;
-  order_by?: (typeof GROUP_ORDER_COLUMNS)[number] | null;
-  sort?: SortDirection | null;
-  visibility?: Visibility | null;
-}
-
-/**
- * GroupsFinder's starting set: owned groups, groups with a minimum access level, everything
- * (admins), or the caller's own hierarchy plus (with `all_available`) the groups open to them.
- * `all_available` defaults to true for admins only.
- */
-async function startingGroups(ctx: DomainContext, filters: GroupFilters): Promise<Prisma.NamespaceWhereInput> {
-  const user = ctx.actor?.user;
-  if (filters.owned) {
-    return user ? { kind: "group", members: { some: { userId: user.id, accessLevel: AccessLevel.owner, ...notExpired(ctx) } } } : { id: -1 };
-  }
-  if (user && filters.min_access_level) {
-    const traversals = await memberGroupTraversals(ctx, filters.min_access_level);
-    return { kind: "group", OR: traversals.length ? traversals.map((t) => ({ traversalIds: { startsWith: t } })) : [{ id: -1 }] };
-  }
-  const allAvailable = filters.all_available ?? isAdmin(ctx.actor);
-  if (!user) return { kind: "group", visibility: "public" };
-  if (user.isAdmin && allAvailable) return { kind: "group" };
-  const mine = await hierarchyGroupsWhere(ctx);
-  return allAvailable ? { kind: "group", OR: [{ visibility: { in: openVisibilities(ctx.actor) } }, mine] } : mine;
-}
-
-/** Below a group: its children (subgroups) or every level under it (descendants). */
-export type Below = "children" | "descendants";
-
-async function groupsWhere(ctx: DomainContext, filters: GroupFilters, parent?: Namespace, below: Below = "children"): Promise<Prisma.NamespaceWhereInput> {
-  const and: Prisma.NamespaceWhereInput[] = [await startingGroups(ctx, filters)];
-  if (parent && below === "children") and.push({ parentId: parent.id });
-  if (parent && below === "descendants") and.push({ traversalIds: { startsWith: parent.traversalIds }, id: { not: parent.id } });
-  // The top-level list also matches full paths ("parent/child"); subgroup lists do not.
-  if (filters.search) and.push(fuzzySearch<Prisma.NamespaceWhereInput>(ctx.dialect, parent ? ["name", "path"] : ["name", "path", "fullPath"], filters.search));
-  if (filters.top_level_only) and.push({ parentId: null });
-  if (filters.skip_groups?.length) and.push({ id: { notIn: filters.skip_groups } });
-  if (filters.visibility) and.push({ visibility: filters.visibility });
-  return { AND: and };
-}
-
-/** `{order_by => sort}` with id ascending as the tie-breaker ("similarity" without ranking: name). */
-function groupOrder(filters: GroupFilters): Prisma.NamespaceOrderByWithRelationInput[] {
-  const sort = filters.sort ?? "asc";
-  const column = filters.order_by === "path" ? "path" : filters.order_by === "id" ? "id" : "name";
-  return column === "id" ? [{ id: sort }] : [{ [column]: sort }, { id: "asc" }];
-}
-
-function pageOfGroups(ctx: DomainContext, filters: GroupFilters, page: PageArgs, where: Prisma.NamespaceWhereInput, query: RelationQuery) {
-  const orderBy = groupOrder(filters);
-  return paginate(
-    page,
-    (cap) => ctx.db.namespace.count({ where, orderBy, take: cap }),
-    (skip, take) => ctx.db.namespace.findMany({ ...query, where, orderBy, skip, take }),
-  );
-}
-
-/** GET /groups */
-export async function listGroups(ctx: DomainContext, filters: GroupFilters, page: PageArgs, query: RelationQuery = {}): Promise<Page<Namespace>> {
-  return pageOfGroups(ctx, filters, page, await groupsWhere(ctx, filters), query);
-}
-
-/** GET /groups/:id/subgroups */
-export function listSubgroups(ctx: DomainContext, parent: GroupAccess, filters: GroupFilters, page: PageArgs, query: RelationQuery = {}): Promise<Page<Namespace>> {
-  return listGroupsBelow(ctx, parent, filters, page, query, "children");
-}
-
-export async function listGroupsBelow(
-  ctx: DomainContext, parent: GroupAccess, filters: GroupFilters, page: PageArgs, query: RelationQuery, below: Below,
-): Promise<Page<Namespace>> {
-  return pageOfGroups(ctx, filters, page, await groupsWhere(ctx, filters, parent.group, below), query);
-}
-
-export const keysetUnavailable = () => new AppError(405, { error: "Keyset pagination is not yet available for this type of request" });
-
-/** Keyset pagination of GET /groups: order_by=name, sort=asc, continued by `cursor`. */
-export async function listGroupsKeyset(ctx: DomainContext, filters: GroupFilters, page: KeysetPageArgs, query: RelationQuery = {}): Promise<KeysetPage<Namespace>> {
-  if ((filters.order_by ?? "name") !== "name" || (filters.sort ?? "asc") !== "asc") throw keysetUnavailable();
-  const { take } = pageWindow(page);
-  const and: Prisma.NamespaceWhereInput[] = [await groupsWhere(ctx, filters)];
-  if (page.cursor) {
-    const decoded = decodeCursor(page.cursor);
-    if (!decoded) throw paramError("cursor is invalid");
-    and.push(afterCursor("name", "asc", decoded[0], decoded[1]) as Prisma.NamespaceWhereInput);
-  }
-  const rows = await ctx.db.namespace.findMany({ ...query, where: { AND: and }, orderBy: [{ name: "asc" }, { id: "asc" }], take: take + 1 });
-  const shown = rows.slice(0, take);
-  const last = shown[shown.length - 1];
-  return { rows: shown, next: rows.length > take && last ? { cursor: encodeCursor(last.name, last.id) } : null };
 }
 
 /** Owner (admin_group) may change a group; a new path moves the whole subtree. */
@@ -285,5 +172,3 @@ export async function addRedirect(tx: Prisma.TransactionClient, oldFullPath: str
   const pathLower = oldFullPath.toLowerCase();
   await tx.redirectRoute.upsert({ where: { pathLower }, create: { pathLower, projectId }, update: { projectId } });
 }
-
-export { ancestorIds, type GroupAccess };

@@ -1,13 +1,13 @@
-// Project topics (GitLab's Projects::Topic and lib/api/topics.rb): read by anyone, created,
-// changed and deleted by administrators. Names are unique case-insensitively per organization;
-// avatars work exactly as group avatars. Lists and search: topics/lists.ts; merging: topics/merge.ts.
-import { assertUnmodifiedSince } from "../shared/preconditions.js";
+// Creating, changing and deleting topics: administrators only. Names are unique
+// case-insensitively per organization; avatars work exactly as group avatars.
+import { validationError } from "../../errors.js";
 import type { Topic } from "../../generated/prisma/client.js";
-import { notFound, recordNotFound, validationError } from "../../errors.js";
 import { requireAdmin } from "../shared/access.js";
 import { changeAvatar, readAvatarArg, removeAvatarFile, type FileUpload } from "../shared/avatars.js";
 import type { DomainContext } from "../shared/context.js";
+import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { DEFAULT_ORGANIZATION_ID } from "./assignments.js";
+import { findTopic, requireOrganization } from "./queries.js";
 
 export interface TopicInput {
   name?: string | null;
@@ -17,36 +17,23 @@ export interface TopicInput {
   avatar?: Promise<FileUpload> | null;
 }
 
-/**
- * `find_organization!`: Forgeline has one organization, the default one, which everyone may
- * read; any other id is an organization the caller cannot read (404).
- */
-export function requireOrganization(id: number): number {
-  if (id !== DEFAULT_ORGANIZATION_ID) throw notFound("Organization");
-  return id;
-}
-
-/** `find_topic!`: the record (404 "Not found"), then its organization. */
-export async function findTopic(ctx: DomainContext, id: number): Promise<Topic> {
-  const topic = await ctx.db.topic.findUnique({ where: { id } });
-  if (!topic) throw recordNotFound();
-  requireOrganization(topic.organizationId);
-  return topic;
-}
-
-export const getTopic = findTopic;
-
 type Errors = Record<string, string[]>;
 
 /** `/\R/`: any line break Ruby knows (\n, \v, \f, \r, NEL, LINE and PARAGRAPH SEPARATOR). */
 const LINE_BREAK = /[\n\v\f\r\u0085\u2028\u2029]/;
+
 const NON_ASCII = /[^\x00-\x7F]/;
+
 const MAX_NAME = 255;
+
 const MAX_TITLE = 255;
+
 const MAX_DESCRIPTION = 1024;
 
 const length = (value: string) => [...value].length;
+
 const blank = (value: string | null | undefined) => !value || !value.trim();
+
 const tooLong = (max: number) => `is too long (maximum is ${max} characters)`;
 
 /**

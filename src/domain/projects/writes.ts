@@ -1,24 +1,21 @@
-// Projects: create, read, update (a new path leaves a redirect behind), transfer to another
-// namespace. Lists live in projects/lists.ts.
+// Creating and updating projects (a new path leaves a redirect behind).
+import { paramError, validationError } from "../../errors.js";
 import type { Namespace, Prisma, User } from "../../generated/prisma/client.js";
-import { AppError, paramError, validationError } from "../../errors.js";
-import {
-  AccessLevel, findNamespace, findProject, groupAccessLevel, requireAuthenticated, requireLevel, VISIBILITY_LEVELS,
-} from "../shared/access.js";
-import { isAdmin, type DomainContext } from "../shared/context.js";
-import { addRedirect } from "../groups/service.js";
-import { insertMember } from "../members/service.js";
-import { publish } from "../shared/events.js";
-import { recheckIfTaken } from "../shared/preconditions.js";
-import type { ProjectWithNamespace } from "./lists.js";
-import { nameProblems, pathFromName, pathProblems, rubyErrorHash, type Visibility } from "../shared/paths.js";
-import { assignTopics, recountTopics, topicIdsOf } from "../topics/assignments.js";
-import { featureSettingsData, type FeatureSettingsInput } from "../shared/project-features.js";
+import { addRedirect } from "../groups/writes.js";
+import { insertMember } from "../members/writes.js";
 import { initializeRepository } from "../repository/initialize.js";
+import {
+  AccessLevel, findProject, groupAccessLevel, requireAuthenticated, requireLevel, VISIBILITY_LEVELS,
+} from "../shared/access.js";
+import { type DomainContext } from "../shared/context.js";
+import { publish } from "../shared/events.js";
+import { nameProblems, pathFromName, pathProblems, type Visibility } from "../shared/paths.js";
+import { recheckIfTaken } from "../shared/preconditions.js";
+import { featureSettingsData, type FeatureSettingsInput } from "../shared/project-features.js";
 import { recordId } from "../shared/record-ids.js";
 import { projectFullPath } from "../shared/web-urls.js";
-
-export * from "./lists.js";
+import { assignTopics, recountTopics, topicIdsOf } from "../topics/assignments.js";
+import type { ProjectWithNamespace } from "./lists.js";
 
 export interface ProjectInput extends FeatureSettingsInput {
   name?: string | null;
@@ -115,12 +112,8 @@ function insertProject(ctx: DomainContext, creator: User, input: NewProjectInput
 }
 
 /** A project created on (or moved to) an old path of another project takes the path over. */
-const takeOverPath = (tx: Prisma.TransactionClient, project: ProjectWithNamespace) =>
+export const takeOverPath = (tx: Prisma.TransactionClient, project: ProjectWithNamespace) =>
   tx.redirectRoute.deleteMany({ where: { pathLower: projectFullPath(project).toLowerCase() } });
-
-export async function getProject(ctx: DomainContext, id: string): Promise<ProjectWithNamespace> {
-  return (await findProject(ctx, id)).project;
-}
 
 /**
  * Maintainers change settings (admin_project, rename_project); only Owners change the
@@ -159,50 +152,5 @@ function saveProject(ctx: DomainContext, project: ProjectWithNamespace, input: P
     if (topics) await assignTopics(tx, project.id, topics);
     else if (input.visibility && input.visibility !== project.visibility) await recountTopics(tx, await topicIdsOf(tx, project.id));
     return updated;
-  });
-}
-
-/** TransferService failures: 400 "Failed to transfer project {:new_namespace=>[...]}". */
-const transferFailed = (reason: string) =>
-  new AppError(400, { message: `Failed to transfer project ${rubyErrorHash({ new_namespace: [reason] })}` });
-
-/** transfer_projects: the owner of a personal namespace, Maintainer+ of a group, admins. */
-function mayTransferInto(ctx: DomainContext, target: Namespace, level: number): boolean {
-  return isAdmin(ctx.actor) || level >= (target.kind === "user" ? AccessLevel.owner : AccessLevel.maintainer);
-}
-
-/** Owners (change_namespace) move a project; it keeps answering on its old path with a redirect. */
-export async function transferProject(ctx: DomainContext, id: string, namespace: string): Promise<ProjectWithNamespace> {
-  const { project, level } = await findProject(ctx, id);
-  requireLevel(ctx, level, AccessLevel.owner);
-  const { namespace: target, level: targetLevel } = await findNamespace(ctx, namespace);
-  if (target.id === project.namespaceId) throw transferFailed("Project is already in this namespace.");
-  if (!mayTransferInto(ctx, target, targetLevel)) throw transferFailed("You don't have permission to transfer projects into that namespace.");
-  const refuseClash = async () => {
-    const clash = await ctx.db.project.findFirst({
-      where: { namespaceId: target.id, OR: [{ pathLower: project.pathLower }, { name: project.name }] },
-      select: { id: true },
-    });
-    if (clash) throw transferFailed("Project with same name or path in target namespace already exists");
-  };
-  await refuseClash();
-  // A project more visible than its new group takes the group's visibility.
-  const visibility = target.kind === "group" && VISIBILITY_LEVELS[project.visibility]! > VISIBILITY_LEVELS[target.visibility]! ? target.visibility : project.visibility;
-  return recheckIfTaken(() => ctx.db.$transaction(async (tx) => {
-    await addRedirect(tx, projectFullPath(project), project.id);
-    const moved = await tx.project.update({ where: { id: project.id }, data: { namespaceId: target.id, visibility }, include: { namespace: true } });
-    await takeOverPath(tx, moved);
-    if (target.ownerId) await ensureOwner(tx, project.id, target.ownerId);
-    if (visibility !== project.visibility) await recountTopics(tx, await topicIdsOf(tx, project.id));
-    return moved;
-  }), refuseClash);
-}
-
-/** The owner of a personal namespace is an Owner member of every project in it. */
-async function ensureOwner(tx: Prisma.TransactionClient, projectId: number, userId: number): Promise<void> {
-  await tx.projectMember.upsert({
-    where: { projectId_userId: { projectId, userId } },
-    create: { projectId, userId, accessLevel: AccessLevel.owner },
-    update: { accessLevel: AccessLevel.owner, expiresAt: null },
   });
 }

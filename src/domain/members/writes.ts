@@ -1,153 +1,18 @@
-// Group and project memberships. Every route needs a signed-in caller. Group members are managed
-// by Owners, project members by Maintainers (who may not grant or touch the Owner level). Inherited
-// members come from the ancestor groups. A top-level group keeps at least one Owner, and the owner
-// of a personal namespace keeps their Owner membership of its projects.
-import type { Prisma, User } from "../../generated/prisma/client.js";
+// Adding, changing and removing members. Group members are managed by Owners, project members by
+// Maintainers (who may not grant or touch the Owner level). A top-level group keeps at least one
+// Owner, and the owner of a personal namespace keeps their Owner membership of its projects.
 import { AppError, forbidden, notFound, paramError, recordNotFound, validationError } from "../../errors.js";
-import {
-  AccessLevel, ancestorIds, canSee, findGroup, findProject, notExpired, requireAuthenticated, requireLevel, ROLE_NAMES, VALID_MEMBER_LEVELS,
-  type GroupAccess, type ProjectAccess,
-} from "../shared/access.js";
+import type { Prisma, User } from "../../generated/prisma/client.js";
+import { AccessLevel, requireAuthenticated, requireLevel, ROLE_NAMES, VALID_MEMBER_LEVELS } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { publish, type MemberEvent } from "../shared/events.js";
-import { paginate, paginateList, type Page, type PageArgs } from "../shared/pagination.js";
-import { containsText } from "../shared/paths.js";
-
-export interface Member {
-  user: User;
-  accessLevel: number;
-  createdAt: Date;
-  expiresAt: Date | null;
-  createdById: number | null;
-}
-
-export type MemberSource = "group" | "project";
+import { findDirect, Member, MemberSource, Target, target } from "./queries.js";
 
 export interface MemberInput {
   user_id?: number | null;
   username?: string | null;
   access_level: number;
   expires_at?: Date | null;
-}
-
-export interface MemberFilters {
-  query?: string | null;
-  user_ids?: number[] | null;
-}
-
-interface Target {
-  source: MemberSource;
-  id: number;
-  /** the caller's access level on the source */
-  level: number;
-  visibility: string;
-  /** ancestor group ids whose members are inherited (for a group: itself included) */
-  inheritedFrom: number[];
-  /** the owner of a personal project's namespace */
-  holderId: number | null;
-}
-
-/** The group or project whose members are listed. */
-export type MemberParent = GroupAccess | ProjectAccess;
-
-/** `:id` of a group or project member route: a signed-in caller first (401), then the source (404). */
-export async function findMemberParent(ctx: DomainContext, source: MemberSource, id: string): Promise<MemberParent> {
-  requireAuthenticated(ctx);
-  return source === "group" ? findGroup(ctx, id) : findProject(ctx, id);
-}
-
-function targetOf(parent: MemberParent): Target {
-  if ("group" in parent) {
-    const { group, level } = parent;
-    return { source: "group", id: group.id, level, visibility: group.visibility, inheritedFrom: ancestorIds(group), holderId: null };
-  }
-  const { project, level } = parent;
-  const ns = project.namespace;
-  const inheritedFrom = ns.kind === "group" ? ancestorIds(ns) : [];
-  return { source: "project", id: project.id, level, visibility: project.visibility, inheritedFrom, holderId: ns.ownerId };
-}
-
-async function target(ctx: DomainContext, source: MemberSource, id: string): Promise<Target> {
-  return targetOf(await findMemberParent(ctx, source, id));
-}
-
-/** read_*_member: members and admins, or anyone the source is open to (not someone who only sees it through a subgroup). */
-function requireReadable(ctx: DomainContext, t: Target): Target {
-  if (!canSee(ctx.actor, t.visibility, t.level)) throw forbidden();
-  return t;
-}
-
-/** The parent of a member list, for a signed-in caller who may read its members. */
-function readableParent(ctx: DomainContext, parent: MemberParent): Target {
-  requireAuthenticated(ctx);
-  return requireReadable(ctx, targetOf(parent));
-}
-
-function userFilter(ctx: DomainContext, filters: MemberFilters): Prisma.UserWhereInput {
-  const query = filters.query ? containsText(ctx.dialect, filters.query) : null;
-  return {
-    ...(query ? { OR: [{ name: query }, { username: query }] } : {}),
-    ...(filters.user_ids?.length ? { id: { in: filters.user_ids } } : {}),
-  };
-}
-
-/** Direct members of a group or project. */
-export async function listMembers(ctx: DomainContext, parent: MemberParent, filters: MemberFilters, page: PageArgs): Promise<Page<Member>> {
-  const t = readableParent(ctx, parent);
-  const user = userFilter(ctx, filters);
-  if (t.source === "group") {
-    const where = { groupId: t.id, user };
-    return paginate(
-      page,
-      (cap) => ctx.db.groupMember.count({ where, take: cap }),
-      (skip, take) => ctx.db.groupMember.findMany({ where, include: { user: true }, orderBy: { id: "asc" }, skip, take }),
-    );
-  }
-  const where = { projectId: t.id, user };
-  return paginate(
-    page,
-    (cap) => ctx.db.projectMember.count({ where, take: cap }),
-    (skip, take) => ctx.db.projectMember.findMany({ where, include: { user: true }, orderBy: { id: "asc" }, skip, take }),
-  );
-}
-
-/** Direct and inherited members; each user once, with their highest access level, by user id. */
-async function allMembers(ctx: DomainContext, t: Target, user: Prisma.UserWhereInput): Promise<Member[]> {
-  const active = notExpired(ctx);
-  const [groupRows, projectRows] = await Promise.all([
-    ctx.db.groupMember.findMany({ where: { groupId: { in: t.inheritedFrom }, user, ...active }, include: { user: true } }),
-    t.source === "project" ? ctx.db.projectMember.findMany({ where: { projectId: t.id, user, ...active }, include: { user: true } }) : [],
-  ]);
-  const best = new Map<number, Member>();
-  for (const row of [...groupRows, ...projectRows]) {
-    const seen = best.get(row.userId);
-    if (!seen || row.accessLevel > seen.accessLevel) best.set(row.userId, row);
-  }
-  return [...best.values()].sort((a, b) => a.user.id - b.user.id);
-}
-
-export async function listAllMembers(ctx: DomainContext, parent: MemberParent, filters: MemberFilters, page: PageArgs): Promise<Page<Member>> {
-  const all = await allMembers(ctx, readableParent(ctx, parent), userFilter(ctx, filters));
-  return paginateList(all, page);
-}
-
-export async function getMember(ctx: DomainContext, source: MemberSource, id: string, userId: number): Promise<Member> {
-  const member = await findDirect(ctx, requireReadable(ctx, await target(ctx, source, id)), userId);
-  if (!member) throw recordNotFound();
-  return member;
-}
-
-/** GET /:source/:id/members/all/:user_id: the member with their highest direct or inherited level. */
-export async function getAnyMember(ctx: DomainContext, source: MemberSource, id: string, userId: number): Promise<Member> {
-  const [member] = await allMembers(ctx, requireReadable(ctx, await target(ctx, source, id)), { id: userId });
-  if (!member) throw recordNotFound();
-  return member;
-}
-
-function findDirect(ctx: DomainContext, t: Target, userId: number): Promise<Member | null> {
-  return t.source === "group"
-    ? ctx.db.groupMember.findUnique({ where: { groupId_userId: { groupId: t.id, userId } }, include: { user: true } })
-    : ctx.db.projectMember.findUnique({ where: { projectId_userId: { projectId: t.id, userId } }, include: { user: true } });
 }
 
 /** admin_group_member (Owner) / admin_project_member (Maintainer); the Owner level itself needs Owner (manage_owners). */

@@ -1,0 +1,95 @@
+// Group and project memberships. Every route needs a signed-in caller. Inherited members come
+// from the ancestor groups. Lists: lists.ts; adding, changing and removing members: writes.ts.
+import { forbidden, recordNotFound } from "../../errors.js";
+import type { Prisma, User } from "../../generated/prisma/client.js";
+import {
+  ancestorIds, canSee, findGroup, findProject, notExpired, requireAuthenticated, type GroupAccess,
+  type ProjectAccess,
+} from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+
+export interface Member {
+  user: User;
+  accessLevel: number;
+  createdAt: Date;
+  expiresAt: Date | null;
+  createdById: number | null;
+}
+
+export type MemberSource = "group" | "project";
+
+export interface Target {
+  source: MemberSource;
+  id: number;
+  /** the caller's access level on the source */
+  level: number;
+  visibility: string;
+  /** ancestor group ids whose members are inherited (for a group: itself included) */
+  inheritedFrom: number[];
+  /** the owner of a personal project's namespace */
+  holderId: number | null;
+}
+
+/** The group or project whose members are listed. */
+export type MemberParent = GroupAccess | ProjectAccess;
+
+/** `:id` of a group or project member route: a signed-in caller first (401), then the source (404). */
+export async function findMemberParent(ctx: DomainContext, source: MemberSource, id: string): Promise<MemberParent> {
+  requireAuthenticated(ctx);
+  return source === "group" ? findGroup(ctx, id) : findProject(ctx, id);
+}
+
+export function targetOf(parent: MemberParent): Target {
+  if ("group" in parent) {
+    const { group, level } = parent;
+    return { source: "group", id: group.id, level, visibility: group.visibility, inheritedFrom: ancestorIds(group), holderId: null };
+  }
+  const { project, level } = parent;
+  const ns = project.namespace;
+  const inheritedFrom = ns.kind === "group" ? ancestorIds(ns) : [];
+  return { source: "project", id: project.id, level, visibility: project.visibility, inheritedFrom, holderId: ns.ownerId };
+}
+
+export async function target(ctx: DomainContext, source: MemberSource, id: string): Promise<Target> {
+  return targetOf(await findMemberParent(ctx, source, id));
+}
+
+/** read_*_member: members and admins, or anyone the source is open to (not someone who only sees it through a subgroup). */
+export function requireReadable(ctx: DomainContext, t: Target): Target {
+  if (!canSee(ctx.actor, t.visibility, t.level)) throw forbidden();
+  return t;
+}
+
+/** Direct and inherited members; each user once, with their highest access level, by user id. */
+export async function allMembers(ctx: DomainContext, t: Target, user: Prisma.UserWhereInput): Promise<Member[]> {
+  const active = notExpired(ctx);
+  const [groupRows, projectRows] = await Promise.all([
+    ctx.db.groupMember.findMany({ where: { groupId: { in: t.inheritedFrom }, user, ...active }, include: { user: true } }),
+    t.source === "project" ? ctx.db.projectMember.findMany({ where: { projectId: t.id, user, ...active }, include: { user: true } }) : [],
+  ]);
+  const best = new Map<number, Member>();
+  for (const row of [...groupRows, ...projectRows]) {
+    const seen = best.get(row.userId);
+    if (!seen || row.accessLevel > seen.accessLevel) best.set(row.userId, row);
+  }
+  return [...best.values()].sort((a, b) => a.user.id - b.user.id);
+}
+
+export async function getMember(ctx: DomainContext, source: MemberSource, id: string, userId: number): Promise<Member> {
+  const member = await findDirect(ctx, requireReadable(ctx, await target(ctx, source, id)), userId);
+  if (!member) throw recordNotFound();
+  return member;
+}
+
+/** GET /:source/:id/members/all/:user_id: the member with their highest direct or inherited level. */
+export async function getAnyMember(ctx: DomainContext, source: MemberSource, id: string, userId: number): Promise<Member> {
+  const [member] = await allMembers(ctx, requireReadable(ctx, await target(ctx, source, id)), { id: userId });
+  if (!member) throw recordNotFound();
+  return member;
+}
+
+export function findDirect(ctx: DomainContext, t: Target, userId: number): Promise<Member | null> {
+  return t.source === "group"
+    ? ctx.db.groupMember.findUnique({ where: { groupId_userId: { groupId: t.id, userId } }, include: { user: true } })
+    : ctx.db.projectMember.findUnique({ where: { projectId_userId: { projectId: t.id, userId } }, include: { user: true } });
+}
