@@ -4,10 +4,11 @@
 // hooks are read together (ctx.loaders.hookEvents). The entity holds no token and no URL variable
 // or custom header value, the history's recorded headers have them redacted.
 import type { Context } from "../context.js";
-import { PROJECT_HOOK_EVENTS, type HookOwnerRef } from "../domain/web-hooks/owners.js";
+import { PROJECT_HOOK_EVENTS, type HookOwnerAccess } from "../domain/web-hooks/owners.js";
+import { shownGroupAccess, shownProjectAccess } from "../domain/shared/access.js";
 import { BASE_HOOK_EVENTS, HOOK_EVENTS, type HookEvent } from "../domain/web-hooks/switches.js";
 import { listHooks, type HookEntity } from "../domain/web-hooks/service.js";
-import { eventsOfShownHook, type HookEventEntity } from "../domain/web-hooks/history.js";
+import { eventsOfShownHook, hookEventFilters, type HookEventEntity } from "../domain/web-hooks/history.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { offsetConnection } from "./connections.js";
@@ -73,7 +74,7 @@ function hookType(name: "ProjectHook" | "GroupHook", events: readonly HookEvent[
           type: HookEventRef,
           description: "Deliveries of the last seven days, newest first.",
           args: { status: t.arg.stringList({ description: "successful, client_failure, server_failure or HTTP status codes." }) },
-          resolve: (hook, args, ctx) => offsetConnection(args, (page) => eventsOfShownHook(ctx, hook.id, { status: args.status, ...page })),
+          resolve: (hook, args, ctx) => offsetConnection(args, (page) => eventsOfShownHook(ctx, hook.id, hookEventFilters(args), page)),
         },
         HookEventConnection,
       ),
@@ -87,21 +88,27 @@ export const GroupHookRef = hookType("GroupHook", HOOK_EVENTS);
 const ProjectHookConnection = countedConnection(ProjectHookRef, "ProjectHook");
 const GroupHookConnection = countedConnection(GroupHookRef, "GroupHook");
 
-const hooksOf = (ctx: Context, ref: HookOwnerRef, args: Parameters<typeof offsetConnection>[0]) =>
-  orNull(() => offsetConnection(args, (page) => listHooks(ctx, ref, page)));
+const hooksOf = (ctx: Context, owner: HookOwnerAccess, args: Parameters<typeof offsetConnection>[0]) =>
+  orNull(() => offsetConnection(args, (page) => listHooks(ctx, owner, page)));
 
 const HOOKS_DESCRIPTION = "Webhooks, oldest first; null for callers who may not manage them.";
 
 builder.objectFields(ProjectRef, (t) => ({
   hooks: t.connection(
-    { type: ProjectHookRef, nullable: true, description: HOOKS_DESCRIPTION, resolve: (project, args, ctx) => hooksOf(ctx, { project: String(project.id) }, args) },
+    {
+      type: ProjectHookRef, nullable: true, description: HOOKS_DESCRIPTION,
+      resolve: async (project, args, ctx) => hooksOf(ctx, { project: await shownProjectAccess(ctx, project) }, args),
+    },
     ProjectHookConnection,
   ),
 }));
 
 builder.objectFields(GroupRef, (t) => ({
   hooks: t.connection(
-    { type: GroupHookRef, nullable: true, description: HOOKS_DESCRIPTION, resolve: (group, args, ctx) => hooksOf(ctx, { group: String(group.id) }, args) },
+    {
+      type: GroupHookRef, nullable: true, description: HOOKS_DESCRIPTION,
+      resolve: async (group, args, ctx) => hooksOf(ctx, { group: await shownGroupAccess(ctx, group) }, args),
+    },
     GroupHookConnection,
   ),
 }));

@@ -1,7 +1,9 @@
 // Hook delivery history, resend and test: GitLab's WebHookLog entity and, per owner (group or
 // project), the root fields behind .../hooks/:hook_id/events, .../events/:hook_event_id/resend and
 // .../test/:trigger.
-import { listHookEvents, resendHookEvent, testHook, type HookEventEntity } from "../domain/web-hooks/history.js";
+import { hookEventFilters, listHookEvents, resendHookEvent, testHook, type HookEventEntity } from "../domain/web-hooks/history.js";
+import { resolveHookOwner } from "../domain/web-hooks/owners.js";
+import { findHookRow } from "../domain/web-hooks/service.js";
 import { TEST_TRIGGERS } from "../domain/web-hooks/triggers.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
@@ -45,7 +47,11 @@ export function hookEventRootFields(kind: HookOwnerKind): void {
         status: t.arg.stringList({ required: false }),
         ...pageArgs,
       },
-      resolve: async (_r, { id, hook_id, ...args }, ctx) => rowsOf(ctx, await listHookEvents(ctx, ownerRef(kind, id), hook_id, args)),
+      resolve: async (_r, { id, hook_id, status, ...page }, ctx) => {
+        const owner = await resolveHookOwner(ctx, ownerRef(kind, id));
+        const filters = hookEventFilters({ status }); // 400 before a missing hook's 404
+        return rowsOf(ctx, await listHookEvents(ctx, await findHookRow(ctx, owner, hook_id), filters, page));
+      },
     }),
   }));
   builder.mutationFields((t) => ({

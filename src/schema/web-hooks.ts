@@ -2,7 +2,7 @@
 // custom_headers as keys only, never the token or a value) extended per owner, and the root
 // fields behind /groups/:id/hooks and /projects/:id/hooks and their key/value sub-resources,
 // defined once for both owners (groupHooks/projectHooks, createGroupHook/createProjectHook, ...).
-import type { HookOwnerRef } from "../domain/web-hooks/owners.js";
+import { findHookOwner, type HookOwnerRef } from "../domain/web-hooks/owners.js";
 import { deleteHookSetting, setHookSetting, type HookSetting } from "../domain/web-hooks/settings.js";
 import { BASE_HOOK_EVENTS, type HookEvent } from "../domain/web-hooks/switches.js";
 import { createHook, deleteHook, getHook, listHooks, rotateHookSigningSecret, updateHook, type HookEntity } from "../domain/web-hooks/service.js";
@@ -118,7 +118,7 @@ export function hookRootFields(kind: HookOwnerKind, { type, listType, settable }
       extensions: { access: "authenticated" },
       type: [listType],
       args: { id: t.arg.id({ required: true }), ...pageArgs },
-      resolve: async (_r, { id, ...args }, ctx) => rowsOf(ctx, await listHooks(ctx, ownerRef(kind, id), args)),
+      resolve: async (_r, { id, ...args }, ctx) => rowsOf(ctx, await listHooks(ctx, await findHookOwner(ctx, ownerRef(kind, id)), args)),
     }),
     [`${kind}Hook`]: t.field({
       extensions: { access: "authenticated" },

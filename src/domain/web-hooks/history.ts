@@ -4,7 +4,7 @@
 // rate-limited per user (per hook; per group or project) while their feature flags are on.
 // The sending itself is src/webhooks', reached through ctx.hookDelivery (delivery.ts).
 import { randomUUID } from "node:crypto";
-import { Prisma, type WebHookLog } from "../../generated/prisma/client.js";
+import { Prisma, type WebHook, type WebHookLog } from "../../generated/prisma/client.js";
 import { AppError, paramError, recordNotFound } from "../../errors.js";
 import { childPages } from "../shared/child-pages.js";
 import type { DomainContext, Services } from "../shared/context.js";
@@ -88,22 +88,29 @@ function historySince(now: Date): Date {
   return new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - 7 * DAY_MS);
 }
 
-/** GET .../events: newest first, from the start of the day seven days ago until now. */
-export async function listHookEvents(
-  ctx: DomainContext, ref: HookOwnerRef, hookId: number, args: PageArgs & { status?: readonly string[] | null },
-): Promise<Page<HookEventEntity>> {
-  const owner = await resolveHookOwner(ctx, ref);
-  const filter = statusFilter(statusMatches(statusValues(args.status)));
-  const hook = await findHookRow(ctx, owner, hookId);
+/** The history's filter: the status filter's values (comma-separated ones split), each a category or an HTTP code. */
+export interface HookEventFilters {
+  status: string[];
+}
+
+/** The filters of a history request; a status that is neither a category nor a known HTTP code is refused (400). */
+export function hookEventFilters(args: { status?: readonly string[] | null }): HookEventFilters {
+  const status = statusValues(args.status);
+  statusMatches(status);
+  return { status };
+}
+
+/** GET .../hooks/:hook_id/events of a hook found through its owner: newest first, from the start of the day seven days ago until now. */
+export async function listHookEvents(ctx: DomainContext, hook: WebHook, filters: HookEventFilters, page: PageArgs): Promise<Page<HookEventEntity>> {
   const now = ctx.now();
-  const where: Prisma.WebHookLogWhereInput = { hookId: hook.id, createdAt: { gte: historySince(now), lte: now }, ...filter };
+  const where: Prisma.WebHookLogWhereInput = { hookId: hook.id, createdAt: { gte: historySince(now), lte: now }, ...statusFilter(statusMatches(filters.status)) };
   const orderBy: Prisma.WebHookLogOrderByWithRelationInput[] = [{ createdAt: "desc" }, { id: "desc" }];
-  const page = await paginate(
-    args,
+  const events = await paginate(
+    page,
     (cap) => ctx.db.webHookLog.count({ where, orderBy, take: cap }),
     (skip, take) => ctx.db.webHookLog.findMany({ where, orderBy, skip, take }),
   );
-  return { ...page, rows: page.rows.map(toEntity) };
+  return { ...events, rows: events.rows.map(toEntity) };
 }
 
 /** The same page of many hooks' histories, with the same status filter (`status`: its values). */
@@ -148,12 +155,8 @@ export async function batchHookEvents(services: Services, keys: readonly HookEve
  * A page of the delivery history of a hook the caller was shown (listHooks checked that they may
  * manage it), as listHookEvents reads it: the same page of every hook of a page in one statement.
  */
-export async function eventsOfShownHook(
-  ctx: { loaders: Loaders }, hookId: number, args: PageArgs & { status?: readonly string[] | null },
-): Promise<Page<HookEventEntity>> {
-  const status = statusValues(args.status);
-  statusMatches(status); // refused here, before the batch
-  return ctx.loaders.get(hookEventsLoader).load({ hookId, status, offset: args.offset ?? 0, perPage: args.per_page ?? 0 });
+export async function eventsOfShownHook(ctx: { loaders: Loaders }, hookId: number, filters: HookEventFilters, page: PageArgs): Promise<Page<HookEventEntity>> {
+  return ctx.loaders.get(hookEventsLoader).load({ hookId, status: filters.status, offset: page.offset ?? 0, perPage: page.per_page ?? 0 });
 }
 
 function toEntity(row: WebHookLog): HookEventEntity {

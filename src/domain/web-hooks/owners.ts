@@ -3,12 +3,15 @@
 // (the rest) on the owner; GitLab grants both with admin_group (group Owners) and admin_project
 // (project Maintainers and Owners), and to administrators. What differs per owner is listed here:
 // the access level, the event switches a request may set, and the plan limit.
-import { AccessLevel, findGroup, findProject, requireAuthenticated, requireLevel } from "../shared/access.js";
+import { AccessLevel, findGroup, findProject, requireAuthenticated, requireLevel, type GroupAccess, type ProjectAccess } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { HOOK_EVENTS, type HookEvent } from "./switches.js";
 
 /** An owner as the request names it: the `:id` of /groups/:id/hooks or /projects/:id/hooks. */
 export type HookOwnerRef = { group: string } | { project: string };
+
+/** An owner the caller may see: found by findHookOwner, or shown in the graph (shownGroupAccess / shownProjectAccess). */
+export type HookOwnerAccess = { group: GroupAccess } | { project: ProjectAccess };
 
 export interface HookOwner {
   kind: "group" | "project";
@@ -36,13 +39,24 @@ export const MAX_PROJECT_HOOKS = 100;
 
 /** Every hook route: 401 anonymous, 404 invisible owner, 403 below the owner's level (admins pass). */
 export async function resolveHookOwner(ctx: DomainContext, ref: HookOwnerRef): Promise<HookOwner> {
+  return hookOwnerOf(ctx, await findHookOwner(ctx, ref));
+}
+
+/** The owner a hook route names: 401 anonymous, 404 invisible. */
+export async function findHookOwner(ctx: DomainContext, ref: HookOwnerRef): Promise<HookOwnerAccess> {
   requireAuthenticated(ctx);
-  if ("group" in ref) {
-    const { group, level } = await findGroup(ctx, ref.group);
+  return "group" in ref ? { group: await findGroup(ctx, ref.group) } : { project: await findProject(ctx, ref.project) };
+}
+
+/** The owner whose hooks the caller may manage: 401 anonymous, 403 below the owner's level (admins pass). */
+export function hookOwnerOf(ctx: DomainContext, access: HookOwnerAccess): HookOwner {
+  requireAuthenticated(ctx);
+  if ("group" in access) {
+    const { group, level } = access.group;
     requireLevel(ctx, level, AccessLevel.owner);
     return { kind: "group", id: group.id, where: { groupId: group.id }, settableEvents: GROUP_HOOK_EVENTS, maxHooks: MAX_GROUP_HOOKS };
   }
-  const { project, level } = await findProject(ctx, ref.project);
+  const { project, level } = access.project;
   requireLevel(ctx, level, AccessLevel.maintainer);
   return { kind: "project", id: project.id, where: { projectId: project.id }, settableEvents: PROJECT_HOOK_EVENTS, maxHooks: MAX_PROJECT_HOOKS };
 }

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { WebHook } from "../../generated/prisma/client.js";
 import { AppError, recordNotFound } from "../../errors.js";
 import type { DomainContext } from "../shared/context.js";
-import { resolveHookOwner, type HookOwner, type HookOwnerRef } from "./owners.js";
+import { hookOwnerOf, resolveHookOwner, type HookOwner, type HookOwnerAccess, type HookOwnerRef } from "./owners.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { alertStatus, secretColumns, stateOf, type AlertStatus } from "./rows.js";
 import { generateSigningSecret, rotateSigningSecret, shownSecret, signingColumns } from "./signing.js";
@@ -52,14 +52,15 @@ export async function findHookRow(ctx: DomainContext, owner: HookOwner, hookId: 
   return row;
 }
 
-export async function listHooks(ctx: DomainContext, ref: HookOwnerRef, args: PageArgs): Promise<Page<HookEntity>> {
-  const { where } = await resolveHookOwner(ctx, ref);
-  const page = await paginate(
-    args,
+/** GET /groups/:id/hooks and /projects/:id/hooks: for those who may manage the owner's hooks. */
+export async function listHooks(ctx: DomainContext, owner: HookOwnerAccess, page: PageArgs): Promise<Page<HookEntity>> {
+  const { where } = hookOwnerOf(ctx, owner);
+  const hooks = await paginate(
+    page,
     (cap) => ctx.db.webHook.count({ where, take: cap }),
     (skip, take) => ctx.db.webHook.findMany({ where, orderBy: { id: "asc" }, skip, take }),
   );
-  return { ...page, rows: page.rows.map((row) => toEntity(ctx, row)) };
+  return { ...hooks, rows: hooks.rows.map((row) => toEntity(ctx, row)) };
 }
 
 export async function getHook(ctx: DomainContext, ref: HookOwnerRef, hookId: number): Promise<HookEntity> {
