@@ -7,6 +7,7 @@
 import type { RuleView } from "../domain/merge-requests/approvals/views.js";
 import { listGroupRules } from "../domain/merge-requests/approvals/group-rules.js";
 import { listProjectRules } from "../domain/merge-requests/approvals/project-rules.js";
+import { shownGroupAccess, shownProjectAccess } from "../domain/shared/access.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { arrayConnection, offsetConnection } from "./connections.js";
@@ -55,7 +56,10 @@ builder.objectFields(ProjectRef, (t) => ({
       type: ApprovalProjectRuleRef,
       nullable: true,
       description: "Project-level approval rules; null for callers who may not read them.",
-      resolve: (project, args, ctx) => orNull(() => offsetConnection(args, (page) => listProjectRules(ctx, String(project.id), page))),
+      resolve: async (project, args, ctx) => {
+        const access = await shownProjectAccess(ctx, project);
+        return orNull(() => offsetConnection(args, (page) => listProjectRules(ctx, access, page)));
+      },
     },
     ApprovalProjectRuleConnection,
   ),
@@ -67,7 +71,10 @@ builder.objectFields(GroupRef, (t) => ({
       type: ApprovalGroupRuleRef,
       nullable: true,
       description: "Group-level approval rules; null for callers who may not read them or while the approval_group_rules feature flag is off.",
-      resolve: (group, args, ctx) => orNull(() => offsetConnection(args, (page) => listGroupRules(ctx, String(group.id), page))),
+      resolve: async (group, args, ctx) => {
+        const access = await shownGroupAccess(ctx, group);
+        return orNull(() => offsetConnection(args, (page) => listGroupRules(ctx, access, page)));
+      },
     },
     ApprovalGroupRuleConnection,
   ),

@@ -1,5 +1,5 @@
 // Group approval rules (/groups/:id/approval_rules, experimental in GitLab): list, create, update.
-import { createGroupRule, listGroupRules, updateGroupRule } from "../../domain/merge-requests/approvals/group-rules.js";
+import { createGroupRule, findRulesGroup, listGroupRules, updateGroupRule } from "../../domain/merge-requests/approvals/group-rules.js";
 import { builder } from "../builder.js";
 import { pageArgs, rowsOf } from "../pagination.js";
 import { ApprovalRuleType, approverIdArgs, authenticated, optionalRuleInput, requiredRuleInput, ruleArgs } from "./args.js";
@@ -10,7 +10,7 @@ builder.queryFields((t) => ({
     type: [GroupApprovalRule],
     extensions: authenticated,
     args: { id: t.arg.id({ required: true }), ...pageArgs },
-    resolve: async (_r, { id, ...page }, ctx) => rowsOf(ctx, await listGroupRules(ctx, String(id), page)),
+    resolve: async (_r, { id, ...page }, ctx) => rowsOf(ctx, await listGroupRules(ctx, await findRulesGroup(ctx, id), page)),
   }),
 }));
 

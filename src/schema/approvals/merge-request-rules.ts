@@ -3,6 +3,7 @@
 import {
   createMergeRequestRule, deleteMergeRequestRule, getMergeRequestRule, listMergeRequestRules, updateMergeRequestRule,
 } from "../../domain/merge-requests/approvals/merge-request-rules.js";
+import { readableMergeRequest } from "../../domain/merge-requests/approvals/service.js";
 import { builder } from "../builder.js";
 import { pageArgs, rowsOf } from "../pagination.js";
 import { approverArgs, authenticated, mergeRequestArgs, mergeRequestRuleArgs, optionalRuleInput, requiredRuleInput } from "./args.js";
@@ -13,7 +14,7 @@ builder.queryFields((t) => ({
     type: [MergeRequestApprovalRule],
     extensions: authenticated,
     args: { ...mergeRequestArgs, ...pageArgs },
-    resolve: async (_r, { id, merge_request_iid, ...page }, ctx) => rowsOf(ctx, await listMergeRequestRules(ctx, String(id), merge_request_iid, page)),
+    resolve: async (_r, { id, merge_request_iid, ...page }, ctx) => rowsOf(ctx, await listMergeRequestRules(ctx, await readableMergeRequest(ctx, String(id), merge_request_iid), page)),
   }),
   mergeRequestApprovalRule: t.field({
     type: MergeRequestApprovalRule,

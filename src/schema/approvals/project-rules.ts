@@ -1,5 +1,7 @@
 // Project approval rules (/projects/:id/approval_rules): list, one, create, update, delete.
-import { createProjectRule, deleteProjectRule, getProjectRule, listProjectRules, updateProjectRule } from "../../domain/merge-requests/approvals/project-rules.js";
+import {
+  createProjectRule, deleteProjectRule, findRulesProject, getProjectRule, listProjectRules, updateProjectRule,
+} from "../../domain/merge-requests/approvals/project-rules.js";
 import { builder } from "../builder.js";
 import { pageArgs, rowsOf } from "../pagination.js";
 import { ApprovalReportType, ApprovalRuleType, approverArgs, authenticated, protectedBranchArgs, requiredRuleInput, ruleArgs } from "./args.js";
@@ -10,7 +12,7 @@ builder.queryFields((t) => ({
     type: [ProjectApprovalRule],
     extensions: authenticated,
     args: { id: t.arg.id({ required: true }), ...pageArgs },
-    resolve: async (_r, { id, ...page }, ctx) => rowsOf(ctx, await listProjectRules(ctx, String(id), page)),
+    resolve: async (_r, { id, ...page }, ctx) => rowsOf(ctx, await listProjectRules(ctx, await findRulesProject(ctx, id), page)),
   }),
   projectApprovalRule: t.field({
     type: ProjectApprovalRule,

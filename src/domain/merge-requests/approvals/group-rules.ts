@@ -14,11 +14,22 @@ import { ruleViews, type RuleView } from "./views.js";
 
 /** Before-filters in GitLab's order: authenticate, the group, the feature flag, then admin_group. */
 async function manageableGroup(ctx: DomainContext, groupRef: string): Promise<GroupAccess> {
+  const access = await findRulesGroup(ctx, groupRef);
+  await requireRulesManager(ctx, access);
+  return access;
+}
+
+/** The group of an approval rule route: 401 anonymous, then 404 invisible. */
+export async function findRulesGroup(ctx: DomainContext, groupRef: string | number): Promise<GroupAccess> {
   requireAuthenticated(ctx);
-  const access = await findGroup(ctx, groupRef);
+  return findGroup(ctx, groupRef);
+}
+
+/** The feature flag (off: 404), then admin_group. */
+async function requireRulesManager(ctx: DomainContext, access: GroupAccess): Promise<void> {
+  requireAuthenticated(ctx);
   if (!(await isFeatureEnabled(ctx, "approval_group_rules"))) throw notFound();
   requireLevel(ctx, access.level, AccessLevel.owner);
-  return access;
 }
 
 function groupContainer(ctx: DomainContext, { group }: GroupAccess): RuleContainer {
@@ -51,10 +62,10 @@ async function groupRuleViews(ctx: DomainContext, { group }: GroupAccess, rules:
 const view = async (ctx: DomainContext, access: GroupAccess, rule: LoadedRule) => (await groupRuleViews(ctx, access, [rule]))[0]!;
 
 /** GET /groups/:id/approval_rules */
-export async function listGroupRules(ctx: DomainContext, groupRef: string, args: PageArgs): Promise<Page<RuleView>> {
-  const access = await manageableGroup(ctx, groupRef);
-  const page = await paginateList(await findRules(ctx, "group", access.group.id), args);
-  return { rows: await groupRuleViews(ctx, access, page.rows), info: page.info };
+export async function listGroupRules(ctx: DomainContext, access: GroupAccess, page: PageArgs): Promise<Page<RuleView>> {
+  await requireRulesManager(ctx, access);
+  const rules = await paginateList(await findRules(ctx, "group", access.group.id), page);
+  return { rows: await groupRuleViews(ctx, access, rules.rows), info: rules.info };
 }
 
 /** POST /groups/:id/approval_rules */

@@ -7,7 +7,7 @@
 import { AppError, forbidden, recordNotFound } from "../../../errors.js";
 import { AccessLevel, requireAuthenticated, type ProjectAccess } from "../../shared/access.js";
 import type { DomainContext } from "../../shared/context.js";
-import { findMergeRequestWithAccess, type MergeRequestRow } from "../queries.js";
+import { findMergeRequestWithAccess, type MergeRequestAccess, type MergeRequestRow } from "../queries.js";
 import { paginateList, type Page, type PageArgs } from "../../shared/pagination.js";
 import { assertUnmodifiedSince } from "../../shared/preconditions.js";
 import { readableMergeRequest } from "./service.js";
@@ -42,7 +42,7 @@ function mergeRequestContainer(ctx: DomainContext, { mergeRequest, access }: Fou
 }
 
 /** ApprovalMergeRequestRule#approvers: without the author unless authors may approve. */
-async function mergeRequestRuleViews(ctx: DomainContext, { mergeRequest, access }: Found, rules: LoadedRule[]): Promise<RuleView[]> {
+async function mergeRequestRuleViews(ctx: DomainContext, { mergeRequest, access }: MergeRequestAccess, rules: LoadedRule[]): Promise<RuleView[]> {
   const settings = await loadSettings(ctx, access.project.id);
   return ruleViews(ctx, rules, {
     projectMember: access.level >= AccessLevel.guest,
@@ -58,11 +58,10 @@ async function requireRule(ctx: DomainContext, found: Found, id: number): Promis
   return rule;
 }
 
-/** GET .../approval_rules: the MR's own rules (none until someone creates them). */
-export async function listMergeRequestRules(ctx: DomainContext, projectRef: string, iid: number, args: PageArgs): Promise<Page<RuleView>> {
-  const found = await readableMergeRequest(ctx, projectRef, iid);
-  const page = await paginateList(await findRules(ctx, "merge_request", found.mergeRequest.id), args);
-  return { rows: await mergeRequestRuleViews(ctx, found, page.rows), info: page.info };
+/** GET .../approval_rules of a merge request found by readableMergeRequest: its own rules (none until someone creates them). */
+export async function listMergeRequestRules(ctx: DomainContext, found: MergeRequestAccess, page: PageArgs): Promise<Page<RuleView>> {
+  const rules = await paginateList(await findRules(ctx, "merge_request", found.mergeRequest.id), page);
+  return { rows: await mergeRequestRuleViews(ctx, found, rules.rows), info: rules.info };
 }
 
 /** GET .../approval_rules/:approval_rule_id */

@@ -57,19 +57,28 @@ export async function applicableProjectRules(r: Reader, projectId: number, branc
   return userDefinedOrder(rules).filter((rule) => appliesToBranch(rule, scope.all, scope.matching));
 }
 
-/** admin_project (Maintainers and up), or create_merge_request_in. */
-async function readableProject(ctx: DomainContext, projectRef: string): Promise<ProjectAccess> {
+/** The project of an approval rule route: 401 anonymous, then 404 invisible. */
+export async function findRulesProject(ctx: DomainContext, projectRef: string | number): Promise<ProjectAccess> {
   requireAuthenticated(ctx);
-  const access = await findProject(ctx, projectRef);
-  if (isAdmin(ctx.actor) || access.level >= AccessLevel.maintainer) return access;
-  requireCreateMergeRequest(ctx, access);
+  return findProject(ctx, projectRef);
+}
+
+async function readableProject(ctx: DomainContext, projectRef: string): Promise<ProjectAccess> {
+  const access = await findRulesProject(ctx, projectRef);
+  requireRulesReader(ctx, access);
   return access;
+}
+
+/** admin_project (Maintainers and up), or create_merge_request_in. */
+function requireRulesReader(ctx: DomainContext, access: ProjectAccess): void {
+  requireAuthenticated(ctx);
+  if (isAdmin(ctx.actor) || access.level >= AccessLevel.maintainer) return;
+  requireCreateMergeRequest(ctx, access);
 }
 
 /** admin_project and modify_approvers_rules: Maintainers and up. */
 export async function manageableProject(ctx: DomainContext, projectRef: string): Promise<ProjectAccess> {
-  requireAuthenticated(ctx);
-  const access = await findProject(ctx, projectRef);
+  const access = await findRulesProject(ctx, projectRef);
   requireLevel(ctx, access.level, AccessLevel.maintainer);
   return access;
 }
@@ -82,10 +91,10 @@ export async function projectRuleViews(ctx: DomainContext, access: ProjectAccess
 const view = async (ctx: DomainContext, access: ProjectAccess, rule: LoadedRule) => (await projectRuleViews(ctx, access, [rule]))[0]!;
 
 /** GET /projects/:id/approval_rules (paginated over the list in memory, as GitLab does). */
-export async function listProjectRules(ctx: DomainContext, projectRef: string, args: PageArgs): Promise<Page<RuleView>> {
-  const access = await readableProject(ctx, projectRef);
-  const page = await paginateList(await visibleProjectRules(ctx, access.project.id), args);
-  return { rows: await projectRuleViews(ctx, access, page.rows), info: page.info };
+export async function listProjectRules(ctx: DomainContext, access: ProjectAccess, page: PageArgs): Promise<Page<RuleView>> {
+  requireRulesReader(ctx, access);
+  const rules = await paginateList(await visibleProjectRules(ctx, access.project.id), page);
+  return { rows: await projectRuleViews(ctx, access, rules.rows), info: rules.info };
 }
 
 async function requireRule(ctx: DomainContext, access: ProjectAccess, id: number): Promise<LoadedRule> {
