@@ -31,7 +31,7 @@ builder.queryFields((t) => ({
       type: TopicRef,
       description: "Topics, those of the most non-private projects first.",
       args: { search: t.arg.string({ description: "Name or title matches this." }) },
-      resolve: (_root, args, ctx) => offsetConnection(args, (page) => listTopics(ctx, { search: args.search, ...page })),
+      resolve: (_root, args, ctx) => offsetConnection(args, (page) => listTopics(ctx, { search: args.search }, page)),
     },
     TopicConnection,
   ),

@@ -49,7 +49,7 @@ builder.queryFields((t) => ({
       search: t.arg.string({ required: false }),
       ...pageArgs,
     },
-    resolve: async (_r, args, ctx) => rowsOf(ctx, await listPersonalAccessTokens(ctx, args)),
+    resolve: async (_r, { page, per_page, ...filters }, ctx) => rowsOf(ctx, await listPersonalAccessTokens(ctx, filters, { page, per_page })),
   }),
   personalAccessToken: t.field({
     extensions: { access: "authenticated" },

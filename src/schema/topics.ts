@@ -30,7 +30,7 @@ builder.queryFields((t) => ({
       organization_id: t.arg.int({ required: false }),
       ...pageArgs,
     },
-    resolve: async (_q, _r, args, ctx) => rowsOf(ctx, await listTopics(ctx, args)),
+    resolve: async (_q, _r, { page, per_page, ...filters }, ctx) => rowsOf(ctx, await listTopics(ctx, filters, { page, per_page })),
   }),
   topic: t.prismaField({
     type: TopicEntity,

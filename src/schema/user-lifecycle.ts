@@ -1,7 +1,7 @@
 // Administrators' user lifecycle (update, delete, block/unblock, ban/unban, deactivate/activate),
 // a user's memberships and a user's personal projects. Rules: domain/users/.
 import { deleteUser } from "../domain/deletions/users.js";
-import { listUserMemberships, listUserProjects, type Membership } from "../domain/users/memberships.js";
+import { findMembershipsUser, findUserByIdOrUsername, listUserMemberships, listUserProjects, type Membership } from "../domain/users/memberships.js";
 import {
   activateUser, banUser, blockUser, deactivateUser, unbanUser, unblockUser, type StateAnswer,
 } from "../domain/users/states.js";
@@ -29,12 +29,14 @@ builder.queryFields((t) => ({
     type: [MembershipEntity],
     extensions: { access: "admin", tokenScopes: ["read_user"] },
     args: { user_id: t.arg.int({ required: true }), type: t.arg({ type: MembershipTypeEnum, required: false }), ...pageArgs },
-    resolve: async (_r, { user_id, ...filters }, ctx) => rowsOf(ctx, await listUserMemberships(ctx, user_id, filters)),
+    resolve: async (_r, { user_id, type, ...page }, ctx) =>
+      rowsOf(ctx, await listUserMemberships(ctx, await findMembershipsUser(ctx, user_id), { type }, page)),
   }),
   userProjects: t.prismaField({
     type: [ProjectEntity],
     args: { user_id: t.arg.id({ required: true }), ...pageArgs, ...keysetArgs, ...projectFilterArgs },
-    resolve: async (query, _r, { user_id, ...filters }, ctx) => rowsOf(ctx, await listUserProjects(ctx, String(user_id), filters, query)),
+    resolve: async (query, _r, { user_id, page, per_page, ...filters }, ctx) =>
+      rowsOf(ctx, await listUserProjects(ctx, await findUserByIdOrUsername(ctx, String(user_id)), filters, { page, per_page }, query)),
   }),
 }));
 

@@ -71,8 +71,8 @@ builder.queryFields((t) => ({
       ...pageArgs,
       cursor: t.arg.string({ required: false }),
     },
-    resolve: async (_query, _root, args, ctx) =>
-      rowsOf(ctx, args.pagination === "keyset" ? await listUsersKeyset(ctx, args) : await listUsers(ctx, args)),
+    resolve: async (_query, _root, { pagination, page, per_page, cursor, ...filters }, ctx) =>
+      rowsOf(ctx, pagination === "keyset" ? await listUsersKeyset(ctx, filters, { per_page, cursor }) : await listUsers(ctx, filters, { page, per_page })),
   }),
   user: t.prismaField({
     type: UserEntity,

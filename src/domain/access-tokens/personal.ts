@@ -84,7 +84,7 @@ export async function createPersonalAccessToken(ctx: DomainContext, userId: numb
   return issueToken(ctx.db, ctx, { userId, kind: "personal", ...input });
 }
 
-export interface TokenFilters extends PageArgs {
+export interface TokenFilters {
   user_id?: number | null;
   revoked?: boolean | null;
   state?: "active" | "inactive" | null;
@@ -92,7 +92,7 @@ export interface TokenFilters extends PageArgs {
 }
 
 /** Administrators see everyone's tokens (or one user's); others only their own. */
-export async function listPersonalAccessTokens(ctx: DomainContext, filters: TokenFilters): Promise<Page<AccessToken>> {
+export async function listPersonalAccessTokens(ctx: DomainContext, filters: TokenFilters, page: PageArgs): Promise<Page<AccessToken>> {
   const userId = await listedUserId(ctx, filters.user_id);
   const now = ctx.now();
   const where: Prisma.AccessTokenWhereInput = {
@@ -104,7 +104,7 @@ export async function listPersonalAccessTokens(ctx: DomainContext, filters: Toke
     ...(filters.state === "inactive" ? { OR: [{ revoked: true }, { expiresAt: { lte: now } }] } : {}),
   };
   return paginate(
-    filters,
+    page,
     (cap) => ctx.db.accessToken.count({ where, take: cap }),
     (skip, take) => ctx.db.accessToken.findMany({ where, orderBy: { id: "asc" }, skip, take }),
   );

@@ -62,11 +62,11 @@ export async function createApplication(ctx: DomainContext, input: NewApplicatio
 }
 
 /** Instance-wide applications only (user- and group-owned ones never appear), oldest first. */
-export async function listApplications(ctx: DomainContext, args: PageArgs): Promise<Page<Application>> {
+export async function listApplications(ctx: DomainContext, page: PageArgs): Promise<Page<Application>> {
   requireAdmin(ctx);
   const where = { ownerId: null };
   return paginate(
-    args,
+    page,
     (cap) => ctx.db.application.count({ where, take: cap }),
     (skip, take) => ctx.db.application.findMany({ where, orderBy: { id: "asc" }, skip, take }),
   );

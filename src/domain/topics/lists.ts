@@ -8,7 +8,7 @@ import { containsText, ignoringCase, MIN_CHARS_FOR_PARTIAL_MATCHING } from "../s
 import { DEFAULT_ORGANIZATION_ID } from "./assignments.js";
 import { requireOrganization } from "./queries.js";
 
-export interface TopicFilters extends PageArgs {
+export interface TopicFilters {
   search?: string | null;
   without_projects?: boolean | null;
   organization_id?: number | null;
@@ -16,19 +16,19 @@ export interface TopicFilters extends PageArgs {
 
 const ORDER: Prisma.TopicOrderByWithRelationInput[] = [{ nonPrivateProjectsCount: "desc" }, { id: "asc" }];
 
-export async function listTopics(ctx: DomainContext, filters: TopicFilters): Promise<Page<Topic>> {
+export async function listTopics(ctx: DomainContext, filters: TopicFilters, page: PageArgs): Promise<Page<Topic>> {
   const organizationId = requireOrganization(filters.organization_id ?? DEFAULT_ORGANIZATION_ID);
   const where: Prisma.TopicWhereInput = { organizationId, ...(filters.without_projects ? { totalProjectsCount: 0 } : {}) };
   const search = filters.search ?? "";
   if (!search.trim()) {
     return paginate(
-      filters,
+      page,
       (cap) => ctx.db.topic.count({ where, take: cap }),
       (skip, take) => ctx.db.topic.findMany({ where, orderBy: ORDER, skip, take }),
     );
   }
   const found = await searchTopics(ctx, where, search);
-  return paginate(filters, async () => found.length, async (skip, take) => found.slice(skip, skip + take));
+  return paginate(page, async () => found.length, async (skip, take) => found.slice(skip, skip + take));
 }
 
 /**

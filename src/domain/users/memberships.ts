@@ -19,16 +19,20 @@ export interface Membership {
 
 export type MembershipType = "Project" | "Namespace";
 
-/** The user's group memberships (source_type Namespace), then their project memberships, each by id. */
-export async function listUserMemberships(ctx: DomainContext, userId: number, filters: PageArgs & { type?: MembershipType | null }): Promise<Page<Membership>> {
+/** The user of GET /users/:user_id/memberships: 403 for non-administrators, then 404 unknown. */
+export async function findMembershipsUser(ctx: DomainContext, userId: number): Promise<User> {
   requireAdmin(ctx);
-  const user = await ctx.db.user.findUnique({ where: { id: userId }, select: { id: true } });
-  if (!user) throw notFound("User");
+  return findUserByIdOrUsername(ctx, String(userId));
+}
+
+/** The user's group memberships (source_type Namespace), then their project memberships, each by id: administrators only. */
+export async function listUserMemberships(ctx: DomainContext, user: User, filters: { type?: MembershipType | null }, page: PageArgs): Promise<Page<Membership>> {
+  requireAdmin(ctx);
   const groups = filters.type !== "Project";
   const projects = filters.type !== "Namespace";
-  const where = { userId };
+  const where = { userId: user.id };
   return paginate(
-    filters,
+    page,
     async (cap) =>
       Math.min(cap, (groups ? await ctx.db.groupMember.count({ where }) : 0) + (projects ? await ctx.db.projectMember.count({ where }) : 0)),
     async (skip, take) => {
@@ -60,7 +64,7 @@ export async function findUserByIdOrUsername(ctx: DomainContext, key: string): P
   return user;
 }
 
-export async function listUserProjects(ctx: DomainContext, userKey: string, filters: ProjectFilters & PageArgs, query?: RelationQuery) {
-  const user = await findUserByIdOrUsername(ctx, userKey);
-  return listProjectsIn(ctx, { namespace: { ownerId: user.id } }, filters, filters, query);
+/** The projects of the user's personal namespace (found by findUserByIdOrUsername) that the caller may see. */
+export async function listUserProjects(ctx: DomainContext, user: User, filters: ProjectFilters, page: PageArgs, query?: RelationQuery) {
+  return listProjectsIn(ctx, { namespace: { ownerId: user.id } }, filters, page, query);
 }

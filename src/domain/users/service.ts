@@ -8,7 +8,7 @@ import { avatarUrl } from "../shared/avatars.js";
 import { isAdmin, type DomainContext, type Services } from "../shared/context.js";
 import {
   afterCursor, assertOffsetWithin, decodeCursor, encodeCursor, paginate, pageWindow,
-  type KeysetPage, type Page, type PageArgs, type SortDirection,
+  type KeysetPage, type KeysetPageArgs, type Page, type PageArgs, type SortDirection,
 } from "../shared/pagination.js";
 import { containsText } from "../shared/paths.js";
 
@@ -61,7 +61,7 @@ const columnOf: Record<UserOrder, string> = {
   id: "id", name: "name", username: "username", created_at: "createdAt", updated_at: "updatedAt",
 };
 
-export interface UserFilters extends PageArgs {
+export interface UserFilters {
   username?: string | null;
   search?: string | null;
   active?: boolean | null;
@@ -109,36 +109,36 @@ function userOrder(filters: UserFilters): Prisma.UserOrderByWithRelationInput[] 
 /** Offset pagination on users stops at 50,000 rows; beyond that keyset pagination is required. */
 const USERS_OFFSET_LIMIT = 50_000;
 
-export async function listUsers(ctx: DomainContext, requested: UserFilters): Promise<Page<User>> {
+export async function listUsers(ctx: DomainContext, requested: UserFilters, page: PageArgs): Promise<Page<User>> {
   const filters = listingFilters(ctx, requested);
-  assertOffsetWithin(filters, USERS_OFFSET_LIMIT, "User");
+  assertOffsetWithin(page, USERS_OFFSET_LIMIT, "User");
   const where = userWhere(ctx, filters);
   const orderBy = userOrder(filters);
   return paginate(
-    filters,
+    page,
     (cap) => ctx.db.user.count({ where, orderBy, take: cap }),
     (skip, take) => ctx.db.user.findMany({ where, orderBy, skip, take }),
   );
 }
 
-export async function listUsersKeyset(ctx: DomainContext, requested: UserFilters & { cursor?: string | null }): Promise<KeysetPage<User>> {
+export async function listUsersKeyset(ctx: DomainContext, requested: UserFilters, page: KeysetPageArgs): Promise<KeysetPage<User>> {
   const filters = listingFilters(ctx, requested);
   const order = filters.order_by ?? "id";
   const sort = filters.sort ?? "desc";
   const column = columnOf[order];
   const isDate = column.endsWith("At");
-  const { take } = pageWindow(filters);
+  const { take } = pageWindow(page);
   const where: Prisma.UserWhereInput[] = [userWhere(ctx, filters)];
-  if (filters.cursor) {
-    const decoded = decodeCursor(filters.cursor, isDate);
+  if (page.cursor) {
+    const decoded = decodeCursor(page.cursor, isDate);
     if (!decoded) throw paramError("cursor is invalid");
     where.push(afterCursor(column, sort, decoded[0], decoded[1], isDate) as Prisma.UserWhereInput);
   }
   const rows = await ctx.db.user.findMany({ where: { AND: where }, orderBy: userOrder(filters), take: take + 1 });
-  const page = rows.slice(0, take);
-  const last = page[page.length - 1];
+  const shown = rows.slice(0, take);
+  const last = shown[shown.length - 1];
   const next = rows.length > take && last ? { cursor: encodeCursor((last as any)[column], last.id) } : null;
-  return { rows: page, next };
+  return { rows: shown, next };
 }
 
 export interface NewUser {
