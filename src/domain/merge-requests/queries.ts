@@ -53,10 +53,9 @@ export function requireReadMergeRequests(ctx: DomainContext, access: ProjectAcce
   if (!canReadMergeRequests(ctx, access)) throw forbidden();
 }
 
-/** A merge request found for the caller, with its project access. */
-export interface FoundMergeRequest {
+/** MergeRequestAccess with the merge request as the entities render it (findMergeRequestWithAccess). */
+export interface MergeRequestRowAccess extends MergeRequestAccess {
   mergeRequest: MergeRequestRow;
-  access: ProjectAccess;
 }
 
 /**
@@ -68,7 +67,7 @@ export async function findMergeRequestWithAccess(
   projectRef: string | number,
   iid: number,
   ability: "read" | "update" = "read",
-): Promise<FoundMergeRequest> {
+): Promise<MergeRequestRowAccess> {
   const access = await findProject(ctx, projectRef);
   const found = await ctx.db.mergeRequest.findUnique({
     where: { projectId_iid: { projectId: access.project.id, iid } },

@@ -8,7 +8,7 @@ import { usersById } from "../shared/loaders.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { mergeSourceOf, netChange } from "../repository/merges.js";
 import { mergeRequestCommits, targetHeadOf } from "./commits.js";
-import { findMergeRequestWithAccess, type FoundMergeRequest, type MergeRequestRow } from "./queries.js";
+import { findMergeRequestWithAccess, type MergeRequestRowAccess, type MergeRequestRow } from "./queries.js";
 
 /** GitLab's Diff entity, paths only. */
 export interface DiffView {
@@ -62,12 +62,12 @@ export async function getMergeRequestChanges(ctx: DomainContext, projectRef: str
 }
 
 /** GET .../diffs: a page of the diffs. */
-export async function listMergeRequestDiffs(ctx: DomainContext, { mergeRequest }: FoundMergeRequest, page: PageArgs): Promise<Page<DiffView>> {
+export async function listMergeRequestDiffs(ctx: DomainContext, { mergeRequest }: MergeRequestRowAccess, page: PageArgs): Promise<Page<DiffView>> {
   return paginateList(await mergeRequestDiffs(ctx, mergeRequest), page);
 }
 
 /** GET .../commits: the MR's commits, newest first. */
-export async function listMergeRequestCommits(ctx: DomainContext, { mergeRequest }: FoundMergeRequest, page: PageArgs): Promise<Page<Commit>> {
+export async function listMergeRequestCommits(ctx: DomainContext, { mergeRequest }: MergeRequestRowAccess, page: PageArgs): Promise<Page<Commit>> {
   return paginateList(await mergeRequestCommits(ctx.db, mergeRequest), page);
 }
 
@@ -75,7 +75,7 @@ export async function listMergeRequestCommits(ctx: DomainContext, { mergeRequest
  * GET .../participants (Participable): the author, the authors of the notes the caller can read,
  * the assignees, then the reviewers; each once.
  */
-export async function listMergeRequestParticipants(ctx: DomainContext, { mergeRequest: mr, access }: FoundMergeRequest, page: PageArgs): Promise<Page<User>> {
+export async function listMergeRequestParticipants(ctx: DomainContext, { mergeRequest: mr, access }: MergeRequestRowAccess, page: PageArgs): Promise<Page<User>> {
   const notes = await ctx.db.note.findMany({
     where: { noteableType: "MergeRequest", noteableId: mr.id, ...(canReadInternalNotes(ctx, access) ? {} : { internal: false }) },
     select: { authorId: true },
