@@ -2,7 +2,7 @@
 // /projects/:id/merge_requests/:iid/reset_approvals: approvals.ts's rule lets only the bot user of
 // a project or group access token that may approve the merge request reset them; a signed-in
 // caller refused by that rule gets its reason in `errors`, a hidden merge request is not available.
-import { resetMergeRequestApprovals } from "../domain/merge-requests/approvals/service.js";
+import { resetMergeRequestApprovals } from "../domain/merge-requests/approvals/writes.js";
 import { MergeRequestRef } from "./merge-requests.js";
 import { changeMergeRequest, mergeRequestInputFields } from "./merge-request-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";

@@ -2,7 +2,7 @@
 // left) once per merge request and request, and approvalState with its rules, both from the
 // domain's approval views (signed-in callers who may read the merge request).
 import type { Context } from "../context.js";
-import { getApprovalState, getApprovalStatus } from "../domain/merge-requests/approvals/service.js";
+import { getApprovalState, getApprovalStatus } from "../domain/merge-requests/approvals/queries.js";
 import type { ApprovalStateView, ApprovalStatusView } from "../domain/merge-requests/approvals/state-views.js";
 import type { RuleView } from "../domain/merge-requests/approvals/views.js";
 import type { LoaderFactory } from "../domain/shared/loaders.js";

@@ -7,7 +7,8 @@
 import { GROUP_HOOK_EVENTS, PROJECT_HOOK_EVENTS } from "../domain/web-hooks/owners.js";
 import { recordId } from "../domain/shared/record-ids.js";
 import type { HookEvent } from "../domain/web-hooks/switches.js";
-import { createHook, deleteHook, getHook, rotateHookSigningSecret, updateHook, type HookInput } from "../domain/web-hooks/service.js";
+import { createHook, deleteHook, rotateHookSigningSecret, updateHook, type HookInput } from "../domain/web-hooks/writes.js";
+import { getHook } from "../domain/web-hooks/queries.js";
 import { BRANCH_FILTER_STRATEGIES, type KeyValue } from "../domain/web-hooks/rules.js";
 import { resendHookEvent, testHook } from "../domain/web-hooks/history.js";
 import { TEST_TRIGGERS, type TestTrigger } from "../domain/web-hooks/triggers.js";

@@ -6,7 +6,7 @@
 // shows only the keys.
 import type { HookOwnerRef } from "../domain/web-hooks/owners.js";
 import { deleteHookSetting, setHookSetting, type HookSetting } from "../domain/web-hooks/settings.js";
-import { getHook } from "../domain/web-hooks/service.js";
+import { getHook } from "../domain/web-hooks/queries.js";
 import type { Context } from "../context.js";
 import { hookTargetOf, HOOK_TYPENAMES, type HookKind } from "./hook-targets.js";
 import { GroupHookRef, ProjectHookRef } from "./hooks.js";

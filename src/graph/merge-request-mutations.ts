@@ -1,6 +1,6 @@
 // mergeRequestAccept (merge), mergeRequestApprove and mergeRequestUnapprove: one `input`, a
 // payload `{ mergeRequest, errors }` (merge and approval rules in src/domain/).
-import { approveMergeRequest, unapproveMergeRequest } from "../domain/merge-requests/approvals/service.js";
+import { approveMergeRequest, unapproveMergeRequest } from "../domain/merge-requests/approvals/writes.js";
 import { mergeMergeRequest } from "../domain/merge-requests/merge.js";
 import { changeMergeRequest, mergeRequestInputFields } from "./merge-request-inputs.js";
 import { MergeRequestRef } from "./merge-requests.js";

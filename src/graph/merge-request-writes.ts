@@ -3,7 +3,7 @@
 // set-fields.ts rules, as REST POST and PUT /projects/:id/merge_requests).
 import { setMergeRequestAssignees, setMergeRequestDraft, type OperationMode } from "../domain/merge-requests/set-fields.js";
 import { createMergeRequest, updateMergeRequest } from "../domain/merge-requests/writes.js";
-import { userIdByUsername } from "../domain/users/service.js";
+import { userIdByUsername } from "../domain/users/queries.js";
 import type { Context } from "../context.js";
 import { builder } from "./builder.js";
 import { mergeRequestInputFields } from "./merge-request-inputs.js";

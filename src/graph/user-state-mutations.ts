@@ -9,7 +9,7 @@ import type { Context } from "../context.js";
 import {
   activateUser, banUser, blockUser, deactivateUser, unbanUser, unblockUser, type StateAnswer,
 } from "../domain/users/states.js";
-import { getUser } from "../domain/users/service.js";
+import { getUser } from "../domain/users/queries.js";
 import { AppError, appErrorOf } from "../errors.js";
 import { recordIdOf } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";

@@ -2,7 +2,8 @@
 // merge requests, read through the per-request user loader.
 import type { Context } from "../context.js";
 import type { User } from "../generated/prisma/client.js";
-import { avatarUrlOfUser, getUser, userIdByUsername, webUrlOfUser } from "../domain/users/service.js";
+import { avatarUrlOfUser, webUrlOfUser } from "../domain/users/presenter.js";
+import { getUser, userIdByUsername } from "../domain/users/queries.js";
 import { builder } from "./builder.js";
 import { arrayConnection, type ConnectionArgs } from "./connections.js";
 import { countedConnection } from "./connection-types.js";

@@ -2,7 +2,7 @@
 import { addMember, removeMember, updateMember } from "../domain/members/writes.js";
 import { findMemberParent, getAnyMember, getMember, type Member, type MemberSource } from "../domain/members/queries.js";
 import { listAllMembers, listMembers } from "../domain/members/lists.js";
-import { avatarUrlOfUser, webUrlOfUser } from "../domain/users/service.js";
+import { avatarUrlOfUser, webUrlOfUser } from "../domain/users/presenter.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 

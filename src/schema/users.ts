@@ -1,8 +1,10 @@
 import { createUser } from "../domain/users/create.js";
-import { currentUser, getUser, listUsers, listUsersKeyset, USER_ORDER_COLUMNS, avatarUrlOfUser, webUrlOfUser } from "../domain/users/service.js";
+import { currentUser, getUser } from "../domain/users/queries.js";
+import { listUsers, listUsersKeyset, USER_ORDER_COLUMNS } from "../domain/users/lists.js";
+import { avatarUrlOfUser, webUrlOfUser } from "../domain/users/presenter.js";
 import type { Context } from "../context.js";
 import type { User } from "../generated/prisma/client.js";
-import { mayReadPrivateFields } from "../domain/users/service.js";
+import { mayReadPrivateFields } from "../domain/users/queries.js";
 import { builder } from "./builder.js";
 import { keysetArgs, pageArgs, rowsOf } from "./pagination.js";
 

@@ -3,7 +3,7 @@
 // .../test/:trigger.
 import { hookEventFilters, listHookEvents, resendHookEvent, testHook, type HookEventEntity } from "../domain/web-hooks/history.js";
 import { resolveHookOwner } from "../domain/web-hooks/owners.js";
-import { findHookRow } from "../domain/web-hooks/service.js";
+import { findHookRow } from "../domain/web-hooks/queries.js";
 import { TEST_TRIGGERS } from "../domain/web-hooks/triggers.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";

@@ -5,7 +5,9 @@
 import { findHookOwner, type HookOwnerRef } from "../domain/web-hooks/owners.js";
 import { deleteHookSetting, setHookSetting, type HookSetting } from "../domain/web-hooks/settings.js";
 import { BASE_HOOK_EVENTS, type HookEvent } from "../domain/web-hooks/switches.js";
-import { createHook, deleteHook, getHook, listHooks, rotateHookSigningSecret, updateHook, type HookEntity } from "../domain/web-hooks/service.js";
+import { createHook, deleteHook, rotateHookSigningSecret, updateHook } from "../domain/web-hooks/writes.js";
+import { getHook, listHooks } from "../domain/web-hooks/queries.js";
+import { type HookEntity } from "../domain/web-hooks/presenter.js";
 import { BRANCH_FILTER_STRATEGIES } from "../domain/web-hooks/rules.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";

@@ -11,7 +11,7 @@ import { isAdmin, type DomainContext } from "../shared/context.js";
 import { insertMember, publishMember } from "../members/writes.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { issueToken } from "./personal.js";
-import { insertUser } from "../users/service.js";
+import { insertUser } from "../users/records.js";
 import { containsText } from "../shared/paths.js";
 import { recordId } from "../shared/record-ids.js";
 

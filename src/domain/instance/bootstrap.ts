@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import type { Services } from "../shared/context.js";
 import type { Tx } from "../shared/events.js";
 import { digest, newTokenSecret } from "../shared/secrets.js";
-import { insertUser } from "../users/service.js";
+import { insertUser } from "../users/records.js";
 
 export interface BootstrapResult {
   created: boolean;

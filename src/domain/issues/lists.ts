@@ -9,7 +9,7 @@ import { paginate, type Page, type PageArgs, type SortDirection } from "../share
 import { requireExclusive } from "../shared/param-rules.js";
 import type { RelationQuery } from "../shared/prisma-query.js";
 import { featureAvailable } from "../shared/project-features.js";
-import { userIdByUsername } from "../users/service.js";
+import { userIdByUsername } from "../users/queries.js";
 import { labelFilter, labelsCondition } from "./rules.js";
 import { canReadAllConfidential } from "./queries.js";
 import { containsText, type Dialect } from "../shared/paths.js";

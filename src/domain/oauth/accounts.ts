@@ -6,7 +6,8 @@
 import { RateLimiterPrisma } from "rate-limiter-flexible";
 import type { User } from "../../generated/prisma/client.js";
 import type { Services } from "../shared/context.js";
-import { avatarUrlOfUser, hashPassword, passwordMatches, webUrlOfUser } from "../users/service.js";
+import { avatarUrlOfUser, webUrlOfUser } from "../users/presenter.js";
+import { hashPassword, passwordMatches } from "../users/records.js";
 import { apiAccessDeniedReason } from "../users/states.js";
 import { digest } from "../shared/secrets.js";
 

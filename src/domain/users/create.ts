@@ -6,7 +6,7 @@ import { requireAdmin } from "../shared/access.js";
 import { changeAvatar, readAvatarArg, type FileUpload } from "../shared/avatars.js";
 import type { DomainContext } from "../shared/context.js";
 import { recheckIfTaken } from "../shared/preconditions.js";
-import { insertUser } from "./service.js";
+import { insertUser } from "./records.js";
 import { assertUserUnique, userAttributeErrors } from "./validation.js";
 
 export interface CreateUserInput {

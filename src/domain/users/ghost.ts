@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import type { User } from "../../generated/prisma/client.js";
 import type { DomainContext } from "../shared/context.js";
-import { insertUser } from "./service.js";
+import { insertUser } from "./records.js";
 
 const GHOST_BIO =
   'This is a "Ghost User", created to hold all issues authored by users that have since been deleted. This user cannot be removed.';

@@ -8,7 +8,7 @@ import { changeAvatar, readAvatarArg, type FileUpload } from "../shared/avatars.
 import type { DomainContext } from "../shared/context.js";
 import { movePaths } from "../groups/writes.js";
 import { recheckIfTaken } from "../shared/preconditions.js";
-import { hashPassword } from "./service.js";
+import { hashPassword } from "./records.js";
 import { assertUserUnique, userAttributeErrors } from "./validation.js";
 
 export interface UpdateUserInput {

@@ -10,7 +10,7 @@ import { childPages } from "../shared/child-pages.js";
 import type { DomainContext, Services } from "../shared/context.js";
 import { isFeatureEnabled, type FeatureName } from "../features/flags.js";
 import { resolveHookOwner, type HookOwnerRef } from "./owners.js";
-import { findHookRow } from "./service.js";
+import { findHookRow } from "./queries.js";
 import type { Loaders } from "../shared/loaders.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { digest } from "../shared/secrets.js";

@@ -5,7 +5,8 @@ import { notFound } from "../../errors.js";
 import type { DomainContext } from "../shared/context.js";
 import { resolveHookOwner, type HookOwnerRef } from "./owners.js";
 import { stateOf } from "./rows.js";
-import { findHookRow, saveHook, unprocessable } from "./service.js";
+import { findHookRow } from "./queries.js";
+import { saveHook, unprocessable } from "./writes.js";
 import { applyEdit, type HookState } from "./rules.js";
 
 export type HookSetting = "url_variables" | "custom_headers";

@@ -3,7 +3,7 @@
 import {
   createMergeRequestRule, deleteMergeRequestRule, getMergeRequestRule, listMergeRequestRules, updateMergeRequestRule,
 } from "../../domain/merge-requests/approvals/merge-request-rules.js";
-import { readableMergeRequest } from "../../domain/merge-requests/approvals/service.js";
+import { readableMergeRequest } from "../../domain/merge-requests/approvals/queries.js";
 import { builder } from "../builder.js";
 import { pageArgs, rowsOf } from "../pagination.js";
 import { approverArgs, authenticated, mergeRequestArgs, mergeRequestRuleArgs, optionalRuleInput, requiredRuleInput } from "./args.js";

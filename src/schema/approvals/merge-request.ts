@@ -1,7 +1,8 @@
 // A merge request's approvals: EE's ApprovalState (GET approvals, approve, unapprove),
 // MergeRequestApprovalState(Rule) (GET approval_state), and reset_approvals.
 import type { User } from "../../generated/prisma/client.js";
-import { approveMergeRequest, getApprovalState, getApprovalStatus, resetMergeRequestApprovals, unapproveMergeRequest } from "../../domain/merge-requests/approvals/service.js";
+import { approveMergeRequest, resetMergeRequestApprovals, unapproveMergeRequest } from "../../domain/merge-requests/approvals/writes.js";
+import { getApprovalState, getApprovalStatus } from "../../domain/merge-requests/approvals/queries.js";
 import type { ApprovalStateView, ApprovalStatusView, RuleShort } from "../../domain/merge-requests/approvals/state-views.js";
 import type { RuleView } from "../../domain/merge-requests/approvals/views.js";
 import { builder } from "../builder.js";

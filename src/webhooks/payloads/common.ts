@@ -7,7 +7,7 @@ import type { Tx } from "../../domain/shared/events.js";
 import { VISIBILITY_LEVELS } from "../../domain/shared/access.js";
 import { projectFullPath, projectWebUrl } from "../../domain/shared/web-urls.js";
 import { sshUrlToRepo } from "../../domain/repository/urls.js";
-import { avatarUrlOfUser } from "../../domain/users/service.js";
+import { avatarUrlOfUser } from "../../domain/users/presenter.js";
 import { REDACTED } from "../request.js";
 
 export type Ctx = Pick<Services, "config" | "now">;

@@ -5,7 +5,7 @@ import type { Tx } from "../../domain/shared/events.js";
 import { BLANK_SHA } from "../../domain/shared/events.js";
 import { projectPageUrl } from "../../domain/shared/web-urls.js";
 import { protectedBranchesMatching } from "../../domain/repository/protection-rules.js";
-import { avatarUrlOfUser } from "../../domain/users/service.js";
+import { avatarUrlOfUser } from "../../domain/users/presenter.js";
 import { projectHookAttrs, repositoryAttrs, type Ctx, type ProjectWithNamespace } from "./common.js";
 
 export const MAX_PUSH_COMMITS = 20;

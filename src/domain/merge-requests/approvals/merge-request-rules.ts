@@ -10,7 +10,7 @@ import type { DomainContext } from "../../shared/context.js";
 import { findMergeRequestWithAccess, type MergeRequestAccess, type MergeRequestRow } from "../queries.js";
 import { paginateList, type Page, type PageArgs } from "../../shared/pagination.js";
 import { assertUnmodifiedSince } from "../../shared/preconditions.js";
-import { readableMergeRequest } from "./service.js";
+import { readableMergeRequest } from "./queries.js";
 import { newRuleValues, projectMembersAmong, saveRule, updatedRuleValues, type RuleContainer, type RuleInput } from "./rule-input.js";
 import { findRule, findRules, isUserDefined, type LoadedRule } from "./rules.js";
 import { loadSettings } from "./settings.js";

@@ -7,7 +7,7 @@
 import type { MergeRequest } from "../../../generated/prisma/client.js";
 import type { DomainContext } from "../../shared/context.js";
 import { BLANK_SHA, subscribe, type PushEvent, type Tx } from "../../shared/events.js";
-import { clearApprovals, publishApproval, removalAction, setReviewerState } from "./service.js";
+import { clearApprovals, publishApproval, removalAction, setReviewerState } from "./writes.js";
 import { changedPaths, codeOwnerPatternMatches } from "./code-owners.js";
 import { findRules } from "./rules.js";
 import { loadSettings } from "./settings.js";

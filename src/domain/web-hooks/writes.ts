@@ -1,42 +1,17 @@
-// Webhooks of groups and projects (GitLab's GroupHook and ProjectHook, lib/api/helpers/web_hooks_helpers.rb):
-// list, read, create, edit, delete, the same rules for both owners (web-hooks/owners.ts says what
-// differs). The url, token, URL variables and custom headers are stored encrypted (web-hooks/rows.ts);
-// the entity shows the url and the variable and header keys, never the token or a value.
-import { assertUnmodifiedSince } from "../shared/preconditions.js";
+// Creating, editing and deleting webhooks of groups and projects. The url, token, URL variables
+// and custom headers are stored encrypted (rows.ts).
 import { randomUUID } from "node:crypto";
+import { AppError } from "../../errors.js";
 import type { WebHook } from "../../generated/prisma/client.js";
-import { AppError, recordNotFound } from "../../errors.js";
 import type { DomainContext } from "../shared/context.js";
-import { hookOwnerOf, resolveHookOwner, type HookOwner, type HookOwnerAccess, type HookOwnerRef } from "./owners.js";
-import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
-import { alertStatus, secretColumns, stateOf, type AlertStatus } from "./rows.js";
-import { generateSigningSecret, rotateSigningSecret, shownSecret, signingColumns } from "./signing.js";
-import { HOOK_EVENTS, hookEventColumn, type HookEvent } from "./switches.js";
+import { assertUnmodifiedSince } from "../shared/preconditions.js";
+import { resolveHookOwner, type HookOwner, type HookOwnerRef } from "./owners.js";
+import { HookEntity, toEntity } from "./presenter.js";
+import { findHookRow } from "./queries.js";
+import { secretColumns, stateOf } from "./rows.js";
 import { applyEdit, EMPTY_HOOK, fullMessagesSentence, validateHook, type HookEdit, type HookErrors, type HookState } from "./rules.js";
-
-export interface HookEntity {
-  id: number;
-  /** the owner's id: one of the two is set */
-  group_id: number | null;
-  project_id: number | null;
-  url: string;
-  name: string | null;
-  description: string | null;
-  created_at: Date;
-  events: Record<HookEvent, boolean>;
-  enable_ssl_verification: boolean;
-  alert_status: AlertStatus;
-  disabled_until: Date | null;
-  url_variables: { key: string }[];
-  push_events_branch_filter: string | null;
-  branch_filter_strategy: string;
-  custom_webhook_template: string | null;
-  custom_headers: { key: string }[];
-  /** Forgeline extension: deliveries carry Standard Webhooks signatures */
-  signing_enabled: boolean;
-  /** the signing secret, only in the answer that generated it */
-  signing_secret: string | null;
-}
+import { generateSigningSecret, rotateSigningSecret, shownSecret, signingColumns } from "./signing.js";
+import { hookEventColumn, type HookEvent } from "./switches.js";
 
 export type HookInput = HookEdit & Partial<Record<HookEvent, boolean | null>> & {
   name?: string | null;
@@ -45,28 +20,6 @@ export type HookInput = HookEdit & Partial<Record<HookEvent, boolean | null>> & 
   service_access_tokens_expiration_enforced?: boolean | null;
   signing_enabled?: boolean | null;
 };
-
-export async function findHookRow(ctx: DomainContext, owner: HookOwner, hookId: number): Promise<WebHook> {
-  const row = await ctx.db.webHook.findFirst({ where: { id: hookId, ...owner.where } });
-  if (!row) throw recordNotFound();
-  return row;
-}
-
-/** GET /groups/:id/hooks and /projects/:id/hooks: for those who may manage the owner's hooks. */
-export async function listHooks(ctx: DomainContext, owner: HookOwnerAccess, page: PageArgs): Promise<Page<HookEntity>> {
-  const { where } = hookOwnerOf(ctx, owner);
-  const hooks = await paginate(
-    page,
-    (cap) => ctx.db.webHook.count({ where, take: cap }),
-    (skip, take) => ctx.db.webHook.findMany({ where, orderBy: { id: "asc" }, skip, take }),
-  );
-  return { ...hooks, rows: hooks.rows.map((row) => toEntity(ctx, row)) };
-}
-
-export async function getHook(ctx: DomainContext, ref: HookOwnerRef, hookId: number): Promise<HookEntity> {
-  const owner = await resolveHookOwner(ctx, ref);
-  return toEntity(ctx, await findHookRow(ctx, owner, hookId));
-}
 
 export async function createHook(ctx: DomainContext, ref: HookOwnerRef, input: HookInput & { url: string }): Promise<HookEntity> {
   const owner = await resolveHookOwner(ctx, ref);
@@ -176,30 +129,5 @@ function plainColumns(owner: HookOwner, state: HookState, input: HookInput) {
     ...(input.service_access_tokens_expiration_enforced != null && {
       serviceAccessTokensExpirationEnforced: input.service_access_tokens_expiration_enforced,
     }),
-  };
-}
-
-export function toEntity(ctx: DomainContext, row: WebHook, signingSecret: string | null = null): HookEntity {
-  const state = stateOf(ctx, row);
-  const keys = (map: Record<string, string>) => Object.keys(map).map((key) => ({ key }));
-  return {
-    id: row.id,
-    group_id: row.groupId,
-    project_id: row.projectId,
-    url: state.url,
-    name: row.name,
-    description: row.description,
-    created_at: row.createdAt,
-    events: Object.fromEntries(HOOK_EVENTS.map((event) => [event, row[hookEventColumn(event)]])) as Record<HookEvent, boolean>,
-    enable_ssl_verification: row.enableSslVerification,
-    alert_status: alertStatus(row, ctx.now()),
-    disabled_until: row.disabledUntil,
-    url_variables: keys(state.urlVariables),
-    push_events_branch_filter: row.pushEventsBranchFilter,
-    branch_filter_strategy: row.branchFilterStrategy,
-    custom_webhook_template: row.customWebhookTemplate,
-    custom_headers: keys(state.customHeaders),
-    signing_enabled: row.encryptedSigningSecret !== null,
-    signing_secret: signingSecret,
   };
 }

@@ -1,37 +1,15 @@
-// Reading a merge request's approvals and approving, unapproving and resetting them
-// (lib/api/merge_request_approvals.rb with EE's ApprovalState, MergeRequests::ApprovalService,
+// Approving, unapproving and resetting a merge request's approvals (MergeRequests::ApprovalService,
 // RemoveApprovalService). Each change is one transaction that publishes an "approval" event.
-import type { MergeRequest } from "../../../generated/prisma/client.js";
 import { AppError, conflict, forbidden, notFound, recordNotFound, unauthorized } from "../../../errors.js";
-import { requireAuthenticated } from "../../shared/access.js";
+import type { MergeRequest } from "../../../generated/prisma/client.js";
+import { isResourceBot } from "../../access-tokens/resource.js";
 import type { DomainContext } from "../../shared/context.js";
 import { publish, type ApprovalEvent, type Tx } from "../../shared/events.js";
-import { findMergeRequestWithAccess, findReadableMergeRequest } from "../queries.js";
-import { isResourceBot } from "../../access-tokens/resource.js";
+import { passwordMatches } from "../../users/records.js";
 import { canApprove } from "./permissions.js";
-import { passwordMatches } from "../../users/service.js";
+import { readableMergeRequest } from "./queries.js";
+import { approvalStatusView, type ApprovalStatusView } from "./state-views.js";
 import { computeApprovalState, eligibleToApprove, hasApproved, type ApprovalState } from "./state.js";
-import { approvalStatusView, approvalStateView, type ApprovalStateView, type ApprovalStatusView } from "./state-views.js";
-
-/** Signed in, then find_merge_request_with_access (404, then 403). */
-export async function readableMergeRequest(ctx: DomainContext, projectRef: string, iid: number) {
-  requireAuthenticated(ctx);
-  return findMergeRequestWithAccess(ctx, projectRef, iid);
-}
-
-/** GET .../merge_requests/:merge_request_iid/approvals */
-export async function getApprovalStatus(ctx: DomainContext, projectRef: string, iid: number): Promise<ApprovalStatusView> {
-  const { mergeRequest, access } = await readableMergeRequest(ctx, projectRef, iid);
-  const state = await computeApprovalState(ctx, mergeRequest);
-  return approvalStatusView(ctx, state, await canApprove(ctx, access, mergeRequest));
-}
-
-/** GET .../merge_requests/:merge_request_iid/approval_state */
-export async function getApprovalState(ctx: DomainContext, projectRef: string, iid: number): Promise<ApprovalStateView> {
-  requireAuthenticated(ctx);
-  const { mergeRequest, access } = await findReadableMergeRequest(ctx, projectRef, iid);
-  return approvalStateView(ctx, access, await computeApprovalState(ctx, mergeRequest));
-}
 
 /** Reads the merge request and checks approve_merge_request (404, then 403). */
 async function approvableMergeRequest(ctx: DomainContext, projectRef: string, iid: number) {
