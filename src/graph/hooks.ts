@@ -9,7 +9,7 @@ import { shownGroupAccess, shownProjectAccess } from "../domain/shared/access.js
 import { BASE_HOOK_EVENTS, HOOK_EVENTS, type HookEvent } from "../domain/web-hooks/switches.js";
 import { listHooks } from "../domain/web-hooks/queries.js";
 import { type HookEntity } from "../domain/web-hooks/presenter.js";
-import { eventsOfShownHook, hookEventFilters, type HookEventEntity } from "../domain/web-hooks/history.js";
+import { hookEventFilters, listHookEvents, type HookEventEntity } from "../domain/web-hooks/history.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { offsetConnection } from "./connections.js";
@@ -75,7 +75,7 @@ function hookType(name: "ProjectHook" | "GroupHook", events: readonly HookEvent[
           type: HookEventRef,
           description: "Deliveries of the last seven days, newest first.",
           args: { status: t.arg.stringList({ description: "successful, client_failure, server_failure or HTTP status codes." }) },
-          resolve: (hook, args, ctx) => offsetConnection(args, (page) => eventsOfShownHook(ctx, hook.id, hookEventFilters(args), page)),
+          resolve: (hook, args, ctx) => offsetConnection(args, (page) => listHookEvents(ctx, hook, hookEventFilters(args), page)),
         },
         HookEventConnection,
       ),

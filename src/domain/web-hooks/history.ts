@@ -11,8 +11,7 @@ import type { DomainContext, Services } from "../shared/context.js";
 import { isFeatureEnabled, type FeatureName } from "../features/flags.js";
 import { resolveHookOwner, type HookOwnerRef } from "./owners.js";
 import { findHookRow } from "./queries.js";
-import type { Loaders } from "../shared/loaders.js";
-import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
+import type { Page, PageArgs } from "../shared/pagination.js";
 import { digest } from "../shared/secrets.js";
 import { INTERNAL_ERROR } from "./delivery.js";
 import { checkRateLimit } from "../shared/rate-limit.js";
@@ -68,14 +67,7 @@ function statusMatches(values: string[]): StatusMatch[] {
   });
 }
 
-function statusFilter(matches: StatusMatch[]): Prisma.WebHookLogWhereInput {
-  if (!matches.length) return {};
-  return {
-    OR: matches.flatMap(({ codes: [gte, lte], internalError }) => [{ responseCode: { gte, lte } }, ...(internalError ? [{ responseStatus: INTERNAL_ERROR }] : [])]),
-  };
-}
-
-/** statusFilter in SQL (for childPages). */
+/** The status filter in SQL: a response code in one of the ranges, or a delivery that failed inside Forgeline. */
 function statusCondition(matches: StatusMatch[]): Prisma.Sql {
   if (!matches.length) return Prisma.empty;
   const each = matches.map(({ codes: [low, high], internalError }) =>
@@ -100,33 +92,26 @@ export function hookEventFilters(args: { status?: readonly string[] | null }): H
   return { status };
 }
 
-/** GET .../hooks/:hook_id/events of a hook found through its owner: newest first, from the start of the day seven days ago until now. */
-export async function listHookEvents(ctx: DomainContext, hook: WebHook, filters: HookEventFilters, page: PageArgs): Promise<Page<HookEventEntity>> {
-  const now = ctx.now();
-  const where: Prisma.WebHookLogWhereInput = { hookId: hook.id, createdAt: { gte: historySince(now), lte: now }, ...statusFilter(statusMatches(filters.status)) };
-  const orderBy: Prisma.WebHookLogOrderByWithRelationInput[] = [{ createdAt: "desc" }, { id: "desc" }];
-  const events = await paginate(
-    page,
-    (cap) => ctx.db.webHookLog.count({ where, orderBy, take: cap }),
-    (skip, take) => ctx.db.webHookLog.findMany({ where, orderBy, skip, take }),
-  );
-  return { ...events, rows: events.rows.map(toEntity) };
+/**
+ * GET .../hooks/:hook_id/events of a hook found through its owner (or of a hook the graph listed,
+ * which checked the same): newest first, from the start of the day seven days ago until now. The
+ * same page of every hook asked for in a request is read in one statement (hookEventsLoader).
+ */
+export function listHookEvents(ctx: Pick<DomainContext, "loaders">, hook: Pick<WebHook, "id">, filters: HookEventFilters, page: PageArgs): Promise<Page<HookEventEntity>> {
+  const window = { page: page.page ?? null, per_page: page.per_page ?? null, offset: page.offset ?? null };
+  return ctx.loaders.get(hookEventsLoader).load({ hookId: hook.id, status: filters.status, page: window });
 }
 
 /** The same page of many hooks' histories, with the same status filter (`status`: its values). */
 export interface HookEventsKey {
   hookId: number;
   status: string[];
-  offset: number;
-  perPage: number;
+  page: PageArgs;
 }
 
 export const hookEventsCacheKey = (key: HookEventsKey) => JSON.stringify(key);
 
-/**
- * listHookEvents of many hooks in one statement per kind of page asked for (a page of hooks asks
- * for one): the per-request loader ctx.loaders.hookEvents.
- */
+/** listHookEvents of many hooks in one statement per kind of page asked for (a page of hooks asks for one). */
 export async function batchHookEvents(services: Services, keys: readonly HookEventsKey[]): Promise<Page<HookEventEntity>[]> {
   const now = services.now();
   const groups = new Map<string, HookEventsKey[]>();
@@ -136,27 +121,19 @@ export async function batchHookEvents(services: Services, keys: readonly HookEve
   }
   const pages = new Map<string, Page<HookEventEntity>>();
   for (const group of groups.values()) {
-    const { status, offset, perPage } = group[0]!;
+    const { status, page } = group[0]!;
     const hookIds = group.map((key) => key.hookId);
     const where = Prisma.sql`"hookId" IN (${Prisma.join(hookIds)}) AND "createdAt" >= ${historySince(now)} AND "createdAt" <= ${now}
       ${statusCondition(statusMatches(status))}`;
     const byHook = await childPages<WebHookLog>(
-      services.db, { table: "WebHookLog", parentColumn: "hookId", where, orderBy: Prisma.sql`"createdAt" DESC, "id" DESC` }, hookIds, { offset, per_page: perPage },
+      services.db, { table: "WebHookLog", parentColumn: "hookId", where, orderBy: Prisma.sql`"createdAt" DESC, "id" DESC` }, hookIds, page,
     );
     for (const key of group) {
-      const page = byHook.get(key.hookId)!;
-      pages.set(hookEventsCacheKey(key), { ...page, rows: page.rows.map(toEntity) });
+      const events = byHook.get(key.hookId)!;
+      pages.set(hookEventsCacheKey(key), { ...events, rows: events.rows.map(toEntity) });
     }
   }
   return keys.map((key) => pages.get(hookEventsCacheKey(key))!);
-}
-
-/**
- * A page of the delivery history of a hook the caller was shown (listHooks checked that they may
- * manage it), as listHookEvents reads it: the same page of every hook of a page in one statement.
- */
-export async function eventsOfShownHook(ctx: { loaders: Loaders }, hookId: number, filters: HookEventFilters, page: PageArgs): Promise<Page<HookEventEntity>> {
-  return ctx.loaders.get(hookEventsLoader).load({ hookId, status: filters.status, offset: page.offset ?? 0, perPage: page.per_page ?? 0 });
 }
 
 function toEntity(row: WebHookLog): HookEventEntity {
