@@ -2,7 +2,7 @@
 // (what its source head has that the target lacks), as REST reads them, for a page of merge
 // requests at once (ctx.loaders.mergeRequestCommits).
 import type { Commit } from "../generated/prisma/client.js";
-import { commitsOfShownMergeRequest } from "../domain/merge-requests/commits.js";
+import { listMergeRequestCommits } from "../domain/merge-requests/reviews.js";
 import { commitWebUrl } from "../domain/repository/urls.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
@@ -38,7 +38,7 @@ builder.objectFields(MergeRequestRef, (t) => ({
       type: CommitRef,
       nullable: true,
       description: "The merge request's commits, newest first.",
-      resolve: (mr, args, ctx) => offsetConnection(args, (page) => commitsOfShownMergeRequest(ctx, mr, page)),
+      resolve: (mr, args, ctx) => offsetConnection(args, (page) => listMergeRequestCommits(ctx, mr, page)),
     },
     CommitConnection,
   ),

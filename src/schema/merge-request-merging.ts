@@ -55,7 +55,7 @@ builder.queryFields((t) => ({
     type: [CommitEntity],
     args: { ...mrArgs, ...pageArgs },
     resolve: async (_r, { id, merge_request_iid, ...page }, ctx) =>
-      rowsOf(ctx, await listMergeRequestCommits(ctx, await findMergeRequestWithAccess(ctx, String(id), merge_request_iid), page)),
+      rowsOf(ctx, await listMergeRequestCommits(ctx, (await findMergeRequestWithAccess(ctx, String(id), merge_request_iid)).mergeRequest, page)),
   }),
   mergeRequestParticipants: t.field({
     type: [UserBasic],

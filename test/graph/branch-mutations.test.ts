@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { uniq } from "../helpers/factories.js";
-import { gid, graph, graphData, type GraphResult, expectNotAvailable } from "../helpers/graph.js";
+import { gid, graph, graphData, expectNotAvailable } from "../helpers/graph.js";
 import { createBranch as restCreateBranch, protectBranch as restProtectBranch } from "../helpers/repository.js";
 import { clientOf, createTeamWithProjects, type Actor, type TeamWithProjects } from "../helpers/team.js";
 

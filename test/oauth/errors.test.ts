@@ -16,13 +16,12 @@ const insecure = { execute: [oidc.allowInsecureRequests] };
 let t: OAuthServer;
 let alice: TestUser;
 let app: Application;
-let config: oidc.Configuration;
 
 beforeAll(async () => {
   t = await startOAuthServer();
   alice = await createUser(t);
   app = await createApplication(t, { redirect_uri: REDIRECT, scopes: "api read_user openid" });
-  config = await oidc.discovery(new URL(t.url), app.application_id, app.secret, undefined, insecure);
+  await oidc.discovery(new URL(t.url), app.application_id, app.secret, undefined, insecure);
 });
 afterAll(async () => {
   await t?.close();

@@ -3,8 +3,6 @@
 import type { Db } from "../../db/client.js";
 import type { Commit, MergeRequest } from "../../generated/prisma/client.js";
 import type { Tx } from "../shared/events.js";
-import type { Loaders } from "../shared/loaders.js";
-import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { commitLinksOfProjects, commitsBetween, getCommitBySha, mergeBase, shasBetweenIn } from "../repository/commits.js";
 import { branchHead } from "./branches.js";
 import DataLoader from "dataloader";
@@ -73,14 +71,6 @@ async function targetBranchHeads(db: Reader, mrs: MergeRequestRefs[]): Promise<M
     select: { projectId: true, name: true, headSha: true },
   });
   return new Map(branches.map((branch) => [inProject(branch.projectId, branch.name), branch.headSha]));
-}
-
-/**
- * A page of the commits of a merge request the caller was shown (read through its domain lookup or
- * list, which checked that they may read it), newest first, as listMergeRequestCommits pages them.
- */
-export async function commitsOfShownMergeRequest(ctx: { loaders: Loaders }, mr: MergeRequestRefs & Pick<MergeRequest, "id">, args: PageArgs): Promise<Page<Commit>> {
-  return paginateList(await ctx.loaders.get(mergeRequestCommitsLoader).load(mr), args);
 }
 
 export interface DiffRefs {

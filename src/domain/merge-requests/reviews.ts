@@ -1,13 +1,13 @@
 // What reviewers read of a merge request besides the entity: its commits, its participants and
 // its changes. The repository keeps paths, not contents, so a change lists the path with an empty
 // diff marked too large and collapsed, as GitLab marks a diff whose contents it will not show.
-import type { Commit, User } from "../../generated/prisma/client.js";
+import type { Commit, MergeRequest, User } from "../../generated/prisma/client.js";
 import { canReadInternalNotes } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { usersById } from "../shared/loaders.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { mergeSourceOf, netChange } from "../repository/merges.js";
-import { mergeRequestCommits, targetHeadOf } from "./commits.js";
+import { mergeRequestCommitsLoader, targetHeadOf, type MergeRequestRefs } from "./commits.js";
 import { findMergeRequestWithAccess, type MergeRequestRowAccess, type MergeRequestRow } from "./queries.js";
 
 /** GitLab's Diff entity, paths only. */
@@ -66,9 +66,15 @@ export async function listMergeRequestDiffs(ctx: DomainContext, { mergeRequest }
   return paginateList(await mergeRequestDiffs(ctx, mergeRequest), page);
 }
 
-/** GET .../commits: the MR's commits, newest first. */
-export async function listMergeRequestCommits(ctx: DomainContext, { mergeRequest }: MergeRequestRowAccess, page: PageArgs): Promise<Page<Commit>> {
-  return paginateList(await mergeRequestCommits(ctx.db, mergeRequest), page);
+/**
+ * GET .../commits: the commits of a merge request the caller may read (found through its project,
+ * or listed to them), newest first; the merge requests of a request are read together
+ * (mergeRequestCommitsLoader).
+ */
+export async function listMergeRequestCommits(
+  ctx: Pick<DomainContext, "loaders">, mergeRequest: MergeRequestRefs & Pick<MergeRequest, "id">, page: PageArgs,
+): Promise<Page<Commit>> {
+  return paginateList(await ctx.loaders.get(mergeRequestCommitsLoader).load(mergeRequest), page);
 }
 
 /**
