@@ -1,12 +1,12 @@
 // Emoji reactions: the `Awardable` interface (issues, merge requests, notes) and AwardEmoji. A
-// page of awardables loads the reactions of all of them in one batch (ctx.loaders.awardEmoji);
-// whoever could read the awardable reads its reactions.
+// page of awardables reads the same page of their reactions in one statement (listAwardEmoji, as
+// REST lists them); whoever could read the awardable reads its reactions.
 import type { AwardEmoji } from "../generated/prisma/client.js";
 import type { AwardableType } from "../domain/award-emoji/awardables.js";
-import { awardEmojiLoader, awardableKey } from "../domain/award-emoji/loaders.js";
+import { listAwardEmoji } from "../domain/award-emoji/queries.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
-import { arrayConnection } from "./connections.js";
+import { offsetConnection } from "./connections.js";
 import { userById, UserRef } from "./users.js";
 
 export const AwardEmojiRef = builder.objectRef<AwardEmoji>("AwardEmoji");
@@ -31,8 +31,8 @@ AwardableRef.implement({
       {
         type: AwardEmojiRef,
         description: "Emoji reactions, oldest first.",
-        resolve: async (awardable, args, ctx, info) =>
-          arrayConnection(args, await ctx.loaders.get(awardEmojiLoader).load(awardableKey(info.parentType.name as AwardableType, awardable.id))),
+        resolve: (awardable, args, ctx, info) =>
+          offsetConnection(args, (page) => listAwardEmoji(ctx, { type: info.parentType.name as AwardableType, id: awardable.id }, page)),
       },
       AwardEmojiConnection,
     ),

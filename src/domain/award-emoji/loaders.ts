@@ -1,6 +1,9 @@
 // Batch loads for the per-request loaders (src/domain/loaders.ts): the reactions of many
 // awardables in one query, for lists of issues, MRs and notes (their vote counts: issuable-facts.ts).
-import type { AwardEmoji, Prisma } from "../../generated/prisma/client.js";
+import { Prisma, type AwardEmoji } from "../../generated/prisma/client.js";
+import { awardsPage, countAwards } from "../../db/hot-reads.js";
+import { childPages } from "../shared/child-pages.js";
+import { paginateCounted, type Page, type PageArgs } from "../shared/pagination.js";
 import type { Db } from "../../db/client.js";
 import type { AwardableType } from "./awardables.js";
 import DataLoader from "dataloader";
@@ -34,3 +37,46 @@ export async function batchAwardEmoji(db: Db, keys: readonly AwardableKey[]): Pr
 /** Emoji reactions of an awardable (`awardableKey(type, id)`), oldest first. */
 export const awardEmojiLoader: LoaderFactory<DataLoader<AwardableKey, AwardEmoji[]>> = (services) =>
   new DataLoader((keys) => batchAwardEmoji(services.db, keys));
+
+/** One page of an awardable's reactions (the page as asked: REST's page/per_page or a row offset). */
+export interface AwardPageKey {
+  type: AwardableType;
+  id: number;
+  page: PageArgs;
+}
+
+const awardPageCacheKey = (key: AwardPageKey) => JSON.stringify(key);
+
+/**
+ * The same page of many awardables' reactions, oldest first: one statement per kind of page asked
+ * for. A single awardable (every REST list) takes the hot path, its page and count in one statement.
+ */
+export async function batchAwardPages(db: Db, keys: readonly AwardPageKey[]): Promise<Page<AwardEmoji>[]> {
+  const groups = new Map<string, AwardPageKey[]>();
+  for (const key of keys) {
+    const group = awardPageCacheKey({ ...key, id: 0 });
+    groups.set(group, [...(groups.get(group) ?? []), key]);
+  }
+  const pages = new Map<string, Page<AwardEmoji>>();
+  for (const group of groups.values()) {
+    const { type, page } = group[0]!;
+    const ids = group.map((key) => key.id);
+    const byAwardable = ids.length === 1 ? new Map([[ids[0]!, await awardPageOfOne(db, type, ids[0]!, page)]]) : await childPages<AwardEmoji>(
+      db, { table: "AwardEmoji", parentColumn: "awardableId", where: Prisma.sql`"awardableType" = ${type} AND "awardableId" IN (${Prisma.join(ids)})`, orderBy: Prisma.sql`"id" ASC` }, ids, page,
+    );
+    for (const key of group) pages.set(awardPageCacheKey(key), byAwardable.get(key.id)!);
+  }
+  return keys.map((key) => pages.get(awardPageCacheKey(key))!);
+}
+
+function awardPageOfOne(db: Db, type: AwardableType, id: number, page: PageArgs): Promise<Page<AwardEmoji>> {
+  return paginateCounted(
+    page,
+    (cap) => countAwards(db, type, id, cap),
+    (skip, take, cap) => awardsPage(db, type, id, skip, take, cap),
+  );
+}
+
+/** A page of an awardable's reactions (`AwardPageKey`), the same page of a page of awardables in one statement. */
+export const awardPagesLoader: LoaderFactory<DataLoader<AwardPageKey, Page<AwardEmoji>, string>> = (services) =>
+  new DataLoader((keys) => batchAwardPages(services.db, keys), { cacheKeyFn: awardPageCacheKey });

@@ -1,22 +1,20 @@
 // Emoji reactions (GitLab's award emoji, lib/api/award_emoji.rb): read by whoever may read the
 // awardable (awardables.ts). Adding and removing: writes.ts.
-import { awardsPage, countAwards } from "../../db/hot-reads.js";
 import { recordNotFound } from "../../errors.js";
 import type { AwardEmoji } from "../../generated/prisma/client.js";
 import type { DomainContext } from "../shared/context.js";
-import { paginateCounted, type Page, type PageArgs } from "../shared/pagination.js";
+import { pageKey, type Page, type PageArgs } from "../shared/pagination.js";
+import { awardPagesLoader } from "./loaders.js";
 import { findAwardable, type Awardable, type AwardablePath } from "./awardables.js";
 
 export const ofAwardable = (awardable: Awardable) => ({ awardableType: awardable.type, awardableId: awardable.id });
 
-/** The reactions on an awardable the caller may read (findAwardable), oldest first. */
-export async function listAwardEmoji(ctx: DomainContext, awardable: Awardable, page: PageArgs): Promise<Page<AwardEmoji>> {
-  const { awardableType, awardableId } = ofAwardable(awardable);
-  return paginateCounted(
-    page,
-    (cap) => countAwards(ctx.db, awardableType, awardableId, cap),
-    (skip, take, cap) => awardsPage(ctx.db, awardableType, awardableId, skip, take, cap),
-  );
+/**
+ * The reactions on an awardable the caller may read (found by findAwardable, or shown to them in
+ * the graph), oldest first; the same page of every awardable of a request in one statement.
+ */
+export function listAwardEmoji(ctx: Pick<DomainContext, "loaders">, awardable: Pick<Awardable, "type" | "id">, page: PageArgs): Promise<Page<AwardEmoji>> {
+  return ctx.loaders.get(awardPagesLoader).load({ type: awardable.type, id: awardable.id, page: pageKey(page) });
 }
 
 export async function getAwardEmoji(ctx: DomainContext, path: AwardablePath, awardId: number): Promise<AwardEmoji> {

@@ -33,6 +33,9 @@ export interface Page<T> {
   info: PageInfo;
 }
 
+/** The page as part of a loader's key: every field present, so that equal pages serialise alike. */
+export const pageKey = (page: PageArgs): PageArgs => ({ page: page.page ?? null, per_page: page.per_page ?? null, offset: page.offset ?? null });
+
 export function pageWindow(args: PageArgs) {
   const page = args.page && args.page > 0 ? args.page : 1;
   const perPage = args.per_page && args.per_page > 0 ? Math.min(args.per_page, MAX_PER_PAGE) : DEFAULT_PER_PAGE;

@@ -11,7 +11,7 @@ import type { DomainContext, Services } from "../shared/context.js";
 import { isFeatureEnabled, type FeatureName } from "../features/flags.js";
 import { resolveHookOwner, type HookOwnerRef } from "./owners.js";
 import { findHookRow } from "./queries.js";
-import type { Page, PageArgs } from "../shared/pagination.js";
+import { pageKey, type Page, type PageArgs } from "../shared/pagination.js";
 import { digest } from "../shared/secrets.js";
 import { INTERNAL_ERROR } from "./delivery.js";
 import { checkRateLimit } from "../shared/rate-limit.js";
@@ -98,8 +98,7 @@ export function hookEventFilters(args: { status?: readonly string[] | null }): H
  * same page of every hook asked for in a request is read in one statement (hookEventsLoader).
  */
 export function listHookEvents(ctx: Pick<DomainContext, "loaders">, hook: Pick<WebHook, "id">, filters: HookEventFilters, page: PageArgs): Promise<Page<HookEventEntity>> {
-  const window = { page: page.page ?? null, per_page: page.per_page ?? null, offset: page.offset ?? null };
-  return ctx.loaders.get(hookEventsLoader).load({ hookId: hook.id, status: filters.status, page: window });
+  return ctx.loaders.get(hookEventsLoader).load({ hookId: hook.id, status: filters.status, page: pageKey(page) });
 }
 
 /** The same page of many hooks' histories, with the same status filter (`status`: its values). */
