@@ -1,9 +1,10 @@
-// Comments: the `Noteable` interface (issues, merge requests and snippets) and Note. A page of
-// noteables loads the same page of the notes of all of them in one statement (ctx.loaders.notePages).
+// Comments: the `Noteable` interface (issues, merge requests and snippets) and Note. Noteable.notes
+// is the notes list REST answers (listNotes), oldest first: a page of noteables loads the same page
+// of the notes of all of them in one statement.
 import type { Context } from "../context.js";
-import { notePageOfShownNoteable, notesOfShownNoteable, type ShownNoteable } from "../domain/notes/loaders.js";
-import type { NoteableType, NoteView } from "../domain/notes/queries.js";
-import { getNote } from "../domain/notes/queries.js";
+import { listNotes } from "../domain/notes/lists.js";
+import { notesOfShownNoteable } from "../domain/notes/loaders.js";
+import { getNote, shownNoteable, type NoteableType, type NoteView, type ShownNoteableRow } from "../domain/notes/queries.js";
 import { notePathById } from "../domain/shared/record-paths.js";
 import { AwardableRef } from "./award-emoji.js";
 import { builder } from "./builder.js";
@@ -32,25 +33,16 @@ builder.node(NoteRef, {
 
 export const NoteConnection = countedConnection(NoteRef, "Note");
 
-/** Issues and merge requests (by iid) and project snippets: what the domain's note lookups need. */
-export interface NoteableParent {
-  id: number;
-  projectId: number | null;
-  iid?: number;
-}
-
-export const NoteableRef = builder.interfaceRef<NoteableParent>("Noteable");
+/** Issues and merge requests (by iid) and project snippets. */
+export const NoteableRef = builder.interfaceRef<ShownNoteableRow>("Noteable");
 
 /**
  * The notes of a noteable the caller was shown (null for anonymous callers), oldest first; the
  * concrete GraphQL type tells the noteable's type.
  */
-export function notesOfNoteable(ctx: Context, type: string, noteable: NoteableParent): Promise<NoteView[] | null> {
-  return orNull(() => notesOfShownNoteable(ctx, shown(type, noteable)));
+export function notesOfNoteable(ctx: Context, type: string, noteable: ShownNoteableRow): Promise<NoteView[] | null> {
+  return orNull(async () => notesOfShownNoteable(ctx, await shownNoteable(ctx, type as NoteableType, noteable)));
 }
-
-const shown = (type: string, noteable: NoteableParent): ShownNoteable =>
-  ({ type: type as NoteableType, id: noteable.id, projectId: noteable.projectId!, ref: noteable.iid ?? noteable.id });
 
 const NotesFilterEnum = builder.enumType("NotesFilterType", {
   values: { ALL_NOTES: { value: "all_notes" }, ONLY_COMMENTS: { value: "only_comments" }, ONLY_ACTIVITY: { value: "only_activity" } } as const,
@@ -66,7 +58,11 @@ NoteableRef.implement({
         description: "Notes, oldest first; null for anonymous callers (the notes API wants a signed-in caller).",
         args: { filter: t.arg({ type: NotesFilterEnum, defaultValue: "all_notes" }) },
         resolve: (noteable, args, ctx, info) =>
-          orNull(() => offsetConnection(args, (page) => notePageOfShownNoteable(ctx, shown(info.parentType.name, noteable), args.filter!, page))),
+          orNull(async () => {
+            const shown = await shownNoteable(ctx, info.parentType.name as NoteableType, noteable);
+            const filters = { activity_filter: args.filter, order_by: "created_at", sort: "asc" } as const;
+            return offsetConnection(args, (page) => listNotes(ctx, shown, filters, page));
+          }),
       },
       NoteConnection,
     ),

@@ -2,7 +2,8 @@
 // snippets (five root fields per noteable kind), each through one domain function.
 import type { User } from "../generated/prisma/client.js";
 import { createNote, deleteNote, updateNote, type NoteCreateInput, type NoteUpdateInput } from "../domain/notes/writes.js";
-import { findNoteable, getNote, listNotes, type NoteableType, type NoteFilters, type NoteView } from "../domain/notes/queries.js";
+import { findNoteable, getNote, type NoteableType, type NoteView } from "../domain/notes/queries.js";
+import { listNotes, type NoteFilters } from "../domain/notes/lists.js";
 import { isResolvable } from "../domain/notes/discussions.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";

@@ -1,15 +1,14 @@
 // Notes (comments) on issues, merge requests and project snippets (lib/api/notes.rb with
 // Helpers::NotesHelpers and NotePolicy): finding the noteable and its notes, who may read, write
-// and change them, and the read endpoints. findNoteable and findNote are what emoji reactions and
-// webhooks build on. Writes: notes/writes.ts.
+// and change them, and GET .../notes/:note_id. findNoteable and findNote are what emoji reactions
+// and webhooks build on. The notes list: notes/lists.ts; writes: notes/writes.ts.
 import type { Note, Prisma } from "../../generated/prisma/client.js";
 import { mergeRequestByIid } from "../../db/hot-reads.js";
 import { notFound, recordNotFound } from "../../errors.js";
-import { AccessLevel, canReadInternalNotes, findProject, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
+import { AccessLevel, canReadInternalNotes, findProject, projectById, requireAuthenticated, shownProjectAccess, type ProjectAccess } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { issueWithReadRule } from "../issues/queries.js";
 import { canReadMergeRequests } from "../merge-requests/queries.js";
-import { paginate, type Page, type PageArgs, type SortDirection } from "../shared/pagination.js";
 import { canReadSnippet } from "../snippets/queries.js";
 
 export type NoteableType = "Issue" | "MergeRequest" | "Snippet";
@@ -65,6 +64,30 @@ export async function noteableIn(ctx: DomainContext, type: NoteableType, access:
   }
 }
 
+/** An issue, merge request or project snippet row the caller was shown (read through its domain lookup or list). */
+export interface ShownNoteableRow {
+  id: number;
+  projectId: number;
+  /** issues and merge requests */
+  iid?: number;
+  confidential?: boolean;
+  discussionLocked?: boolean | null;
+}
+
+/**
+ * The Noteable of a row the caller was shown, for the lists of its notes: its project's access
+ * level only, the project's visibility and the row's read rule not checked again (the project
+ * and its access are cached, so a page of rows costs no statement per row).
+ */
+export async function shownNoteable(ctx: DomainContext, type: NoteableType, row: ShownNoteableRow): Promise<Noteable> {
+  const project = await projectById(ctx, row.projectId);
+  if (!project) throw recordNotFound();
+  return {
+    type, id: row.id, ref: row.iid ?? row.id, access: await shownProjectAccess(ctx, project),
+    confidential: row.confidential ?? false, locked: !!row.discussionLocked,
+  };
+}
+
 /** `noteable.notes.find(id)`: a note of another noteable (or none) is "404 Not found". */
 export async function findNoteRecord(ctx: DomainContext, noteable: Noteable, noteId: number): Promise<NoteView> {
   const note = await ctx.db.note.findFirst({ where: { id: noteId, ...notesOf(noteable) } });
@@ -99,37 +122,9 @@ export type NoteOrderBy = "created_at" | "updated_at";
 /** UserPreference::NOTES_FILTERS: everything, comments only, or system notes only. */
 export type NotesFilter = "all_notes" | "only_comments" | "only_activity";
 
-/** How GET .../notes orders and narrows a noteable's notes. */
-export interface NoteFilters {
-  order_by?: NoteOrderBy | null;
-  sort?: SortDirection | null;
-  activity_filter?: NotesFilter | null;
-}
-
-const ORDER_COLUMN = { created_at: "createdAt", updated_at: "updatedAt" } as const;
-export const SYSTEM_FILTER: Record<NotesFilter, { system?: boolean }> = { all_notes: {}, only_comments: { system: false }, only_activity: { system: true } };
-
 /** The notes a caller may read: internal notes only for Reporters and above (Note#readable_by?). */
 export function readableNotesOf(ctx: DomainContext, noteable: Noteable): Prisma.NoteWhereInput {
   return { ...notesOf(noteable), ...(canReadInternalNotes(ctx, noteable.access) ? {} : { internal: false }) };
-}
-
-/**
- * GET .../notes of a noteable the caller may read: signed-in callers only; newest first unless
- * asked otherwise, ties by id. Internal notes are left out of the query for callers below
- * Reporter, so the page and its counts hold only notes they may read.
- */
-export async function listNotes(ctx: DomainContext, noteable: Noteable, filters: NoteFilters, page: PageArgs): Promise<Page<NoteView>> {
-  requireAuthenticated(ctx);
-  const where: Prisma.NoteWhereInput = { ...readableNotesOf(ctx, noteable), ...SYSTEM_FILTER[filters.activity_filter ?? "all_notes"] };
-  const sort = filters.sort ?? "desc";
-  const orderBy = [{ [ORDER_COLUMN[filters.order_by ?? "created_at"]]: sort }, { id: sort }];
-  const notes = await paginate(
-    page,
-    (cap) => ctx.db.note.count({ where, orderBy, take: cap }),
-    (skip, take) => ctx.db.note.findMany({ where, orderBy, skip, take }),
-  );
-  return { ...notes, rows: notes.rows.map((note) => withIid(note, noteable)) };
 }
 
 /** GET .../notes/:note_id */
