@@ -1,11 +1,12 @@
 // Threads: `discussions` on every Noteable (issues, merge requests, snippets), the Discussion type
-// and Note.discussion, built from the noteable's notes as the page of noteables loaded them.
-import type { NoteableType } from "../domain/notes/queries.js";
-import { discussionsOfNotes, threadResolution, type DiscussionView } from "../domain/notes/discussions.js";
+// and Note.discussion, read as the discussions API reads them (listDiscussions).
+import { shownNoteable, type NoteableType } from "../domain/notes/queries.js";
+import { discussionsOfNotes, listDiscussions, threadResolution, type DiscussionView } from "../domain/notes/discussions.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
-import { arrayConnection } from "./connections.js";
+import { arrayConnection, offsetConnection } from "./connections.js";
 import { NoteableRef, NoteConnection, notesOfNoteable, NoteRef } from "./notes.js";
+import { orNull } from "./errors.js";
 import { UserRef } from "./users.js";
 import { userLoader } from "../domain/shared/loaders.js";
 
@@ -44,10 +45,11 @@ builder.interfaceFields(NoteableRef, (t) => ({
       type: DiscussionRef,
       nullable: true,
       description: "Discussions in the order of their first notes; null for anonymous callers (as the discussions API).",
-      resolve: async (noteable, args, ctx, info) => {
-        const notes = await notesOfNoteable(ctx, info.parentType.name, noteable);
-        return notes && arrayConnection(args, discussionsOfNotes(notes));
-      },
+      resolve: (noteable, args, ctx, info) =>
+        orNull(async () => {
+          const shown = await shownNoteable(ctx, info.parentType.name as NoteableType, noteable);
+          return offsetConnection(args, (page) => listDiscussions(ctx, shown, page));
+        }),
     },
     DiscussionConnection,
   ),

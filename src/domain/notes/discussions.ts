@@ -7,7 +7,8 @@ import type { Note, Prisma } from "../../generated/prisma/client.js";
 import { notFound } from "../../errors.js";
 import { requireAuthenticated } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
-import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
+import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
+import { notesOfShownNoteable } from "./loaders.js";
 import { findNoteable, readableNotesOf, withIid, type Noteable, type NoteableType, type NoteView } from "./queries.js";
 
 /** The STI type of thread notes (DiscussionNote); individual notes have none. */
@@ -50,8 +51,8 @@ export function threadResolution(notes: Note[]): { resolvable: boolean; resolved
 }
 
 /**
- * The discussions of a noteable's notes (oldest first): grouped by discussion id, in the order of
- * each discussion's first note, as listDiscussions orders its page.
+ * The discussions of a noteable's notes (oldest first): grouped by discussion id, ordered as
+ * Noteable#discussion_ids_relation orders them, by their first note (MIN(created_at), then MIN(id)).
  */
 export function discussionsOfNotes(notes: NoteView[]): DiscussionView[] {
   const byDiscussion = new Map<string, NoteView[]>();
@@ -60,7 +61,11 @@ export function discussionsOfNotes(notes: NoteView[]): DiscussionView[] {
     if (thread) thread.push(note);
     else byDiscussion.set(note.discussionId, [note]);
   }
-  return [...byDiscussion].map(([id, thread]) => discussionOf(id, thread));
+  const firstOf = (thread: NoteView[]) => ({ createdAt: thread[0]!.createdAt.getTime(), id: Math.min(...thread.map((note) => note.id)) });
+  return [...byDiscussion]
+    .map(([id, thread]) => ({ discussion: discussionOf(id, thread), first: firstOf(thread) }))
+    .sort((a, b) => a.first.createdAt - b.first.createdAt || a.first.id - b.first.id)
+    .map(({ discussion }) => discussion);
 }
 
 /** Note.fresh: oldest first, ties by id. */
@@ -85,31 +90,13 @@ export async function findDiscussion(ctx: DomainContext, noteable: Noteable, dis
 }
 
 /**
- * GET .../discussions of a noteable the caller may read (signed-in callers only):
- * Noteable#discussion_ids_relation pages over the discussion ids, ordered by their first note
- * (MIN(created_at), MIN(id)); then every readable note of those discussions. Internal notes are
- * left out of the grouping for callers below Reporter, so the page and its counts hold only
- * discussions they may read.
+ * GET .../discussions of a noteable the caller may read (signed-in callers only), in the order of
+ * their first notes. Internal notes are left out for callers below Reporter, so the page and its
+ * counts hold only discussions they may read. Built from every readable note of the noteable (the
+ * noteables of a request are read together: notesOfShownNoteable).
  */
 export async function listDiscussions(ctx: DomainContext, noteable: Noteable, page: PageArgs): Promise<Page<DiscussionView>> {
-  requireAuthenticated(ctx);
-  const where = readableNotesOf(ctx, noteable);
-  const ids = await paginate(
-    page,
-    async (cap) => (await ctx.db.note.groupBy({ by: ["discussionId"], where, take: cap, orderBy: { discussionId: "asc" } })).length,
-    async (skip, take) =>
-      (await ctx.db.note.groupBy({
-        by: ["discussionId"],
-        where,
-        orderBy: [{ _min: { createdAt: "asc" } }, { _min: { id: "asc" } }],
-        skip,
-        take,
-      })).map((group) => group.discussionId),
-  );
-  const notes = await ctx.db.note.findMany({ where: { ...where, discussionId: { in: ids.rows } }, orderBy: [...FRESH] });
-  const byDiscussion = new Map<string, NoteView[]>(ids.rows.map((id) => [id, []]));
-  for (const note of notes) byDiscussion.get(note.discussionId)?.push(withIid(note, noteable));
-  return { ...ids, rows: ids.rows.map((id) => discussionOf(id, byDiscussion.get(id)!)) };
+  return paginateList(discussionsOfNotes(await notesOfShownNoteable(ctx, noteable)), page);
 }
 
 /** GET .../discussions/:discussion_id */
