@@ -4,8 +4,8 @@
 // hooks are read together (ctx.loaders.hookEvents). The entity holds no token and no URL variable
 // or custom header value, the history's recorded headers have them redacted.
 import type { Context } from "../context.js";
-import { PROJECT_HOOK_EVENTS, type HookOwnerAccess } from "../domain/web-hooks/owners.js";
-import { shownGroupAccess, shownProjectAccess } from "../domain/shared/access.js";
+import { PROJECT_HOOK_EVENTS } from "../domain/web-hooks/owners.js";
+import { shownGroupAccess, shownProjectAccess, type GroupOrProjectAccess } from "../domain/shared/access.js";
 import { BASE_HOOK_EVENTS, HOOK_EVENTS, type HookEvent } from "../domain/web-hooks/switches.js";
 import { listHooks } from "../domain/web-hooks/queries.js";
 import { type HookEntity } from "../domain/web-hooks/presenter.js";
@@ -89,7 +89,7 @@ export const GroupHookRef = hookType("GroupHook", HOOK_EVENTS);
 const ProjectHookConnection = countedConnection(ProjectHookRef, "ProjectHook");
 const GroupHookConnection = countedConnection(GroupHookRef, "GroupHook");
 
-const hooksOf = (ctx: Context, owner: HookOwnerAccess, args: Parameters<typeof offsetConnection>[0]) =>
+const hooksOf = (ctx: Context, owner: GroupOrProjectAccess, args: Parameters<typeof offsetConnection>[0]) =>
   orNull(() => offsetConnection(args, (page) => listHooks(ctx, owner, page)));
 
 const HOOKS_DESCRIPTION = "Webhooks, oldest first; null for callers who may not manage them.";
@@ -98,7 +98,7 @@ builder.objectFields(ProjectRef, (t) => ({
   hooks: t.connection(
     {
       type: ProjectHookRef, nullable: true, description: HOOKS_DESCRIPTION,
-      resolve: async (project, args, ctx) => hooksOf(ctx, { project: await shownProjectAccess(ctx, project) }, args),
+      resolve: async (project, args, ctx) => hooksOf(ctx, await shownProjectAccess(ctx, project), args),
     },
     ProjectHookConnection,
   ),
@@ -108,7 +108,7 @@ builder.objectFields(GroupRef, (t) => ({
   hooks: t.connection(
     {
       type: GroupHookRef, nullable: true, description: HOOKS_DESCRIPTION,
-      resolve: async (group, args, ctx) => hooksOf(ctx, { group: await shownGroupAccess(ctx, group) }, args),
+      resolve: async (group, args, ctx) => hooksOf(ctx, await shownGroupAccess(ctx, group), args),
     },
     GroupHookConnection,
   ),

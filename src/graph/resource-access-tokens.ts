@@ -5,8 +5,8 @@
 // group Owners, administrators; null for anyone else).
 import type { Context } from "../context.js";
 import { isTokenActive } from "../domain/access-tokens/personal.js";
-import { listResourceAccessTokens, type ResourceAccessToken, type TokenResource } from "../domain/access-tokens/resource.js";
-import { shownGroupAccess, shownProjectAccess } from "../domain/shared/access.js";
+import { listResourceAccessTokens, type ResourceAccessToken } from "../domain/access-tokens/resource.js";
+import { shownGroupAccess, shownProjectAccess, type GroupOrProjectAccess } from "../domain/shared/access.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { offsetConnection, type ConnectionArgs } from "./connections.js";
@@ -42,7 +42,7 @@ builder.objectType(ResourceAccessTokenRef, {
 
 const ResourceAccessTokenConnection = countedConnection(ResourceAccessTokenRef, "ResourceAccessToken");
 
-const tokensOf = (ctx: Context, resource: TokenResource, args: ConnectionArgs) =>
+const tokensOf = (ctx: Context, resource: GroupOrProjectAccess, args: ConnectionArgs) =>
   orNull(() => offsetConnection(args, (page) => listResourceAccessTokens(ctx, resource, {}, page)));
 
 const description = (who: string) => `Access tokens, oldest first, revoked and expired ones too; null for callers below ${who}.`;
@@ -53,7 +53,7 @@ builder.objectFields(ProjectRef, (t) => ({
       type: ResourceAccessTokenRef,
       nullable: true,
       description: description("Maintainer"),
-      resolve: async (project, args, ctx) => tokensOf(ctx, { type: "project", access: await shownProjectAccess(ctx, project) }, args),
+      resolve: async (project, args, ctx) => tokensOf(ctx, await shownProjectAccess(ctx, project), args),
     },
     ResourceAccessTokenConnection,
   ),
@@ -65,7 +65,7 @@ builder.objectFields(GroupRef, (t) => ({
       type: ResourceAccessTokenRef,
       nullable: true,
       description: description("Owner"),
-      resolve: async (group, args, ctx) => tokensOf(ctx, { type: "group", access: await shownGroupAccess(ctx, group) }, args),
+      resolve: async (group, args, ctx) => tokensOf(ctx, await shownGroupAccess(ctx, group), args),
     },
     ResourceAccessTokenConnection,
   ),

@@ -6,7 +6,7 @@ import { revokeToken } from "../auth/token-store.js";
 import { randomBytes } from "node:crypto";
 import type { AccessToken, Prisma, User } from "../../generated/prisma/client.js";
 import { badRequest, notFound, paramError, unauthorized } from "../../errors.js";
-import { AccessLevel, findGroup, findProject, requireAuthenticated, type GroupAccess, type ProjectAccess } from "../shared/access.js";
+import { AccessLevel, findGroup, findProject, requireAuthenticated, type GroupOrProjectAccess } from "../shared/access.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { insertMember, publishMember } from "../members/writes.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
@@ -61,9 +61,6 @@ export function isResourceBot(user: Pick<User, "userType"> | null | undefined): 
   return user?.userType === "project_bot";
 }
 
-/** The project or group whose tokens are read or managed, as the caller found (or was shown) it. */
-export type TokenResource = { type: "project"; access: ProjectAccess } | { type: "group"; access: GroupAccess };
-
 interface Resource {
   type: ResourceType;
   id: number;
@@ -72,13 +69,13 @@ interface Resource {
 }
 
 /** `:id` of the project or group (404 when the caller may not see it). */
-export async function findTokenResource(ctx: DomainContext, type: ResourceType, id: string): Promise<TokenResource> {
-  return type === "project" ? { type, access: await findProject(ctx, id) } : { type, access: await findGroup(ctx, id) };
+export function findTokenResource(ctx: DomainContext, type: ResourceType, id: string): Promise<GroupOrProjectAccess> {
+  return type === "project" ? findProject(ctx, id) : findGroup(ctx, id);
 }
 
-function resourceOf(ctx: DomainContext, r: TokenResource): Resource {
-  const id = r.type === "project" ? r.access.project.id : r.access.group.id;
-  return { type: r.type, id, level: isAdmin(ctx.actor) ? AccessLevel.owner : r.access.level };
+function resourceOf(ctx: DomainContext, access: GroupOrProjectAccess): Resource {
+  const [type, id] = "group" in access ? ["group" as const, access.group.id] : ["project" as const, access.project.id];
+  return { type, id, level: isAdmin(ctx.actor) ? AccessLevel.owner : access.level };
 }
 
 async function findResource(ctx: DomainContext, type: ResourceType, id: string): Promise<Resource> {
@@ -98,7 +95,7 @@ function encompasses(current: number, assign: number): boolean {
 
 /** GET /projects/:id/access_tokens and /groups/:id/access_tokens: oldest first. */
 export async function listResourceAccessTokens(
-  ctx: DomainContext, resource: TokenResource, filters: ResourceTokenFilters, page: PageArgs,
+  ctx: DomainContext, resource: GroupOrProjectAccess, filters: ResourceTokenFilters, page: PageArgs,
 ): Promise<Page<ResourceAccessToken>> {
   requireAuthenticated(ctx);
   const r = resourceOf(ctx, resource);

@@ -1,11 +1,11 @@
 // Member lists of a group or project: its direct members, or all of them with those inherited
 // from the ancestor groups.
 import type { Prisma } from "../../generated/prisma/client.js";
-import { requireAuthenticated } from "../shared/access.js";
+import { requireAuthenticated, type GroupOrProjectAccess } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginate, paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { containsText } from "../shared/paths.js";
-import { allMembers, Member, MemberParent, requireReadable, Target, targetOf } from "./queries.js";
+import { allMembers, requireReadable, targetOf, type Member, type Target } from "./queries.js";
 
 export interface MemberFilters {
   query?: string | null;
@@ -13,7 +13,7 @@ export interface MemberFilters {
 }
 
 /** The parent of a member list, for a signed-in caller who may read its members. */
-function readableParent(ctx: DomainContext, parent: MemberParent): Target {
+function readableParent(ctx: DomainContext, parent: GroupOrProjectAccess): Target {
   requireAuthenticated(ctx);
   return requireReadable(ctx, targetOf(parent));
 }
@@ -27,7 +27,7 @@ function userFilter(ctx: DomainContext, filters: MemberFilters): Prisma.UserWher
 }
 
 /** Direct members of a group or project. */
-export async function listMembers(ctx: DomainContext, parent: MemberParent, filters: MemberFilters, page: PageArgs): Promise<Page<Member>> {
+export async function listMembers(ctx: DomainContext, parent: GroupOrProjectAccess, filters: MemberFilters, page: PageArgs): Promise<Page<Member>> {
   const t = readableParent(ctx, parent);
   const user = userFilter(ctx, filters);
   if (t.source === "group") {
@@ -46,7 +46,7 @@ export async function listMembers(ctx: DomainContext, parent: MemberParent, filt
   );
 }
 
-export async function listAllMembers(ctx: DomainContext, parent: MemberParent, filters: MemberFilters, page: PageArgs): Promise<Page<Member>> {
+export async function listAllMembers(ctx: DomainContext, parent: GroupOrProjectAccess, filters: MemberFilters, page: PageArgs): Promise<Page<Member>> {
   const all = await allMembers(ctx, readableParent(ctx, parent), userFilter(ctx, filters));
   return paginateList(all, page);
 }

@@ -3,8 +3,7 @@
 import { forbidden, recordNotFound } from "../../errors.js";
 import type { Prisma, User } from "../../generated/prisma/client.js";
 import {
-  ancestorIds, canSee, findGroup, findProject, notExpired, requireAuthenticated, type GroupAccess,
-  type ProjectAccess,
+  ancestorIds, canSee, findGroup, findProject, notExpired, requireAuthenticated, type GroupOrProjectAccess,
 } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 
@@ -30,16 +29,13 @@ export interface Target {
   holderId: number | null;
 }
 
-/** The group or project whose members are listed. */
-export type MemberParent = GroupAccess | ProjectAccess;
-
 /** `:id` of a group or project member route: a signed-in caller first (401), then the source (404). */
-export async function findMemberParent(ctx: DomainContext, source: MemberSource, id: string): Promise<MemberParent> {
+export async function findMemberParent(ctx: DomainContext, source: MemberSource, id: string): Promise<GroupOrProjectAccess> {
   requireAuthenticated(ctx);
   return source === "group" ? findGroup(ctx, id) : findProject(ctx, id);
 }
 
-export function targetOf(parent: MemberParent): Target {
+export function targetOf(parent: GroupOrProjectAccess): Target {
   if ("group" in parent) {
     const { group, level } = parent;
     return { source: "group", id: group.id, level, visibility: group.visibility, inheritedFrom: ancestorIds(group), holderId: null };

@@ -6,7 +6,7 @@ import type { Prisma, User } from "../../generated/prisma/client.js";
 import { AccessLevel, requireAuthenticated, requireLevel, ROLE_NAMES, VALID_MEMBER_LEVELS } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { publish, type MemberEvent } from "../shared/events.js";
-import { findDirect, Member, MemberSource, Target, target } from "./queries.js";
+import { findDirect, target, type Member, type MemberSource, type Target } from "./queries.js";
 
 export interface MemberInput {
   user_id?: number | null;

@@ -192,6 +192,9 @@ export interface GroupAccess {
   level: number;
 }
 
+/** A group or project the caller may see (found or shown); `"group" in parent` tells which. */
+export type GroupOrProjectAccess = GroupAccess | ProjectAccess;
+
 /** `:id` of a group: numeric id or full path. */
 export async function findGroup(ctx: DomainContext, id: string | number): Promise<GroupAccess> {
   const key = String(id);

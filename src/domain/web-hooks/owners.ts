@@ -3,15 +3,12 @@
 // (the rest) on the owner; GitLab grants both with admin_group (group Owners) and admin_project
 // (project Maintainers and Owners), and to administrators. What differs per owner is listed here:
 // the access level, the event switches a request may set, and the plan limit.
-import { AccessLevel, findGroup, findProject, requireAuthenticated, requireLevel, type GroupAccess, type ProjectAccess } from "../shared/access.js";
+import { AccessLevel, findGroup, findProject, requireAuthenticated, requireLevel, type GroupOrProjectAccess } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { HOOK_EVENTS, type HookEvent } from "./switches.js";
 
 /** An owner as the request names it: the `:id` of /groups/:id/hooks or /projects/:id/hooks. */
 export type HookOwnerRef = { group: string } | { project: string };
-
-/** An owner the caller may see: found by findHookOwner, or shown in the graph (shownGroupAccess / shownProjectAccess). */
-export type HookOwnerAccess = { group: GroupAccess } | { project: ProjectAccess };
 
 export interface HookOwner {
   kind: "group" | "project";
@@ -43,20 +40,20 @@ export async function resolveHookOwner(ctx: DomainContext, ref: HookOwnerRef): P
 }
 
 /** The owner a hook route names: 401 anonymous, 404 invisible. */
-export async function findHookOwner(ctx: DomainContext, ref: HookOwnerRef): Promise<HookOwnerAccess> {
+export async function findHookOwner(ctx: DomainContext, ref: HookOwnerRef): Promise<GroupOrProjectAccess> {
   requireAuthenticated(ctx);
-  return "group" in ref ? { group: await findGroup(ctx, ref.group) } : { project: await findProject(ctx, ref.project) };
+  return "group" in ref ? findGroup(ctx, ref.group) : findProject(ctx, ref.project);
 }
 
 /** The owner whose hooks the caller may manage: 401 anonymous, 403 below the owner's level (admins pass). */
-export function hookOwnerOf(ctx: DomainContext, access: HookOwnerAccess): HookOwner {
+export function hookOwnerOf(ctx: DomainContext, access: GroupOrProjectAccess): HookOwner {
   requireAuthenticated(ctx);
   if ("group" in access) {
-    const { group, level } = access.group;
+    const { group, level } = access;
     requireLevel(ctx, level, AccessLevel.owner);
     return { kind: "group", id: group.id, where: { groupId: group.id }, settableEvents: GROUP_HOOK_EVENTS, maxHooks: MAX_GROUP_HOOKS };
   }
-  const { project, level } = access.project;
+  const { project, level } = access;
   requireLevel(ctx, level, AccessLevel.maintainer);
   return { kind: "project", id: project.id, where: { projectId: project.id }, settableEvents: PROJECT_HOOK_EVENTS, maxHooks: MAX_PROJECT_HOOKS };
 }

@@ -3,10 +3,11 @@
 // delete: writes.ts; what a hook entity shows: presenter.ts.
 import { recordNotFound } from "../../errors.js";
 import type { WebHook } from "../../generated/prisma/client.js";
+import type { GroupOrProjectAccess } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
-import { hookOwnerOf, resolveHookOwner, type HookOwner, type HookOwnerAccess, type HookOwnerRef } from "./owners.js";
-import { HookEntity, toEntity } from "./presenter.js";
+import { hookOwnerOf, resolveHookOwner, type HookOwner, type HookOwnerRef } from "./owners.js";
+import { toEntity, type HookEntity } from "./presenter.js";
 
 export async function findHookRow(ctx: DomainContext, owner: HookOwner, hookId: number): Promise<WebHook> {
   const row = await ctx.db.webHook.findFirst({ where: { id: hookId, ...owner.where } });
@@ -15,7 +16,7 @@ export async function findHookRow(ctx: DomainContext, owner: HookOwner, hookId: 
 }
 
 /** GET /groups/:id/hooks and /projects/:id/hooks: for those who may manage the owner's hooks. */
-export async function listHooks(ctx: DomainContext, owner: HookOwnerAccess, page: PageArgs): Promise<Page<HookEntity>> {
+export async function listHooks(ctx: DomainContext, owner: GroupOrProjectAccess, page: PageArgs): Promise<Page<HookEntity>> {
   const { where } = hookOwnerOf(ctx, owner);
   const hooks = await paginate(
     page,

@@ -6,7 +6,7 @@ import type { WebHook } from "../../generated/prisma/client.js";
 import type { DomainContext } from "../shared/context.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { resolveHookOwner, type HookOwner, type HookOwnerRef } from "./owners.js";
-import { HookEntity, toEntity } from "./presenter.js";
+import { toEntity, type HookEntity } from "./presenter.js";
 import { findHookRow } from "./queries.js";
 import { secretColumns, stateOf } from "./rows.js";
 import { applyEdit, EMPTY_HOOK, fullMessagesSentence, validateHook, type HookEdit, type HookErrors, type HookState } from "./rules.js";
