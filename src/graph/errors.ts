@@ -3,7 +3,7 @@
 // that tells a hidden object from a missing one; a refused or invalid write lists its reasons in
 // the payload's `errors`.
 import { GraphQLError } from "graphql";
-import { appErrorOf, type AppError } from "../errors.js";
+import { AppError, appErrorOf } from "../errors.js";
 
 const HIDDEN = new Set([401, 403, 404]);
 
@@ -42,6 +42,32 @@ export async function payload<K extends string, T>(
     if (hiddenWrite(appError.status, !!ctx.actor)) throw resourceNotAvailable();
     return { [key]: null, errors: messagesOf(appError) } as Record<K, T | null> & { errors: string[] };
   }
+}
+
+/**
+ * A write whose domain 403s that carry a reason are rules the caller ran into (a protected branch,
+ * a user state that does not allow the change): the reason goes to the payload's `errors`. A bare
+ * 403 is the permission check and stays "resource not available". Only writes whose 403 reasons
+ * are all such rules opt in: elsewhere a reason may tell a hidden object from a missing one.
+ */
+export async function refusalsAsErrors<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const reason = refusalReasonOf(error);
+    throw reason == null ? error : ruleError(reason);
+  }
+}
+
+/** The payload's error for a rule's refusal (its status no longer matters once it is a message). */
+export const ruleError = (message: string) => new AppError(422, { message });
+
+/** The reason of a 403 that carries one ("403 Forbidden - <reason>" or a service's bare message). */
+function refusalReasonOf(error: unknown): string | null {
+  const appError = appErrorOf(error);
+  const message = appError?.status === 403 ? (appError.body as { message?: unknown }).message : undefined;
+  if (typeof message !== "string" || message === "403 Forbidden") return null;
+  return message.replace(/^403 Forbidden - /, "");
 }
 
 /**

@@ -3,7 +3,7 @@
 // DELETE /projects/:id/repository/tags) and mergeRequestRebase (rebase.ts rules, as REST PUT
 // /projects/:id/merge_requests/:iid/rebase, which Forgeline finishes before answering).
 import { rebaseMergeRequest } from "../domain/merge-requests/rebase.js";
-import { createCommit } from "../domain/repository/commit-api.js";
+import { createCommitAsPusher } from "../domain/repository/commit-api.js";
 import { createTag, deleteTag } from "../domain/repository/tags.js";
 import { FILE_ACTIONS } from "../domain/repository/tree.js";
 import { builder } from "./builder.js";
@@ -11,6 +11,7 @@ import { CommitRef } from "./commits.js";
 import { changeMergeRequest, mergeRequestInputFields } from "./merge-request-inputs.js";
 import { MergeRequestRef } from "./merge-requests.js";
 import { projectPathOf } from "./mutation-inputs.js";
+import { refusalsAsErrors } from "./errors.js";
 import { payloadMutation } from "./payload-mutation.js";
 import { TagRef } from "./tags.js";
 
@@ -42,8 +43,9 @@ payloadMutation("commitCreate", {
     message: t.string({ required: true }),
     actions: t.field({ type: [CommitActionInput], required: true }),
   }),
+  // a protected branch's refusal is listed in `errors`, as GitLab's commitCreate lists it
   write: (input, ctx) =>
-    createCommit(ctx, projectPathOf(input.projectPath), {
+    refusalsAsErrors(() => createCommitAsPusher(ctx, projectPathOf(input.projectPath), {
       branch: input.branch,
       start_branch: input.startBranch,
       commit_message: input.message,
@@ -55,7 +57,7 @@ payloadMutation("commitCreate", {
         encoding: action.encoding as string | null | undefined,
         execute_filemode: action.executeFilemode,
       })),
-    }),
+    })),
   returns: { field: "commit", type: CommitRef },
 });
 

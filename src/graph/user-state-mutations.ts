@@ -10,33 +10,16 @@ import {
   activateUser, banUser, blockUser, deactivateUser, unbanUser, unblockUser, type StateAnswer,
 } from "../domain/users/states.js";
 import { getUser } from "../domain/users/queries.js";
-import { AppError, appErrorOf } from "../errors.js";
+import { refusalsAsErrors, ruleError } from "./errors.js";
 import { recordIdOf } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";
 import { UserRef } from "./users.js";
 
 type StateChange = (ctx: Context, id: number) => Promise<StateAnswer>;
 
-/** The payload's error for a rule's refusal (its status no longer matters once it is a message). */
-const ruleError = (message: string) => new AppError(422, { message });
-
-/** The reason of a 403 that carries one ("403 Forbidden - <reason>" or a service's bare message). */
-function refusalReasonOf(error: unknown): string | null {
-  const appError = appErrorOf(error);
-  const message = appError?.status === 403 ? (appError.body as { message?: unknown }).message : undefined;
-  if (typeof message !== "string" || message === "403 Forbidden") return null;
-  return message.replace(/^403 Forbidden - /, "");
-}
-
 async function changeState(ctx: Context, gid: string | number, change: StateChange, event: string) {
   const id = recordIdOf(gid, "User");
-  let answer: StateAnswer;
-  try {
-    answer = await change(ctx, id);
-  } catch (error) {
-    const reason = refusalReasonOf(error);
-    throw reason == null ? error : ruleError(reason);
-  }
+  const answer = await refusalsAsErrors(() => change(ctx, id));
   // state_machines' message for a refused event (User#activate, #ban, ... returning false)
   if (answer === false) throw ruleError(`State cannot transition via "${event}"`);
   return getUser(ctx, id);

@@ -82,12 +82,14 @@ describe("commitCreate", () => {
     expectNotAvailable(await graph(clientOf(t, team, actor), COMMIT, { input: { projectPath: "no/such", branch: "main", message: "m", actions: [] } }), "commitCreate");
   });
 
-  it("refuses a developer a branch only maintainers may push to; a maintainer commits", async () => {
+  it("lists a branch only maintainers may push to in a developer's errors, committing nothing; a maintainer commits", async () => {
     const branch = uniq("locked");
     await createBranch(team.owner.api, team.publicProject.id, branch);
     await protectBranch(team.owner.api, team.publicProject.id, branch, { push_access_level: 40 });
+    const headBefore = await headOf(team.publicProject, branch);
     const commit = input(team.publicProject, { branch, actions: [create(`${uniq("f")}.txt`)] });
-    expectNotAvailable(await graph(team.developer.api, COMMIT, commit), "commitCreate");
+    expect((await graphData(team.developer.api, COMMIT, commit)).commitCreate).toEqual({ commit: null, errors: ["You are not allowed to push into this branch"] });
+    expect(await headOf(team.publicProject, branch)).toBe(headBefore);
     expect((await graphData(team.maintainer.api, COMMIT, commit)).commitCreate.errors).toEqual([]);
   });
 

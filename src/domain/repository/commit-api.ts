@@ -6,7 +6,7 @@ import { requireAuthenticated, type ProjectAccess } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { BLANK_SHA, type Tx } from "../shared/events.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
-import { canPushToBranch, findRepositoryProject, requireRepositoryEnabled } from "./access.js";
+import { canPushToBranch, findRepositoryProject, requirePushCode, requireRepositoryEnabled } from "./access.js";
 import { blankParamErrors, requireParams } from "./branches.js";
 import { commitsBySha, historyOfAll, historyOrder, mergeBase, resolveCommit, treeOf, writeCommit } from "./commits.js";
 import { lockBranches, pushBranch } from "./push.js";
@@ -135,6 +135,15 @@ async function startCommit(tx: Tx, projectId: number, branch: string, startBranc
   }
   const commit = (await resolveCommit(tx, projectId, start.headSha))!;
   return { start: commit, before: target?.headSha ?? BLANK_SHA };
+}
+
+/**
+ * GitLab's GraphQL commitCreate: push_code on the project first (a bare 403 for readers), then
+ * createCommit, whose protected-branch refusal carries its reason.
+ */
+export async function createCommitAsPusher(ctx: DomainContext, id: string, input: CommitInput): Promise<CommitDetailView> {
+  requirePushCode(ctx, await findRepositoryProject(ctx, id));
+  return createCommit(ctx, id, input);
 }
 
 export async function createCommit(ctx: DomainContext, id: string, input: CommitInput): Promise<CommitDetailView> {
