@@ -1,6 +1,6 @@
 // Commits: the Commit type and MergeRequest.commits, the merge request's commits newest first
 // (what its source head has that the target lacks), as REST reads them, for a page of merge
-// requests at once (ctx.loaders.mergeRequestCommits).
+// requests at once (listMergeRequestCommits).
 import type { Commit } from "../generated/prisma/client.js";
 import { listMergeRequestCommits } from "../domain/merge-requests/reviews.js";
 import { commitWebUrl } from "../domain/repository/urls.js";

@@ -1,7 +1,7 @@
 // Webhooks on Project and Group (GitLab has no public hook type: the REST entity is the model),
 // with each hook's delivery history. The domain's hook list (the REST route's function) decides
 // who sees them: project Maintainers, group Owners and administrators; the histories of a page of
-// hooks are read together (ctx.loaders.hookEvents). The entity holds no token and no URL variable
+// hooks are read together (listHookEvents). The entity holds no token and no URL variable
 // or custom header value, the history's recorded headers have them redacted.
 import type { Context } from "../context.js";
 import { PROJECT_HOOK_EVENTS } from "../domain/web-hooks/owners.js";

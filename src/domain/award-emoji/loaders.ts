@@ -1,5 +1,6 @@
-// Batch loads for the per-request loaders (src/domain/loaders.ts): the reactions of many
-// awardables in one query, for lists of issues, MRs and notes (their vote counts: issuable-facts.ts).
+// Batch loads for the per-request loaders (shared/loaders.ts): every reaction of many awardables in
+// one query, for the vote counts of lists of issues, MRs and notes (issuable-facts.ts); and the same
+// page of many awardables' reactions, read by listAwardEmoji.
 import { Prisma, type AwardEmoji } from "../../generated/prisma/client.js";
 import { awardsPage, countAwards } from "../../db/hot-reads.js";
 import { childPages } from "../shared/child-pages.js";
@@ -39,7 +40,7 @@ export const awardEmojiLoader: LoaderFactory<DataLoader<AwardableKey, AwardEmoji
   new DataLoader((keys) => batchAwardEmoji(services.db, keys));
 
 /** One page of an awardable's reactions (the page as asked: REST's page/per_page or a row offset). */
-export interface AwardPageKey {
+interface AwardPageKey {
   type: AwardableType;
   id: number;
   page: PageArgs;
@@ -51,7 +52,7 @@ const awardPageCacheKey = (key: AwardPageKey) => JSON.stringify(key);
  * The same page of many awardables' reactions, oldest first: one statement per kind of page asked
  * for. A single awardable (every REST list) takes the hot path, its page and count in one statement.
  */
-export async function batchAwardPages(db: Db, keys: readonly AwardPageKey[]): Promise<Page<AwardEmoji>[]> {
+async function batchAwardPages(db: Db, keys: readonly AwardPageKey[]): Promise<Page<AwardEmoji>[]> {
   const groups = new Map<string, AwardPageKey[]>();
   for (const key of keys) {
     const group = awardPageCacheKey({ ...key, id: 0 });

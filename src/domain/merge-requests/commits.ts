@@ -34,8 +34,8 @@ export async function mergeRequestCommits(db: Reader, mr: MergeRequestRefs): Pro
 
 /**
  * mergeRequestCommits of many merge requests in three statements whatever their number (the
- * projects' commit graphs, the target branches' heads, the commits' rows): the per-request loader
- * ctx.loaders.mergeRequestCommits, for a page of merge requests on the public graph.
+ * projects' commit graphs, the target branches' heads, the commits' rows): mergeRequestCommitsLoader,
+ * read by listMergeRequestCommits for REST and for a page of merge requests on the public graph.
  */
 export async function batchMergeRequestCommits(db: Reader, mrs: readonly MergeRequestRefs[]): Promise<Commit[][]> {
   const links = await commitLinksOfProjects(db, [...new Set(mrs.map((mr) => mr.projectId))]);

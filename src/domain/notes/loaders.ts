@@ -47,7 +47,7 @@ export async function batchNotes(db: Db, keys: readonly NotesKey[]): Promise<Not
  * A page of a noteable's notes in an order (ties by id) with the notes filter, internal notes only
  * when `internal`.
  */
-export interface NotePageKey {
+interface NotePageKey {
   type: NoteableType;
   id: number;
   internal: boolean;
@@ -57,7 +57,7 @@ export interface NotePageKey {
   page: PageArgs;
 }
 
-export const notePageCacheKey = (key: NotePageKey) => JSON.stringify(key);
+const notePageCacheKey = (key: NotePageKey) => JSON.stringify(key);
 
 /** The notes filter in SQL (UserPreference::NOTES_FILTERS). */
 const SYSTEM_CONDITION: Record<NotesFilter, Prisma.Sql> = {
@@ -74,7 +74,7 @@ function orderSql(orderBy: NoteOrderBy, sort: SortDirection): Prisma.Sql {
 }
 
 /** One statement per kind of page asked for (a page of noteables asks for one): see childPages. */
-export async function batchNotePages(db: Db, keys: readonly NotePageKey[]): Promise<Page<Note>[]> {
+async function batchNotePages(db: Db, keys: readonly NotePageKey[]): Promise<Page<Note>[]> {
   const groups = new Map<string, NotePageKey[]>();
   for (const key of keys) {
     const group = notePageCacheKey({ ...key, id: 0 });

@@ -102,16 +102,16 @@ export function listHookEvents(ctx: Pick<DomainContext, "loaders">, hook: Pick<W
 }
 
 /** The same page of many hooks' histories, with the same status filter (`status`: its values). */
-export interface HookEventsKey {
+interface HookEventsKey {
   hookId: number;
   status: string[];
   page: PageArgs;
 }
 
-export const hookEventsCacheKey = (key: HookEventsKey) => JSON.stringify(key);
+const hookEventsCacheKey = (key: HookEventsKey) => JSON.stringify(key);
 
 /** listHookEvents of many hooks in one statement per kind of page asked for (a page of hooks asks for one). */
-export async function batchHookEvents(services: Services, keys: readonly HookEventsKey[]): Promise<Page<HookEventEntity>[]> {
+async function batchHookEvents(services: Services, keys: readonly HookEventsKey[]): Promise<Page<HookEventEntity>[]> {
   const now = services.now();
   const groups = new Map<string, HookEventsKey[]>();
   for (const key of keys) {
@@ -191,5 +191,5 @@ async function throttle(ctx: DomainContext, flag: FeatureName, scope: string): P
 const unprocessable = (message: string) => new AppError(422, { message });
 
 /** A page of each hook's delivery history (`events(first:)` of a page of hooks), in one statement. */
-export const hookEventsLoader: LoaderFactory<DataLoader<HookEventsKey, Page<HookEventEntity>, string>> = (services) =>
+const hookEventsLoader: LoaderFactory<DataLoader<HookEventsKey, Page<HookEventEntity>, string>> = (services) =>
   new DataLoader((keys) => batchHookEvents(services, keys), { cacheKeyFn: hookEventsCacheKey });
