@@ -42,6 +42,10 @@ export interface Config {
   sshPort: number;
   /** FORGELINE_REVISION: the commit the server was built from, for /version (else the REVISION file or the git checkout). */
   revision: string | undefined;
+  /** REPOSITORIES_DIR: where the projects' bare git repositories live (default `<dataDir>/repositories`). */
+  repositoriesDir: string;
+  /** MAX_PUSH_SIZE_MB: the largest pack a push may send (GitLab's "Maximum push size"); 0: no limit. */
+  maxPushSizeMb: number;
 }
 
 /** Key bytes that never print: `String()`, JSON and `util.inspect` show "[REDACTED]". */
@@ -196,6 +200,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sshHost: sshHost(env, baseUrl),
     sshPort: integer(env, "SSH_PORT", 22, 1, 65535),
     revision: revision(env),
+    repositoriesDir: path.resolve(env.REPOSITORIES_DIR || path.join(dataDir, "repositories")),
+    maxPushSizeMb: integer(env, "MAX_PUSH_SIZE_MB", 1024, 0, 1024 * 1024),
   };
 }
 

@@ -3,12 +3,17 @@
 import { authenticate, type Credentials } from "./domain/auth/callers.js";
 import type { DomainContext, Services } from "./domain/shared/context.js";
 import type { PageInfo } from "./domain/shared/pagination.js";
+import type { Download } from "./domain/shared/downloads.js";
 import { createLoaders } from "./domain/shared/loaders.js";
 
 export interface RestBag {
   page?: PageInfo;
   /** keyset pagination: the query params of the next page, or null at the end */
   keysetNext?: Record<string, string> | null;
+  /** more response headers (the files API's X-Gitlab-* headers) */
+  headers?: Record<string, string>;
+  /** a `download` route's file: sent as the body instead of the root field's JSON */
+  download?: Download;
 }
 
 export interface Context extends DomainContext {

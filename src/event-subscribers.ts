@@ -2,11 +2,10 @@
 // fan-out, in the order they must run. Imported once by services.ts, so the subscriptions exist
 // before the first request; it lives beside services.ts because it wires src/webhooks onto the
 // domain, which imports nothing from src/webhooks.
-// first: the push payloads and merge request reactions see the default branch it may set
-import "./domain/repository/first-branch.js";
 import "./domain/merge-requests/subscribers.js";
 import "./webhooks/subscribers.js";
 import "./webhooks/tag-push.js";
 import "./domain/merge-requests/approvals/subscribers.js";
 import "./webhooks/project-events.js";
 import "./domain/live-events/publisher.js";
+import "./domain/repository/removal.js";

@@ -23,15 +23,15 @@ interface Listener {
 }
 
 async function serveHttp(services: Services): Promise<Listener> {
-  const [{ createServerAdapter }, { createApp }, { withOAuth }] = await Promise.all([
-    import("@whatwg-node/server"), import("./app.js"), import("./oauth/index.js"),
+  const [{ createServerAdapter }, { createApp }, { withOAuth }, { withGitHttp }] = await Promise.all([
+    import("@whatwg-node/server"), import("./app.js"), import("./oauth/index.js"), import("./git-http/handler.js"),
   ]);
   const app = createApp(services);
   // Node refuses a request line and headers over 16 KiB with a bare 431 before the app sees it: leave
   // room for the longest query string the app accepts, so that a longer one gets its 414 answer.
   const maxHeaderSize = services.config.maxQueryStringLength + HEADER_ALLOWANCE;
-  // the OAuth provider (oidc-provider) takes Node's request and response itself
-  const listener = withOAuth(services, createServerAdapter((request: Request) => app.fetch(request)));
+  // git's smart HTTP and the OAuth provider (oidc-provider) take Node's request and response themselves
+  const listener = withGitHttp(services, withOAuth(services, createServerAdapter((request: Request) => app.fetch(request))));
   const server = createServer({ maxHeaderSize }, listener);
   server.on("clientError", answerClientError);
   const listening = new Promise<number>((resolve) => {
@@ -89,15 +89,34 @@ async function runWebProcess(config: Config) {
   onStopSignal(() => http.stop().finally(() => services.db.$disconnect()));
 }
 
+/** The server drives the `git` program: without a recent enough one it stops at once, saying why. */
+async function requireGit(): Promise<void> {
+  const { checkGitVersion, GitMissingError } = await import("./git/version.js");
+  try {
+    await checkGitVersion();
+  } catch (error) {
+    if (!(error instanceof GitMissingError)) throw error;
+    console.error(`Cannot start: ${error.message}`);
+    process.exit(2);
+  }
+}
+
 async function runPrimary(config: Config) {
+  await requireGit();
   mkdirSync(config.dataDir, { recursive: true });
   // The migration runs in a child process (Prisma CLI) while this one loads the application.
-  const [[{ createServices }, { bootstrap }, { createWorker }]] = await Promise.all([
-    Promise.all([import("./services.js"), import("./domain/instance/bootstrap.js"), import("./webhooks/worker.js")]),
+  const [[{ createServices }, { bootstrap }, { createWorker }, { startRepositoryRepair }, { convertLegacyRepositories }]] = await Promise.all([
+    Promise.all([
+      import("./services.js"), import("./domain/instance/bootstrap.js"), import("./webhooks/worker.js"), import("./domain/repository/reconcile.js"),
+      import("./domain/repository/conversion.js"),
+    ]),
     applyMigrations(config.databaseUrl),
   ]);
   const services: Services = await createServices(config);
   await announceRoot(services, bootstrap);
+  // before the repair compares refs with rows: a database from before real git gets its repositories
+  await convertLegacyRepositories(services, (message, error) => (error ? console.error(message, error) : console.log(message)));
+  const stopRepair = startRepositoryRepair(services, (message, error) => console.error(message, error ?? ""));
   const clustered = config.webConcurrency > 1;
   const web: Listener = clustered ? superviseWebProcesses(config.webConcurrency, console.error) : await serveHttp(services);
   // the webhook delivery worker (WEBHOOK_WORKER=false when workers run apart: `npm run worker`)
@@ -106,6 +125,7 @@ async function runPrimary(config: Config) {
   // the web processes' commits wake it (a web process runs no worker)
   if (clustered) cluster.on("message", (_from, message) => isWakeMessage(message) && worker?.wake());
   onStopSignal(async () => {
+    stopRepair();
     await web.stop();
     await worker?.stop();
     await services.db.$disconnect();

@@ -10,16 +10,33 @@ import { publishLiveEventsOnCommit } from "./domain/live-events/publisher.js";
 import { createUrlGuard } from "./net/url-guard.js";
 import { hookDelivery } from "./webhooks/hook-delivery.js";
 import { coalesced, NOTIFY_CHANNEL, wakeOnCommit } from "./webhooks/wake.js";
+import { GitStore } from "./git/store.js";
+import { afterCommit, type TransactionClient } from "./db/after-commit.js";
+import { takeRemovedRepositories } from "./domain/repository/removal.js";
+import { createRepositoryLocks } from "./git/locks.js";
 import "./event-subscribers.js";
 
 export async function createServices(config: Config, now: () => Date = () => new Date()): Promise<Services> {
   const { db, stats, versions } = await openDatabase(config.databaseUrl);
+  const git = new GitStore(config.repositoriesDir);
+  removeRepositoriesOnCommit(db, git);
   return {
     db, dialect: isPostgresqlUrl(config.databaseUrl) ? "postgresql" : "sqlite", sqlStats: stats, config, now, caches: createCaches(versions),
     encryption: createEncryption(loadEncryptionKey(config)),
     urlGuard: createUrlGuard({ allowLocal: config.allowLocalWebhooks }),
     hookDelivery,
+    git,
+    repositoryLocks: createRepositoryLocks({
+      databaseUrl: config.databaseUrl, postgresql: isPostgresqlUrl(config.databaseUrl), repositoriesDir: config.repositoriesDir,
+    }),
   };
+}
+
+/** The repositories of projects whose deletion committed are removed from disk. */
+function removeRepositoriesOnCommit(db: TransactionClient, git: GitStore): void {
+  afterCommit(db, (tx) => {
+    for (const projectId of takeRemovedRepositories(tx)) void git.remove(projectId).catch((error) => console.error(error));
+  });
 }
 
 /** The client for DATABASE_URL, and how its caches learn of other processes' writes. */

@@ -1,15 +1,15 @@
 // Commits: the Commit type and MergeRequest.commits, the merge request's commits newest first
 // (what its source head has that the target lacks), as REST reads them, for a page of merge
 // requests at once (listMergeRequestCommits).
-import type { Commit } from "../generated/prisma/client.js";
 import { listMergeRequestCommits } from "../domain/merge-requests/reviews.js";
+import type { CommitRecord } from "../domain/repository/git.js";
 import { commitWebUrl } from "../domain/repository/urls.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { offsetConnection } from "./connections.js";
 import { MergeRequestRef } from "./merge-requests.js";
 
-export const CommitRef = builder.objectRef<Commit>("Commit");
+export const CommitRef = builder.objectRef<CommitRecord>("Commit");
 
 builder.objectType(CommitRef, {
   description: "A commit of a project's repository.",
@@ -24,8 +24,7 @@ builder.objectType(CommitRef, {
     committerName: t.exposeString("committerName"),
     committerEmail: t.exposeString("committerEmail"),
     authoredDate: t.expose("authoredAt", { type: "Time" }),
-    // Forgeline records one time per commit (the REST entity's committed_date is the same)
-    committedDate: t.expose("authoredAt", { type: "Time" }),
+    committedDate: t.expose("committedAt", { type: "Time" }),
     webUrl: t.string({ resolve: (commit, _a, ctx) => commitWebUrl(ctx, commit.projectId, commit.sha) }),
   }),
 });

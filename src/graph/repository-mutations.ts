@@ -5,7 +5,7 @@
 import { rebaseMergeRequest } from "../domain/merge-requests/rebase.js";
 import { createCommitAsPusher } from "../domain/repository/commit-api.js";
 import { createTag, deleteTag } from "../domain/repository/tags.js";
-import { FILE_ACTIONS } from "../domain/repository/tree.js";
+import { FILE_ACTIONS } from "../domain/repository/file-actions.js";
 import { builder } from "./builder.js";
 import { CommitRef } from "./commits.js";
 import { changeMergeRequest, mergeRequestInputFields } from "./merge-request-inputs.js";

@@ -22,7 +22,7 @@ builder.objectType(TagRef, {
       type: "Time",
       nullable: true,
       description: "When an annotated tag was created; null for a lightweight tag.",
-      resolve: (view) => (view.tag.message == null ? null : view.tag.createdAt),
+      resolve: (view) => (view.tag.objectSha == null ? null : view.tag.createdAt),
     }),
   }),
 });

@@ -12,7 +12,7 @@ import { collapseSlashes, createMatcher, type RouteMatch } from "./match.js";
 import { applyExposure } from "./exposure.js";
 import { buildRouteOperations } from "./operations.js";
 import { assertWellFormedParams, coerceArgs, isUpload, parseBody, parseQuery, withFileAlias } from "./params.js";
-import { blobResponse, errorResponse, jsonResponse, noContent, paginationHeaders, textResponse } from "./render.js";
+import { blobResponse, downloadResponse, errorResponse, jsonResponse, noContent, paginationHeaders, textResponse } from "./render.js";
 import { routes, successStatus, type Route } from "./routes.js";
 
 export const API_PREFIX = "/api/v4";
@@ -66,10 +66,11 @@ export function createRestHandler(schema: GraphQLSchema, services: Services, log
     })) as ExecutionResult;
     if (result.errors?.length) throw executionError(result.errors, log);
     if (successStatus(route) === 204) return noContent();
+    if (route.download) return downloadResponse(successStatus(route), ctx.rest.download, request.method === "HEAD");
     const data = result.data?.[operation.fieldName];
     applyExposure(data, operation.exposure);
     if (route.text) return blobResponse(successStatus(route), data as { file_name: string; content: string });
-    return jsonResponse(successStatus(route), data, paginationHeaders(request, query, ctx.rest));
+    return jsonResponse(successStatus(route), data, { ...paginationHeaders(request, query, ctx.rest), ...ctx.rest.headers });
   }
 }
 

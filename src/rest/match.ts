@@ -1,5 +1,7 @@
 // Matching a raw request path against the route table. Segments are compared before decoding,
-// so an encoded slash (%2F) stays inside one parameter and an unencoded one matches nothing.
+// so an encoded slash (%2F) stays inside one parameter and an unencoded one matches nothing. A
+// segment may also be a literal prefix followed by a parameter (`archive.:format`, Grape's
+// `(.:format)`): it matches a segment that starts with the prefix and has something after it.
 import type { Route } from "./routes.js";
 
 export interface RouteMatch {
@@ -44,13 +46,16 @@ function matchSegments(pattern: string[], actual: string[]): Record<string, stri
   for (let i = 0; i < pattern.length; i++) {
     const p = pattern[i]!;
     const a = actual[i]!;
-    if (p.startsWith(":")) {
-      try {
-        params[p.slice(1)] = decodeURIComponent(a);
-      } catch {
-        return null;
-      }
-    } else if (p !== a) {
+    const colon = p.indexOf(":");
+    if (colon === -1) {
+      if (p !== a) return null;
+      continue;
+    }
+    const prefix = p.slice(0, colon);
+    if (!a.startsWith(prefix) || a.length === prefix.length) return null;
+    try {
+      params[p.slice(colon + 1)] = decodeURIComponent(a.slice(prefix.length));
+    } catch {
       return null;
     }
   }

@@ -1,7 +1,9 @@
 // Rendering REST answers: exact `application/json`, GitLab error bodies, pagination headers, raw files.
 import qs from "qs";
 import { AppError } from "../errors.js";
+import { Readable } from "node:stream";
 import type { RestBag } from "../context.js";
+import type { Download } from "../domain/shared/downloads.js";
 import { collapseSlashes } from "./match.js";
 
 const SECURITY_HEADERS = { "X-Frame-Options": "SAMEORIGIN", "X-Content-Type-Options": "nosniff" };
@@ -31,6 +33,15 @@ export function blobResponse(status: number, blob: { file_name: string; content:
     "Content-Type": "text/plain; charset=utf-8",
     "Content-Disposition": contentDisposition("inline", blob.file_name),
   });
+}
+
+/** A `download` route's file, streamed; a HEAD request gets its headers without opening it. */
+export function downloadResponse(status: number, download: Download | undefined, headOnly: boolean): Response {
+  if (!download) throw new Error("a download route's root field left no file in ctx.rest.download");
+  const headers = { ...SECURITY_HEADERS, ...download.headers };
+  if (headOnly) return new Response(null, { status, headers });
+  const body = download.open();
+  return new Response(Buffer.isBuffer(body) ? new Uint8Array(body) : (Readable.toWeb(body) as ReadableStream<Uint8Array>), { status, headers });
 }
 
 /** Rails' ContentDisposition.format: an ASCII `filename` for old clients, the exact name in RFC 5987's `filename*`. */
@@ -69,7 +80,7 @@ export function linkUrl(request: Request, params: Record<string, unknown>): stri
 export function paginationHeaders(request: Request, query: Record<string, unknown>, bag: RestBag): Record<string, string> {
   if (bag.keysetNext !== undefined) {
     if (!bag.keysetNext) return {};
-    const params = { ...withoutKeys(query, ["cursor", "id_after", "id_before", "page"]), ...bag.keysetNext };
+    const params = { ...withoutKeys(query, ["cursor", "id_after", "id_before", "page", "page_token"]), ...bag.keysetNext };
     return { Link: `<${linkUrl(request, params)}>; rel="next"` };
   }
   const info = bag.page;

@@ -1,7 +1,8 @@
 // Route rows of the /api/v4 route table (routes.ts): each maps a GitLab method + path to one root
 // field of the GraphQL schema. Success status defaults by verb (GET/PUT 200, POST 201, DELETE 204).
 // `files` names the route's file params (Upload args), in order: see the adapter's `file` part.
-// `text` routes answer a file's content instead of JSON: their root field returns a RawBlob.
+// `text` routes answer a file's content instead of JSON: their root field returns a RawBlob;
+// `download` routes answer the file their root field leaves in `ctx.rest.download`.
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 
 export interface Route {
@@ -13,11 +14,13 @@ export interface Route {
   files?: readonly string[];
   /** the root field's RawBlob is sent as the body (text/plain), named in Content-Disposition */
   text?: boolean;
+  /** the file the root field puts in `ctx.rest.download` is sent as the body (any type, streamed) */
+  download?: boolean;
 }
 
 type RouteOptions = Pick<Route, "status" | "files">;
 
-export const get = (path: string, field: string, options: Pick<Route, "text"> = {}): Route => ({ method: "GET", path, field: `Query.${field}`, ...options });
+export const get = (path: string, field: string, options: Pick<Route, "text" | "download"> = {}): Route => ({ method: "GET", path, field: `Query.${field}`, ...options });
 export const post = (path: string, field: string, options: RouteOptions = {}): Route => ({ method: "POST", path, field: `Mutation.${field}`, ...options });
 export const put = (path: string, field: string, options: RouteOptions = {}): Route => ({ method: "PUT", path, field: `Mutation.${field}`, ...options });
 export const del = (path: string, field: string): Route => ({ method: "DELETE", path, field: `Mutation.${field}` });

@@ -2,6 +2,8 @@
 // GraphQL schema (row helpers and defaults: route-helpers.ts). Work item areas keep their rows in routes/.
 import { del, get, post, put, type Route } from "./route-helpers.js";
 import { repositoryRoutes } from "./routes/repository.js";
+import { repositoryFileRoutes } from "./routes/repository-files.js";
+import { repositoryBrowseRoutes } from "./routes/repository-browse.js";
 import { userRoutes } from "./routes/users.js";
 import { issueRoutes } from "./routes/issues.js";
 import { mergeRequestRoutes } from "./routes/merge-requests.js";
@@ -94,6 +96,8 @@ export const routes: Route[] = [
   post("/topics/merge", "mergeTopics"),
   // work items, one file per area under routes/
   ...repositoryRoutes,
+  ...repositoryFileRoutes,
+  ...repositoryBrowseRoutes,
   ...issueRoutes,
   ...mergeRequestRoutes,
   ...noteRoutes,

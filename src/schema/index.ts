@@ -16,6 +16,8 @@ import "./applications.js";
 import "./topics.js";
 import "./repository.js";
 import "./tags.js";
+import "./repository-files.js";
+import "./repository-browse.js";
 import "./issues.js";
 import "./merge-requests.js";
 import "./merge-request-merging.js";

@@ -4,7 +4,7 @@ import type { Context } from "../context.js";
 import { mergeMergeRequest } from "../domain/merge-requests/merge.js";
 import { mergeRequestMergeRef, rebaseMergeRequest } from "../domain/merge-requests/rebase.js";
 import {
-  getMergeRequestChanges, listMergeRequestCommits, listMergeRequestDiffs, listMergeRequestParticipants, mergeRequestDiffs, type DiffView,
+  getMergeRequestChanges, listMergeRequestCommits, listMergeRequestDiffs, listMergeRequestParticipants, mergeRequestDiffCollection, type DiffView,
 } from "../domain/merge-requests/reviews.js";
 import { findMergeRequestWithAccess, type MergeRequestRow } from "../domain/merge-requests/queries.js";
 import { builder } from "./builder.js";
@@ -13,7 +13,7 @@ import { pageArgs, rowsOf } from "./pagination.js";
 import { CommitEntity } from "./repository.js";
 import { UserBasic } from "./users.js";
 
-/** Entities::Diff, paths only: the contents are not kept (too_large and collapsed say so). */
+/** Entities::Diff. */
 export const DiffEntity = builder.objectRef<DiffView>("MergeRequestDiff").implement({
   fields: (t) => ({
     diff: t.exposeString("diff"),
@@ -26,17 +26,29 @@ export const DiffEntity = builder.objectRef<DiffView>("MergeRequestDiff").implem
     new_file: t.exposeBoolean("new_file"),
     renamed_file: t.exposeBoolean("renamed_file"),
     deleted_file: t.exposeBoolean("deleted_file"),
-    generated_file: t.exposeBoolean("generated_file"),
+    generated_file: t.boolean({ nullable: true, resolve: (diff) => diff.generated_file }),
   }),
 });
+
+const collections = new WeakMap<object, ReturnType<typeof mergeRequestDiffCollection>>();
+
+/** The changes of a merge request row once (changes and overflow share them). */
+function changesOnce(ctx: Context, mr: MergeRequestRow): ReturnType<typeof mergeRequestDiffCollection> {
+  let collection = collections.get(mr);
+  if (!collection) {
+    collection = mergeRequestDiffCollection(ctx, mr);
+    collections.set(mr, collection);
+  }
+  return collection;
+}
 
 /** Entities::MergeRequestChanges: the merge request with its changes. */
 const MergeRequestChanges = builder.prismaObject("MergeRequest", {
   variant: "MergeRequestChanges",
   fields: (t) => ({
     ...detailFields(t as Fields, true),
-    changes: t.field({ type: [DiffEntity], resolve: (mr, _a, ctx: Context) => mergeRequestDiffs(ctx, mr as MergeRequestRow) }),
-    overflow: t.boolean({ resolve: () => false }),
+    changes: t.field({ type: [DiffEntity], resolve: async (mr, _a, ctx: Context) => (await changesOnce(ctx, mr as MergeRequestRow)).diffs }),
+    overflow: t.boolean({ resolve: async (mr, _a, ctx: Context) => (await changesOnce(ctx, mr as MergeRequestRow)).overflow }),
   }),
 });
 
@@ -71,8 +83,8 @@ builder.queryFields((t) => ({
   mergeRequestDiffs: t.field({
     type: [DiffEntity],
     args: { ...mrArgs, ...pageArgs, unidiff: t.arg.boolean({ required: false }) },
-    resolve: async (_r, { id, merge_request_iid, unidiff: _unidiff, ...page }, ctx) =>
-      rowsOf(ctx, await listMergeRequestDiffs(ctx, await findMergeRequestWithAccess(ctx, String(id), merge_request_iid), page)),
+    resolve: async (_r, { id, merge_request_iid, unidiff, ...page }, ctx) =>
+      rowsOf(ctx, await listMergeRequestDiffs(ctx, await findMergeRequestWithAccess(ctx, String(id), merge_request_iid), page, { unidiff: unidiff ?? false })),
   }),
   mergeRequestMergeRef: t.field({
     type: MergeRef,

@@ -106,13 +106,13 @@ export const MergeRequestEntity = builder.prismaObject("MergeRequest", {
 export const detailFields = (t: Fields, includeSubscribed: boolean) => ({
   ...basicFields(t),
   ...(includeSubscribed ? { subscribed: t.boolean({ resolve: (mr: unknown, _a: unknown, ctx: Context) => isSubscribed(ctx, row(mr)) }) } : {}),
-  changes_count: t.string({ resolve: async (mr: unknown, _a: unknown, ctx: Context) => (await mergeRequestDiffOnce(ctx.db, row(mr))).changesCount }),
+  changes_count: t.string({ resolve: async (mr: unknown, _a: unknown, ctx: Context) => (await mergeRequestDiffOnce(ctx, row(mr))).changesCount }),
   latest_build_started_at: t.field({ type: "DateTime", nullable: true, resolve: none }),
   latest_build_finished_at: t.field({ type: "DateTime", nullable: true, resolve: none }),
   first_deployed_to_production_at: t.field({ type: "DateTime", nullable: true, resolve: none }),
   pipeline: t.field({ type: "JSON", nullable: true, resolve: none }),
   head_pipeline: t.field({ type: "JSON", nullable: true, resolve: none }),
-  diff_refs: t.field({ type: DiffRefs, resolve: async (mr: unknown, _a: unknown, ctx: Context) => (await mergeRequestDiffOnce(ctx.db, row(mr))).diffRefs }),
+  diff_refs: t.field({ type: DiffRefs, resolve: async (mr: unknown, _a: unknown, ctx: Context) => (await mergeRequestDiffOnce(ctx, row(mr))).diffRefs }),
   merge_error: t.string({ nullable: true, resolve: none }),
   // authors are Developers or above when they open an MR (no forks here): never a first contribution
   first_contribution: t.boolean({ resolve: () => false }),

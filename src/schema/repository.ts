@@ -1,45 +1,62 @@
 // Repository: GitLab's Commit, CommitDetail and Branch entities, the branches and commits root
 // fields; protected branches live in protected-branches.ts.
-import type { Commit } from "../generated/prisma/client.js";
 import { createBranch, deleteBranch, getBranch, listBranches, type BranchView } from "../domain/repository/branches.js";
 import { createCommit, getCommit, getMergeBase, listCommits, type CommitDetailView } from "../domain/repository/commit-api.js";
+import { gitTime, type CommitRecord } from "../domain/repository/git.js";
 import { branchWebUrl, commitWebUrl } from "../domain/repository/urls.js";
+import { withListDetails, type ListedCommit } from "../domain/repository/commit-diffs.js";
 import { findProject } from "../domain/shared/access.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import "./protected-branches.js";
 
 type SchemaTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
-type CommitFields = PothosSchemaTypes.ObjectFieldBuilder<SchemaTypes, Commit>;
+type CommitFields = PothosSchemaTypes.ObjectFieldBuilder<SchemaTypes, CommitRecord>;
 
-/** GitLab's Commit entity; the committer is the API caller, the author may be someone else. */
+/** GitLab's Commit entity: times in the author's and committer's own offsets, as git records them. */
 const commitFields = (t: CommitFields) => ({
   id: t.exposeString("sha"),
   short_id: t.string({ resolve: (commit) => commit.sha.slice(0, 8) }),
-  created_at: t.expose("authoredAt", { type: "DateTime" }),
-  parent_ids: t.stringList({ resolve: (commit) => [commit.parentSha, commit.secondParentSha].filter((sha): sha is string => sha != null) }),
+  created_at: t.field({ type: "DateTime", resolve: (commit) => gitTime(commit.committedAt, commit.committerTimezone) }),
+  parent_ids: t.stringList({ resolve: (commit) => commit.parentShas }),
   title: t.exposeString("title"),
   message: t.exposeString("message"),
   author_name: t.exposeString("authorName"),
   author_email: t.exposeString("authorEmail"),
-  authored_date: t.expose("authoredAt", { type: "DateTime" }),
+  authored_date: t.field({ type: "DateTime", resolve: (commit) => gitTime(commit.authoredAt, commit.authorTimezone) }),
   committer_name: t.exposeString("committerName"),
   committer_email: t.exposeString("committerEmail"),
-  committed_date: t.expose("authoredAt", { type: "DateTime" }),
-  trailers: t.field({ type: "JSON", resolve: () => ({}) }),
-  extended_trailers: t.field({ type: "JSON", resolve: () => ({}) }),
+  committed_date: t.field({ type: "DateTime", resolve: (commit) => gitTime(commit.committedAt, commit.committerTimezone) }),
+  trailers: t.field({ type: "JSON", resolve: (commit) => commit.trailers ?? {} }),
+  extended_trailers: t.field({ type: "JSON", resolve: (commit) => commit.extendedTrailers ?? {} }),
   web_url: t.string({ resolve: (commit, _a, ctx) => commitWebUrl(ctx, commit.projectId, commit.sha) }),
 });
 
-export const CommitEntity = builder.objectRef<Commit>("Commit").implement({
+export const CommitEntity = builder.objectRef<CommitRecord>("Commit").implement({
   fields: (t) => commitFields(t),
 });
 
-const CommitStats = builder.objectRef<Commit>("CommitStats").implement({
+/**
+ * The commits list's entity: GitLab's Commit with the trailers read when asked for, and
+ * CommitWithStats' `stats` only with `with_stats` (a JSON value that is false otherwise, which
+ * REST answers leave out: rest/exposure.ts).
+ */
+const CommitWithStatsEntity = builder.objectRef<ListedCommit>("CommitWithStats").implement({
+  fields: (t) => ({
+    ...commitFields(t as unknown as CommitFields),
+    stats: t.field({
+      type: "JSON",
+      extensions: { restIf: "stats" },
+      resolve: ({ stats }) => (stats ? { additions: stats.additions, deletions: stats.deletions, total: stats.additions + stats.deletions } : false),
+    }),
+  }),
+});
+
+const CommitStats = builder.objectRef<{ additions: number; deletions: number }>("CommitStats").implement({
   fields: (t) => ({
     additions: t.exposeInt("additions"),
     deletions: t.exposeInt("deletions"),
-    total: t.int({ resolve: (commit) => commit.additions + commit.deletions }),
+    total: t.int({ resolve: (stats) => stats.additions + stats.deletions }),
   }),
 });
 
@@ -47,7 +64,7 @@ const CommitStats = builder.objectRef<Commit>("CommitStats").implement({
 export const CommitDetailEntity = builder.objectRef<CommitDetailView>("CommitDetail").implement({
   fields: (t) => ({
     ...commitFields(t as unknown as CommitFields),
-    stats: t.field({ type: CommitStats, nullable: true, resolve: (commit) => (commit.includeStats ? commit : null) }),
+    stats: t.field({ type: CommitStats, nullable: true, resolve: (commit) => commit.stats }),
     status: t.string({ nullable: true, resolve: () => null }),
     project_id: t.exposeInt("projectId"),
     last_pipeline: t.field({ type: "JSON", nullable: true, resolve: () => null }),
@@ -81,6 +98,8 @@ const CommitAction = builder.inputType("CommitAction", {
   }),
 });
 
+const CommitOrder = builder.enumType("CommitOrder", { values: ["default", "topo"] as const });
+
 builder.queryFields((t) => ({
   projectBranches: t.field({
     type: [BranchEntity],
@@ -94,10 +113,26 @@ builder.queryFields((t) => ({
     resolve: (_r, args, ctx) => getBranch(ctx, String(args.id), args.branch),
   }),
   projectCommits: t.field({
-    type: [CommitEntity],
-    args: { id: t.arg.id({ required: true }), ref_name: t.arg.string({ required: false }), all: t.arg.boolean({ required: false }), ...pageArgs },
-    resolve: async (_r, { id, page, per_page, ...filters }, ctx) =>
-      rowsOf(ctx, await listCommits(ctx, await findProject(ctx, String(id)), filters, { page, per_page })),
+    type: [CommitWithStatsEntity],
+    args: {
+      id: t.arg.id({ required: true }),
+      ref_name: t.arg.string({ required: false }),
+      since: t.arg({ type: "DateTime", required: false }),
+      until: t.arg({ type: "DateTime", required: false }),
+      path: t.arg.string({ required: false }),
+      author: t.arg.string({ required: false }),
+      all: t.arg.boolean({ required: false }),
+      with_stats: t.arg.boolean({ required: false }),
+      first_parent: t.arg.boolean({ required: false }),
+      order: t.arg({ type: CommitOrder, required: false }),
+      trailers: t.arg.boolean({ required: false }),
+      ...pageArgs,
+    },
+    resolve: async (_r, { id, page, per_page, with_stats, trailers, ...filters }, ctx) => {
+      const access = await findProject(ctx, String(id));
+      const listed = await listCommits(ctx, access, filters, { page, per_page });
+      return rowsOf(ctx, { ...listed, rows: await withListDetails(ctx, access.project.id, listed.rows, { with_stats, trailers }) });
+    },
   }),
   projectMergeBase: t.field({
     type: CommitEntity,

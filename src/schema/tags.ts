@@ -14,7 +14,7 @@ const TagEntity = builder.objectRef<TagView>("Tag").implement({
     commit: t.field({ type: CommitEntity, resolve: (view) => view.commit }),
     release: t.field({ type: "JSON", nullable: true, resolve: () => null }),
     protected: t.boolean({ resolve: () => false }),
-    created_at: t.field({ type: "DateTime", nullable: true, resolve: (view) => (view.tag.message == null ? null : view.tag.createdAt) }),
+    created_at: t.field({ type: "DateTime", nullable: true, resolve: (view) => (view.tag.objectSha == null ? null : view.tag.createdAt) }),
   }),
 });
 

@@ -2,13 +2,14 @@
 // TestHooks::GroupService and Integrations::ProjectTestData): built from the hook's project (for a
 // group hook, the group's first project with commits) and its latest issue, merge request or
 // note; GitLab's 422 texts when the data is missing.
-import type { Commit, User } from "../generated/prisma/client.js";
+import type { User } from "../generated/prisma/client.js";
 import type { HookOwner } from "../domain/web-hooks/owners.js";
 import type { Services } from "../domain/shared/context.js";
 import { AppError } from "../errors.js";
-import { BLANK_SHA } from "../domain/shared/events.js";
+import { BLANK_SHA, type PushedCommit } from "../domain/shared/events.js";
 import { findBranch } from "../domain/repository/branches.js";
-import { getCommitBySha } from "../domain/repository/commits.js";
+import { repositoryOf } from "../domain/repository/git.js";
+import { pushedCommits } from "../domain/repository/ref-updates.js";
 import { loadProject, type ProjectWithNamespace } from "./payloads/common.js";
 import { buildAccessTokenPayload } from "./payloads/membership.js";
 import { buildPushPayload, isProtectedBranch } from "./payloads/push.js";
@@ -73,7 +74,7 @@ export async function samplePayload(services: Services, owner: HookOwner, trigge
 /** The group's first project (by id) whose repository has commits (Group#first_non_empty_project). */
 async function firstProjectWithCommits(services: Services, groupId: number): Promise<ProjectWithNamespace | null> {
   const project = await services.db.project.findFirst({
-    where: { namespaceId: groupId, commits: { some: {} } }, orderBy: { id: "asc" }, select: { id: true },
+    where: { namespaceId: groupId, branches: { some: {} } }, orderBy: { id: "asc" }, select: { id: true },
   });
   return project && loadProject(services.db, project.id);
 }
@@ -95,18 +96,11 @@ async function pushSample(services: Services, project: ProjectWithNamespace, use
   });
 }
 
-async function latestCommits(services: Services, project: ProjectWithNamespace, limit: number): Promise<Commit[]> {
-  const db = services.db;
-  const found: Commit[] = [];
-  let sha = (await findBranch(db, project.id, project.defaultBranch))?.headSha ?? null;
-  while (sha && found.length < limit) {
-    const commit = await getCommitBySha(db, project.id, sha);
-    if (!commit) break;
-    found.push(commit);
-    sha = commit.parentSha;
-  }
-  if (found.length) return found;
-  return db.commit.findMany({ where: { projectId: project.id }, orderBy: { id: "desc" }, take: limit });
+async function latestCommits(services: Services, project: ProjectWithNamespace, limit: number): Promise<PushedCommit[]> {
+  const head = (await findBranch(services.db, project.id, project.defaultBranch))?.headSha;
+  if (!head) return [];
+  const repo = repositoryOf(services, project.id);
+  return pushedCommits(repo, await repo.commits(await repo.revList([`--max-count=${limit}`, head])));
 }
 
 /** An unsaved token of the project's first bot, expiring in two days. */

@@ -5,7 +5,6 @@ import type { User } from "../generated/prisma/client.js";
 import { projectByIdInTransaction } from "../domain/shared/access.js";
 import type { DomainContext } from "../domain/shared/context.js";
 import { subscribe, BLANK_SHA, type Tx } from "../domain/shared/events.js";
-import { commitsBySha } from "../domain/repository/commits.js";
 import { enqueueHookDeliveries } from "./outbox.js";
 import { creationChanges } from "./payloads/changes.js";
 import { loadProject } from "./payloads/common.js";
@@ -29,16 +28,18 @@ async function projectAndActor(tx: Tx, ctx: DomainContext, projectId: number, ac
 }
 
 subscribe("push", async (tx, event, ctx) => {
+  if (!event.withHooks) return;
   const payload = async () => {
     const project = (await loadProject(tx, event.projectId))!;
+    const pushed = await event.pushed();
     return buildPushPayload(ctx, {
       project,
       user: await userOf(tx, event.actorId),
       ref: `refs/heads/${event.branch}`,
       before: event.before,
       after: event.after,
-      commits: event.after === BLANK_SHA ? [] : await commitsBySha(tx, project.id, event.commitShas.slice(-MAX_PUSH_COMMITS)),
-      totalCommits: event.commitShas.length,
+      commits: event.after === BLANK_SHA ? [] : pushed.commits.slice(-MAX_PUSH_COMMITS),
+      totalCommits: pushed.total,
       refProtected: await isProtectedBranch(tx, project.id, event.branch),
     });
   };

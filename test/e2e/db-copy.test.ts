@@ -1,13 +1,17 @@
-// `npm run db:copy -- --from file:... --to postgresql://...`: a SQLite instance used through the API,
-// stopped, copied into a new PostgreSQL database, and served from there with the same key: the
-// same users, tokens, projects, issues (labels filter, next iid), reactions, hooks (secrets still
-// readable), avatars (also one still in a file) and new ids past the copied ones. A second copy into the same database is refused.
+// `npm run db:copy -- --from file:... --to postgresql://... --repositories-to DIR`: a SQLite instance
+// used through the API, stopped, copied into a new PostgreSQL database and repositories folder, and
+// served from there with the same key: the same users, tokens, projects, repositories (commits,
+// files), issues (labels filter, next iid), reactions, hooks (secrets still readable), avatars (also
+// one still in a file) and new ids past the copied ones. A second copy into the same database, a
+// copy without --repositories-to or into a repositories folder that is not empty are refused.
 import { execFile } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import Database from "better-sqlite3";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { GitStore } from "../../src/git/store.js";
 import { bluePng, redPng } from "../helpers/images.js";
 import { databaseUrlFor, onPostgresql, withAdmin } from "../helpers/test-database.js";
 import { restClient } from "./helpers/rest.js";
@@ -17,15 +21,17 @@ const database = `forgeline_copy_${process.pid}_${Date.now().toString(36)}`;
 const target = databaseUrlFor(database);
 const running: RunningServer[] = [];
 let sqliteFile = "";
+const repositoriesTarget = path.join(mkdtempSync(path.join(os.tmpdir(), "forgeline-copy-")), "repositories");
 
 afterAll(async () => {
   await Promise.all(running.map((server) => server.stop()));
   await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`)).catch(() => undefined);
+  rmSync(path.dirname(repositoriesTarget), { recursive: true, force: true });
 });
 
-async function copy(from: string): Promise<{ code: number; output: string }> {
+async function copy(from: string, ...more: string[]): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/db-copy.ts", "--from", from, "--to", target], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/db-copy.ts", "--from", from, "--to", target, ...more], {
       cwd: REPO_ROOT, env: { ...process.env, NODE_OPTIONS: "" },
     });
     return { code: 0, output: stdout + stderr };
@@ -45,10 +51,15 @@ describe.skipIf(onPostgresql)("db:copy from SQLite to PostgreSQL", () => {
     const token = (await root.post(`/users/${user.id}/personal_access_tokens`, { name: "t", scopes: ["api"] })).body.token;
     const group = (await root.post("/groups", { name: "Move", path: "move", visibility: "public" })).body;
     const subgroup = (await root.post("/groups", { name: "Sub", path: "sub", parent_id: group.id, visibility: "public" })).body;
-    const created = await root.post("/projects", { name: "Box", path: "box", namespace_id: subgroup.id, visibility: "public" });
+    const created = await root.post("/projects", { name: "Box", path: "box", namespace_id: subgroup.id, visibility: "public", initialize_with_readme: true });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const project = created.body;
     const p = `/projects/${project.id}`;
+    const committed = await root.post(`${p}/repository/commits`, {
+      branch: "main", commit_message: "Add notes", actions: [{ action: "create", file_path: "docs/notes.md", content: "moved along\n" }],
+    });
+    expect(committed.status, JSON.stringify(committed.body)).toBe(201);
+    const history = (await root.get(`${p}/repository/commits`)).body.map((commit: { id: string }) => commit.id);
     for (const [title, labels] of [["one", "bug"], ["two", "bug,ui"], ["three", ""]]) expect((await root.post(`${p}/issues`, { title, labels })).status).toBe(201);
     expect((await root.post(`${p}/issues/2/award_emoji`, { name: "thumbsup" })).status).toBe(201);
     const hook = (await root.post(`/groups/${group.id}/hooks`, { url: "http://127.0.0.1:9/hook?secret=abc", token: "hook-token", issues_events: true })).body;
@@ -68,8 +79,13 @@ describe.skipIf(onPostgresql)("db:copy from SQLite to PostgreSQL", () => {
     file.close();
 
     await withAdmin((admin) => admin.query(`CREATE DATABASE "${database}"`));
-    const copied = await copy(`file:${sqliteFile}`);
+    const withoutRepositories = await copy(`file:${sqliteFile}`);
+    expect(withoutRepositories.code).not.toBe(0);
+    expect(withoutRepositories.output).toContain("repositories: name the PostgreSQL servers' REPOSITORIES_DIR with --repositories-to");
+    const copied = await copy(`file:${sqliteFile}`, "--repositories-to", repositoriesTarget);
     expect(copied.code, copied.output).toBe(0);
+    expect(copied.output).toMatch(/^and 1 repositories from .* to /m);
+    expect(existsSync(path.join(new GitStore(repositoriesTarget).pathOf(project.id), "HEAD"))).toBe(true);
     expect(copied.output).toMatch(/^Issue\s+3\s+3$/m);
     expect(copied.output).toMatch(/^IssueLabel\s+3\s+3$/m);
     expect(copied.output).toMatch(/^Namespace\s+\d+\s+\d+$/m);
@@ -77,7 +93,7 @@ describe.skipIf(onPostgresql)("db:copy from SQLite to PostgreSQL", () => {
     expect(copied.output).toContain("and 1 avatar files from");
 
     const key = readFileSync(path.join(sqlite.dataDir, "encryption.key"), "utf8").trim();
-    const pg = await startServer({ env: { DATABASE_URL: target, WEBHOOK_ENCRYPTION_KEY: key, ALLOW_LOCAL_WEBHOOKS: "true" } });
+    const pg = await startServer({ env: { DATABASE_URL: target, WEBHOOK_ENCRYPTION_KEY: key, ALLOW_LOCAL_WEBHOOKS: "true", REPOSITORIES_DIR: repositoriesTarget } });
     running.push(pg);
     const pgRoot = restClient(pg);
     expect((await restClient(pg, token).get("/user")).body.username).toBe("mover");
@@ -85,6 +101,10 @@ describe.skipIf(onPostgresql)("db:copy from SQLite to PostgreSQL", () => {
     const bugs = await pgRoot.get(`${p}/issues?labels=bug&sort=asc`);
     expect(bugs.status, JSON.stringify(bugs.body)).toBe(200);
     expect(bugs.body.map((issue: { title: string }) => issue.title)).toEqual(["one", "two"]);
+    // the repository, from the copied folder
+    expect((await pgRoot.get(`${p}/repository/commits`)).body.map((commit: { id: string }) => commit.id)).toEqual(history);
+    const notes = await fetch(`${pg.apiUrl}${p}/repository/files/docs%2Fnotes.md/raw?ref=main`, { headers: { "PRIVATE-TOKEN": pg.rootToken! } });
+    expect(await notes.text()).toBe("moved along\n");
     expect((await pgRoot.get(`${p}/issues/2/award_emoji`)).body.map((award: { name: string }) => award.name)).toEqual(["thumbsup"]);
     // the hook's URL was decrypted with the SQLite instance's key (variables are masked as GitLab does)
     expect((await pgRoot.get(`/groups/${group.id}/hooks/${hook.id}`)).body.url).toBe(hook.url);
@@ -97,10 +117,15 @@ describe.skipIf(onPostgresql)("db:copy from SQLite to PostgreSQL", () => {
     expect(next.id).toBeGreaterThan(user.id);
   }, 180_000);
 
-  it("refuses a target that already holds rows, and a source that is not a Forgeline database", async () => {
-    const again = await copy(`file:${sqliteFile}`);
+  it("refuses a target that already holds rows or repositories, and a source that is not a Forgeline database", async () => {
+    const intoUsedFolder = await copy(`file:${sqliteFile}`, "--repositories-to", repositoriesTarget);
+    expect(intoUsedFolder.code).not.toBe(0);
+    expect(intoUsedFolder.output).toContain(`db:copy: the repositories target ${repositoriesTarget} is not empty`);
+    const emptyFolder = path.join(path.dirname(repositoriesTarget), "other");
+    const again = await copy(`file:${sqliteFile}`, "--repositories-to", emptyFolder);
     expect(again.code).not.toBe(0);
     expect(again.output).toContain("db:copy: the target database is not empty");
+    expect(existsSync(path.join(emptyFolder, "@hashed"))).toBe(false);
     const missing = await copy("file:/nonexistent/forgeline.db");
     expect(missing.code).not.toBe(0);
   }, 60_000);

@@ -40,7 +40,7 @@ describe("gitbeaker: approve, then merge", () => {
     expect((await api.MergeRequests.allCommits(project.id, mr.iid)).map((c) => c.id)).toEqual([commit.id]);
     expect((await api.MergeRequests.allParticipants(project.id, mr.iid)).map((u) => u.id)).toEqual([dev.id]);
     const changes = await api.MergeRequests.showChanges(project.id, mr.iid);
-    expect(changes.changes).toEqual([expect.objectContaining({ new_path: "docs/new.md", new_file: true, too_large: true })]);
+    expect(changes.changes).toEqual([expect.objectContaining({ new_path: "docs/new.md", new_file: true, too_large: false, diff: "@@ -0,0 +1 @@\n+new\n" })]);
     expect((await api.MergeRequests.allDiffs(project.id, mr.iid)).map((d) => d.new_path)).toEqual(["docs/new.md"]);
     expect(await failure(devApi.MergeRequests.merge(project.id, mr.iid))).toEqual({ status: 405, message: "405 Method Not Allowed" });
   });

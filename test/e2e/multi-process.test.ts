@@ -11,6 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReceiver, type Receiver } from "../webhooks/receiver.js";
 import { databaseUrlFor, onPostgresql, queryDatabase, TEST_ENCRYPTION_KEY, withAdmin } from "../helpers/test-database.js";
+import { cloneUrl, commitFile, git, gitOk, workDir } from "./helpers/git.js";
 import { restClient, type RestClient } from "./helpers/rest.js";
 import { E2E_ROOT_TOKEN, newDataDir, REPO_ROOT, startServer, type RunningServer } from "./helpers/server.js";
 
@@ -243,6 +244,46 @@ describe(`${SERVERS} servers and 2 workers on one ${onPostgresql ? "PostgreSQL d
       restClient(servers[i % SERVERS]!).post(`/groups/${group.id}/hooks/${hook.id}/test/issues_events`)));
     expect(answers.map((answer) => answer.status).sort()).toEqual([...Array(5).fill(201), ...Array(7).fill(429)]);
   });
+
+  it("takes pushes through the 3 servers at once: every branch recorded once, one winner of a race for a branch", async () => {
+    const root = restClient(servers[0]!);
+    const group = (await root.get("/groups/scale")).body;
+    const project = (await root.post("/projects", { name: "Pushed", path: "pushed", namespace_id: group.id, initialize_with_readme: true })).body;
+    const hook = await root.post(`/projects/${project.id}/hooks`, { url: `${receiver.url}/pushes`, push_events: true });
+    expect(hook.status).toBe(201);
+    const credentials = { user: "root", password: E2E_ROOT_TOKEN };
+    const clones = await Promise.all(servers.map(async (server, i) => {
+      const dir = `${workDir()}/clone${i}`;
+      await gitOk(["clone", "-q", cloneUrl(server, project.path_with_namespace, credentials), dir]);
+      return dir;
+    }));
+    // each clone its own branch of three commits, pushed through its own server, all at once
+    const heads = await Promise.all(clones.map(async (dir, i) => {
+      await gitOk(["checkout", "-q", "-b", `side-${i}`], { cwd: dir });
+      for (let c = 0; c < 3; c++) await commitFile(dir, `side-${i}/${c}.txt`, `${i} ${c}\n`);
+      return (await gitOk(["rev-parse", "HEAD"], { cwd: dir })).trim();
+    }));
+    await Promise.all(clones.map((dir, i) => gitOk(["push", "-q", "origin", `side-${i}`], { cwd: dir })));
+    // then the three race for main, each with a commit of its own on the same head
+    await Promise.all(clones.map(async (dir, i) => {
+      await gitOk(["checkout", "-q", "main"], { cwd: dir });
+      await commitFile(dir, `main-${i}.txt`, `${i}\n`);
+    }));
+    const races = await Promise.all(clones.map((dir) => git(["push", "origin", "main"], { cwd: dir })));
+    const winners = races.map((run, i) => (run.code === 0 ? i : -1)).filter((i) => i >= 0);
+    expect(winners, races.map((r) => r.stderr).join("\n")).toHaveLength(1);
+    const winningHead = (await gitOk(["rev-parse", "HEAD"], { cwd: clones[winners[0]!]! })).trim();
+    for (const server of servers) {
+      const branches = (await restClient(server).get(`/projects/${project.id}/repository/branches`)).body;
+      expect(branches.map((b: { name: string; commit: { id: string } }) => [b.name, b.commit.id]))
+        .toEqual([["main", winningHead], ...heads.map((head, i) => [`side-${i}`, head])]);
+    }
+    const pushes = async () => receiver.requests.filter((r) => r.path === "/pushes").map((r) => `${r.json.ref} ${r.json.after}`).sort();
+    await expect.poll(pushes, { timeout: 30_000 }).toEqual([`refs/heads/main ${winningHead}`, ...heads.map((head, i) => `refs/heads/side-${i} ${head}`)].sort());
+    // nothing left half done: no pending ref update
+    const pending = await queryRows<{ n: number | string }>('SELECT count(*) AS n FROM "PendingRefUpdate"');
+    expect(Number(pending[0]!.n)).toBe(0);
+  }, 120_000);
 
   it("a token revoked through one server is refused by every server at once", async () => {
     const root = restClient(servers[0]!);

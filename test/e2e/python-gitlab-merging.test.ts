@@ -28,7 +28,7 @@ describe.skipIf(unavailable !== null)(unavailable ? `python-gitlab merging (SKIP
 
     expect(out.mr_commits).toEqual([out.commit]);
     expect(out.participants).toEqual([dev.id]);
-    expect(out.changes).toEqual([expect.objectContaining({ new_path: "pages/one.md", new_file: true, diff: "", too_large: true })]);
+    expect(out.changes).toEqual([expect.objectContaining({ new_path: "pages/one.md", new_file: true, diff: "@@ -0,0 +1 @@\n+one\n", too_large: false })]);
     expect(out.diffs).toEqual(["pages/one.md"]);
 
     expect(out.rebase).toEqual({ rebase_in_progress: false });

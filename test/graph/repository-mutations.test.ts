@@ -66,7 +66,9 @@ describe("commitCreate", () => {
     expect(res.commitCreate.errors).toEqual([]);
     expect(await headOf(team.publicProject, branch)).toBe(res.commitCreate.commit.sha);
     // Forgeline counts the lines written (no deletions): the three decoded lines
-    expect(await statsOf(team.publicProject, res.commitCreate.commit.sha)).toEqual({ additions: 3, deletions: 0, total: 3 });
+    // as git counts against the parent, without rename detection: a's one line becomes three (+3 -1),
+    // the move removes b and adds moved-b (+1 -1), c's line goes (-1)
+    expect(await statsOf(team.publicProject, res.commitCreate.commit.sha)).toEqual({ additions: 4, deletions: 3, total: 7 });
     expect(await fileExists(team.publicProject, branch, `moved-${b}`)).toBe(true);
     expect(await fileExists(team.publicProject, branch, b)).toBe(false);
     expect(await fileExists(team.publicProject, branch, c)).toBe(false);

@@ -5,7 +5,7 @@
 // squash commit, the source branch removal, detailed_merge_status "not_approved"; and the merge
 // request's commits, participants, changes, diffs, merge ref and rebase.
 import { beforeAll, describe, expect, it } from "vitest";
-import { subscribe, type MergeRequestEvent, type PushEvent } from "../../src/domain/shared/events.js";
+import { subscribe, type MergeRequestEvent, type PushedCommit, type PushEvent } from "../../src/domain/shared/events.js";
 import type { ApiClient } from "../helpers/api.js";
 import { approve, createProjectRule, mrPath } from "../helpers/approvals.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
@@ -21,12 +21,12 @@ let project: any;
 let privateProject: any;
 
 const mergeEvents: MergeRequestEvent[] = [];
-const pushEvents: PushEvent[] = [];
+const pushEvents: (PushEvent & { commits: PushedCommit[] })[] = [];
 subscribe("merge_request", async (_tx, event) => {
   if (event.action === "merge") mergeEvents.push(event);
 });
 subscribe("push", async (_tx, event) => {
-  pushEvents.push(event);
+  pushEvents.push({ ...event, commits: (await event.pushed()).commits });
 });
 
 beforeAll(async () => {
@@ -72,7 +72,7 @@ describe("PUT .../merge", () => {
     // force_remove_source_branch is on by default: the branch is gone
     expect((await t.root.get(`/projects/${project.id}/repository/branches/${source}`)).status).toBe(404);
     // one push to the target (the MR's commit, then the merge commit), then the branch deletion
-    expect(pushEvents.map((e) => [e.branch, e.commitShas])).toEqual([["main", [commit.id, mainAfter]], [source, []]]);
+    expect(pushEvents.map((e) => [e.branch, e.commits.map((c) => c.sha)])).toEqual([["main", [commit.id, mainAfter]], [source, []]]);
     expect(mergeEvents).toMatchObject([{ mergeRequestId: mr.id, actorId: team.developer.id }]);
     // the merged MR keeps its commits and its diff against the target as it was
     const commits = (await t.root.get(`${mrPath(project.id, mr.iid)}/commits`)).body;
@@ -253,7 +253,7 @@ describe("what reviewers read: commits, participants, changes, diffs", () => {
     expect(Object.keys(res.body[0]).sort()).toEqual(["avatar_url", "id", "locked", "name", "state", "username", "web_url"]);
   });
 
-  it("shows changes and diffs by path: contents are not kept, so each diff is empty, too large and collapsed", async () => {
+  it("shows changes and diffs: git's diff of each file from the merge base to the head, hunks only", async () => {
     const { mr, source } = await openWithCommit(project);
     const readme = await t.root.post(`/projects/${project.id}/repository/commits`, {
       branch: source, commit_message: "Edit and remove",
@@ -265,10 +265,10 @@ describe("what reviewers read: commits, participants, changes, diffs", () => {
     expect(changes.body).toMatchObject({ iid: mr.iid, overflow: false, changes_count: "3" });
     const readmeDiff = changes.body.changes.find((c: any) => c.new_path === "README.md");
     expect(readmeDiff).toEqual({
-      diff: "", collapsed: true, too_large: true, new_path: "README.md", old_path: "README.md", a_mode: "100644", b_mode: "100644",
-      new_file: false, renamed_file: false, deleted_file: false, generated_file: false,
+      diff: `@@ -1 +1 @@\n-# ${project.name}\n+new\n`, collapsed: false, too_large: false, new_path: "README.md", old_path: "README.md",
+      a_mode: "100644", b_mode: "100644", new_file: false, renamed_file: false, deleted_file: false, generated_file: false,
     });
-    expect(changes.body.changes.find((c: any) => c.new_path === "docs/a.md")).toMatchObject({ new_file: true, a_mode: "0" });
+    expect(changes.body.changes.find((c: any) => c.new_path === "docs/a.md")).toMatchObject({ new_file: true, a_mode: "0", b_mode: "100644", diff: "@@ -0,0 +1 @@\n+a\n" });
     const diffs = await team.developer.api.get(`${mrPath(project.id, mr.iid)}/diffs?per_page=2`);
     expect(diffs.body.map((d: any) => d.new_path)).toEqual(changes.body.changes.map((c: any) => c.new_path).slice(0, 2));
     expect(diffs.headers.get("x-total")).toBe("3");

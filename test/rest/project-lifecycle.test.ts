@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 // Project lifecycle through /api/v4: DELETE /projects/:id (202 as GitLab, everything hanging from
 // the project removed in one transaction, other projects untouched, project_destroy for group
 // hooks), GET /projects/:id/groups, and initialize_with_readme (an empty repository without it).
@@ -61,7 +63,7 @@ async function populatedProject(namespaceId: number, topic: string) {
 }
 
 const PROJECT_TABLES = [
-  "Issue", "MergeRequest", "Note", "Snippet", "Branch", "Commit", "ProjectMember", "RedirectRoute", "ProjectTopic",
+  "Issue", "MergeRequest", "Note", "Snippet", "Branch", "ProjectMember", "RedirectRoute", "ProjectTopic",
   "ProtectedBranch", "InternalId", "ApprovalRule",
 ];
 
@@ -79,6 +81,7 @@ async function remnants(fixture: Awaited<ReturnType<typeof populatedProject>>): 
   counts.SnippetFile = await count('SELECT COUNT(*) AS n FROM "SnippetFile" WHERE "snippetId" = ?', snippet.id);
   counts.BotUser = await count('SELECT COUNT(*) AS n FROM "User" WHERE "id" = ?', bot.id);
   counts.AccessToken = await count('SELECT COUNT(*) AS n FROM "AccessToken" WHERE "kind" = ? AND "resourceId" = ?', "project", project.id);
+  counts.Repository = existsSync(t.services.git.pathOf(project.id)) ? 1 : 0;
   return counts;
 }
 
@@ -156,6 +159,8 @@ describe("DELETE /projects/:id", () => {
 
     const res = await groupOwner.api.delete(`/projects/${doomed.project.id}`);
     expect(res.status).toBe(202);
+    // the repository's folder goes once the deletion has committed
+    await expect.poll(() => existsSync(t.services.git.pathOf(doomed.project.id))).toBe(false);
     const keptNote = (await groupOwner.api.get(`/projects/${elsewhere.id}/issues/${elsewhereIssue.iid}/notes/${botNote.id}`)).body;
     expect(keptNote).toMatchObject({ body: "from the bot", author: { username: expect.stringMatching(/^ghost\d*$/) } });
 
@@ -263,7 +268,8 @@ describe("initialize_with_readme on POST /projects", () => {
     expect(res.body).toMatchObject({ empty_repo: true, readme_url: null, default_branch: "main" });
     expect((await team.owner.api.get(`/projects/${res.body.id}/repository/branches`)).body).toEqual([]);
     expect((await team.owner.api.get(`/projects/${res.body.id}/repository/commits`)).body).toEqual([]);
-    expect(await count('SELECT COUNT(*) AS n FROM "Commit" WHERE "projectId" = ?', res.body.id)).toBe(0);
+    const refs = execFileSync("git", ["--git-dir", t.services.git.pathOf(res.body.id), "for-each-ref"], { encoding: "utf8" });
+    expect(refs).toBe("");
   });
 
   it("with it: README.md committed on the default branch, readme_url pointing at it", async () => {

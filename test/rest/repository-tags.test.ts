@@ -147,7 +147,7 @@ describe("merge_base and commits?all=true", () => {
     expect(new Set(all).size).toBe(all.length);
   });
 
-  it("a merge reaches the group's hooks as a push of the merged commits and a merge_request merge", async () => {
+  it("a merge reaches the group's hooks as a merge_request merge, then a push of the merged commits (GitLab's PostReceive runs after the merge)", async () => {
     const mr = await createMergeRequest(developer.api, project.id);
     const commit = await commitTo(developer.api, project.id, mr.source_branch);
     await delivered("merges");
@@ -155,20 +155,20 @@ describe("merge_base and commits?all=true", () => {
     expect(res.status, res.text).toBe(200);
     const got = await delivered("merges");
     const kinds = got.map((r) => [r.json.object_kind, r.json.ref ?? r.json.object_attributes?.action]);
-    expect(kinds).toEqual([["push", "refs/heads/main"], ["merge_request", "merge"], ["push", `refs/heads/${mr.source_branch}`]]);
-    expect(got[0]!.json.commits.map((c: any) => c.id)).toEqual([commit.id, res.body.merge_commit_sha]);
-    expect(got[1]!.json.object_attributes).toMatchObject({ state: "merged", merge_commit_sha: res.body.merge_commit_sha });
+    expect(kinds).toEqual([["merge_request", "merge"], ["push", "refs/heads/main"], ["push", `refs/heads/${mr.source_branch}`]]);
+    expect(got[0]!.json.object_attributes).toMatchObject({ state: "merged", merge_commit_sha: res.body.merge_commit_sha });
+    expect(got[1]!.json.commits.map((c: any) => c.id)).toEqual([commit.id, res.body.merge_commit_sha]);
     expect(got[2]!.json.after).toBe(BLANK);
   });
 
-  it("the project's own hook hears the push, the merge and a note on the merged MR", async () => {
+  it("the project's own hook hears the merge, the pushes and a note on the merged MR", async () => {
     const mr = await createMergeRequest(developer.api, project.id);
     await commitTo(developer.api, project.id, mr.source_branch);
     await delivered("project");
     expect((await developer.api.put(`/projects/${project.id}/merge_requests/${mr.iid}/merge`)).status).toBe(200);
     await developer.api.post(`/projects/${project.id}/merge_requests/${mr.iid}/notes`, { body: "Merged, thanks" });
     const got = await delivered("project");
-    expect(got.map((r) => r.json.object_kind)).toEqual(["push", "merge_request", "push", "note"]);
+    expect(got.map((r) => r.json.object_kind)).toEqual(["merge_request", "push", "push", "note"]);
     expect(got[3]!.json).toMatchObject({ merge_request: { iid: mr.iid, state: "merged" }, object_attributes: { note: "Merged, thanks" } });
   });
 });

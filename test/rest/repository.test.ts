@@ -3,7 +3,7 @@
 // GitLab's errors for names, refs and file actions, protected branch push rules (exact and
 // wildcard), history order and pagination, and the push events a branch change publishes.
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BLANK_SHA, subscribe, type PushEvent } from "../../src/domain/shared/events.js";
+import { BLANK_SHA, subscribe, type PushedCommit, type PushEvent } from "../../src/domain/shared/events.js";
 import { parseLinks } from "../helpers/api.js";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
 import { FORBIDDEN, PROJECT_NOT_FOUND, UNAUTHORIZED } from "../helpers/errors.js";
@@ -25,9 +25,13 @@ const branchesUrl = (p: any) => `/projects/${p.id}/repository/branches`;
 const commitsUrl = (p: any) => `/projects/${p.id}/repository/commits`;
 const headOf = async (p: any, branch: string) => (await t.root.get(`${branchesUrl(p)}/${encodeURIComponent(branch)}`)).body.commit.id;
 
-const pushes: PushEvent[] = [];
+/** A push event with the commits it brought, read when it was published. */
+type SeenPush = PushEvent & { commits: PushedCommit[] };
+const pushes: SeenPush[] = [];
+/** What a push event says, with its commits by sha. */
+const pushed = () => pushes.map((p) => ({ projectId: p.projectId, branch: p.branch, before: p.before, after: p.after, commitShas: p.commits.map((c) => c.sha), actorId: p.actorId }));
 subscribe("push", async (_tx, event) => {
-  pushes.push(event);
+  pushes.push({ ...event, commits: (await event.pushed()).commits });
 });
 
 beforeAll(async () => {
@@ -66,7 +70,7 @@ describe("a new project", () => {
   it("publishes the creation of the default branch as a push", async () => {
     const project = await createProject(team.owner.api);
     const head = await headOf(project, "main");
-    expect(pushes).toEqual([{ projectId: project.id, branch: "main", before: BLANK_SHA, after: head, commitShas: [head], actorId: team.owner.id }]);
+    expect(pushed()).toEqual([{ projectId: project.id, branch: "main", before: BLANK_SHA, after: head, commitShas: [head], actorId: team.owner.id }]);
   });
 });
 
@@ -204,7 +208,7 @@ describe("POST /projects/:id/repository/branches", () => {
       expect(res.status, res.text).toBe(201);
       expect(res.body.commit.id).toBe(expected);
     }
-    expect(pushes.map((p) => [p.branch, p.before, p.after, p.commitShas, p.actorId])).toEqual([
+    expect(pushes.map((p) => [p.branch, p.before, p.after, p.commits.map((c) => c.sha), p.actorId])).toEqual([
       ["from-sha", BLANK_SHA, first, [], team.developer.id],
       ["from-short", BLANK_SHA, second, [], team.developer.id],
       ["from-branch", BLANK_SHA, first, [], team.developer.id],
@@ -268,7 +272,7 @@ describe("DELETE /projects/:id/repository/branches/:branch", () => {
     const res = await team.developer.api.delete(`${branchesUrl(priv)}/${encodeURIComponent(branch)}`, { raw: true });
     expect(res.status).toBe(204);
     expect(res.text).toBe("");
-    expect(pushes).toEqual([{ projectId: priv.id, branch, before: head, after: BLANK_SHA, commitShas: [], actorId: team.developer.id }]);
+    expect(pushed()).toEqual([{ projectId: priv.id, branch, before: head, after: BLANK_SHA, commitShas: [], actorId: team.developer.id }]);
   });
 
   it("refuses the default branch, a missing branch, an invalid name", async () => {
@@ -352,7 +356,7 @@ describe("POST /projects/:id/repository/commits", () => {
       status: null, project_id: project.id, last_pipeline: null,
     });
     expect(await headOf(project, "main")).toBe(res.body.id);
-    expect(pushes).toEqual([{ projectId: project.id, branch: "main", before: parent, after: res.body.id, commitShas: [res.body.id], actorId: dev.id }]);
+    expect(pushed()).toEqual([{ projectId: project.id, branch: "main", before: parent, after: res.body.id, commitShas: [res.body.id], actorId: dev.id }]);
   });
 
   it("takes author_name and author_email for the author; the committer stays the caller", async () => {

@@ -1,9 +1,10 @@
 // PUT .../merge_requests/:iid/merge (lib/api/merge_requests.rb with MergeRequests::MergeService):
-// a merge commit on the target branch through the one push path, the merge request marked merged,
-// its "merge" event, and the source branch removed when asked. GitLab's answers: 401 without the
-// right to merge into the target branch, 405 when a mergeability check fails (closed, merged,
-// draft, not approved, no source branch), 422 "Branch cannot be merged" when git cannot merge it
-// (here: the target branch is gone, or the merge lost a race), 409 on a `sha` that is not the head.
+// a merge commit (of the source, or of its squash) on the target branch through the one
+// ref-update path, the merge request marked merged with its "merge" event, and the source branch
+// removed when asked, all under the repository's lock. GitLab's answers: 401 without the right to
+// merge into the target branch, 405 when a mergeability check fails (closed, merged, draft, not
+// approved, no source branch), 422 "Branch cannot be merged" when git cannot merge it (a conflict,
+// the target branch gone, or the merge lost a race), 409 on a `sha` that is not the head.
 // A merge into the default branch closes the issues the merge request says it closes.
 import { AppError, conflict, methodNotAllowed, unauthorized } from "../../errors.js";
 import { mergeRequestByIid } from "../../db/hot-reads.js";
@@ -11,9 +12,10 @@ import { findProject, requireAuthenticated, type ProjectAccess } from "../shared
 import type { DomainContext } from "../shared/context.js";
 import { BLANK_SHA, publish, type Tx } from "../shared/events.js";
 import { canPushCode } from "../repository/access.js";
-import { mergeSourceOf, writeMergeCommit, writeSquashCommit, type Person } from "../repository/merges.js";
+import { signature, type GitRepository } from "../repository/git.js";
+import { MergeConflictError, writeMergeCommit, writeSquashCommit, type Person } from "../repository/merges.js";
 import { protectedBranchesMatching } from "../repository/protection-rules.js";
-import { lockBranches, pushBranch } from "../repository/push.js";
+import { BRANCH_PREFIX, moveRefs, withRepository } from "../repository/ref-updates.js";
 import { changeState } from "../issues/writes.js";
 import { canUpdateIssue } from "../issues/queries.js";
 import { closingReferencesIn, referencedFullPath } from "../issues/references.js";
@@ -48,7 +50,7 @@ export async function mergeMergeRequest(ctx: DomainContext, projectRef: string, 
   const removeSource = input.should_remove_source_branch ?? row.forceRemoveSourceBranch ?? false;
   const mayRemoveSource = removeSource && (await canRemoveSourceBranch(ctx, access, row));
   const closing = await closableIssues(ctx, row);
-  await ctx.db.$transaction((tx) => mergeInTransaction(tx, ctx, row, input, mayRemoveSource, closing));
+  await withRepository(ctx, row.projectId, (repo) => mergeUnderLock(ctx, repo, row, input, mayRemoveSource, closing));
   return rowOf(ctx, mergeRequest.id);
 }
 
@@ -64,41 +66,55 @@ async function canRemoveSourceBranch(ctx: DomainContext, access: ProjectAccess, 
   return (await protectedBranchesMatching(ctx.db, mr.projectId, mr.sourceBranch)).length === 0;
 }
 
-async function mergeInTransaction(tx: Tx, ctx: DomainContext, mr: MergeRequestRow, input: MergeInput, removeSource: boolean, closing: ClosingIssue[]): Promise<void> {
+async function mergeUnderLock(ctx: DomainContext, repo: GitRepository, mr: MergeRequestRow, input: MergeInput, removeSource: boolean, closing: ClosingIssue[]): Promise<void> {
   const { projectId } = mr;
-  await lockBranches(tx, ctx, projectId, [mr.targetBranch, mr.sourceBranch]);
-  // what the checks saw must still hold once the branches are locked
-  const current = await mergeRequestByIid(tx, projectId, mr.iid);
-  const [targetSha, sourceSha] = await Promise.all([branchHead(tx, projectId, mr.targetBranch), branchHead(tx, projectId, mr.sourceBranch)]);
+  // what the checks saw must still hold now that the repository is ours
+  const current = await mergeRequestByIid(ctx.db, projectId, mr.iid);
+  const [targetSha, sourceSha] = await Promise.all([branchHead(ctx.db, projectId, mr.targetBranch), branchHead(ctx.db, projectId, mr.sourceBranch)]);
   if (current?.state !== "opened" || !targetSha || !sourceSha) throw cannotBeMerged();
   if (sourceSha !== mr.headSha) throw conflict(`SHA does not match HEAD of source branch: ${sourceSha}`);
 
   const user = ctx.actor!.user;
-  const committer: Person = { name: user.name, email: user.email };
   const at = ctx.now();
-  const source = await mergeSourceOf(tx, projectId, targetSha, sourceSha);
+  const committer = signature(user, at);
   const squash = input.squash ?? mr.squash;
-  const squashCommit = squash ? await writeSquashCommit(tx, source, input.squash_commit_message || mr.title, await authorOf(tx, mr), committer, at) : null;
-  const mergeCommit = await writeMergeCommit(tx, source, squashCommit?.sha ?? sourceSha, input.merge_commit_message || mergeMessage(mr, closing), committer, at);
-  const brought = squashCommit ? [squashCommit.sha] : source.commits.map((c) => c.sha).reverse();
-  await pushBranch(tx, ctx, { projectId, branch: mr.targetBranch, before: targetSha, after: mergeCommit.sha, commitShas: [...brought, mergeCommit.sha] });
+  let squashSha: string | null = null;
+  let mergeSha: string;
+  try {
+    if (squash) squashSha = await writeSquashCommit(repo, targetSha, sourceSha, input.squash_commit_message || mr.title, signature(await authorOf(ctx, mr), at), committer);
+    mergeSha = await writeMergeCommit(repo, targetSha, squashSha ?? sourceSha, input.merge_commit_message || mergeMessage(mr, closing), committer);
+  } catch (error) {
+    if (error instanceof MergeConflictError) throw cannotBeMerged();
+    throw error;
+  }
+  const updates = [{ ref: `${BRANCH_PREFIX}${mr.targetBranch}`, oldSha: targetSha, newSha: mergeSha }];
+  if (removeSource) updates.push({ ref: `${BRANCH_PREFIX}${mr.sourceBranch}`, oldSha: sourceSha, newSha: BLANK_SHA });
+  await moveRefs(ctx, projectId, updates, {
+    actorId: user.id,
+    inTransaction: (tx) => markMerged(tx, ctx, mr, input, { at, mergeSha, squashSha, squash }, closing),
+  });
+}
 
+async function markMerged(
+  tx: Tx, ctx: DomainContext, mr: MergeRequestRow, input: MergeInput,
+  merge: { at: Date; mergeSha: string; squashSha: string | null; squash: boolean }, closing: ClosingIssue[],
+): Promise<void> {
+  const user = ctx.actor!.user;
   const merged = await tx.mergeRequest.update({
     where: { id: mr.id },
     data: {
       state: "merged",
       mergedById: user.id,
-      mergedAt: at,
-      mergeCommitSha: mergeCommit.sha,
-      squashCommitSha: squashCommit?.sha ?? null,
-      squash,
+      mergedAt: merge.at,
+      mergeCommitSha: merge.mergeSha,
+      squashCommitSha: merge.squashSha,
+      squash: merge.squash,
       shouldRemoveSourceBranch: input.should_remove_source_branch ?? mr.shouldRemoveSourceBranch,
-      updatedAt: at,
+      updatedAt: merge.at,
     },
   });
   const changes = { state: { previous: mr.state, current: "merged" }, updated_at: { previous: mr.updatedAt, current: merged.updatedAt } };
-  await publish(tx, ctx, "merge_request", { action: "merge", projectId, mergeRequestId: mr.id, actorId: user.id, changes });
-  if (removeSource) await pushBranch(tx, ctx, { projectId, branch: mr.sourceBranch, before: sourceSha, after: BLANK_SHA, commitShas: [] });
+  await publish(tx, ctx, "merge_request", { action: "merge", projectId: mr.projectId, mergeRequestId: mr.id, actorId: user.id, changes });
   // PostMergeService#close_issues: each open one closed as its own close, with its issue event
   const issues = await tx.issue.findMany({ where: { id: { in: closing.map((issue) => issue.id) } }, include: { assignees: true }, orderBy: { id: "asc" } });
   for (const issue of issues) if (issue.state === "opened") await changeState(tx, ctx, issue, "close");
@@ -161,7 +177,7 @@ function mergeMessage(mr: MergeRequestRow, closing: ClosingIssue[]): string {
 }
 
 /** The squash commit is authored by the merge request's author (MergeRequests::SquashService). */
-async function authorOf(tx: Tx, mr: MergeRequestRow): Promise<Person> {
-  const author = await tx.user.findUnique({ where: { id: mr.authorId }, select: { name: true, email: true } });
+async function authorOf(ctx: DomainContext, mr: MergeRequestRow): Promise<Person> {
+  const author = await ctx.db.user.findUnique({ where: { id: mr.authorId }, select: { name: true, email: true } });
   return author ?? { name: "Ghost User", email: "ghost@localhost" };
 }

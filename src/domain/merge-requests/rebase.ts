@@ -1,16 +1,16 @@
 // PUT .../merge_requests/:iid/rebase and GET .../merge_ref (MergeRequests::RebaseService and
 // MergeabilityCheckService). GitLab rebases in the background and answers 202 at once; here the
-// rebase is done before answering (202 with rebase_in_progress false), through the one push path
-// so the merge request's head, its approvals and the push hooks follow. The merge ref is a merge
-// commit of the target and source heads kept off every branch, written once per pair of heads.
+// rebase is done before answering (202 with rebase_in_progress false), through the one ref-update
+// path so the merge request's head, its approvals and the push hooks follow. The merge ref is the
+// merge commit of the target and source heads, kept in refs/merge-requests/:iid/merge.
 import { AppError, forbidden } from "../../errors.js";
 import { requireAuthenticated } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
-import type { Tx } from "../shared/events.js";
 import { canPushToBranch } from "../repository/access.js";
-import { mergeSourceOf, replayCommits, writeMergeCommit } from "../repository/merges.js";
+import { signature, type GitRepository } from "../repository/git.js";
+import { MergeConflictError, rebaseCommits, writeMergeCommit } from "../repository/merges.js";
 import { protectedBranchesMatching } from "../repository/protection-rules.js";
-import { lockBranches, pushBranch } from "../repository/push.js";
+import { BRANCH_PREFIX, moveRefs, withRepository } from "../repository/ref-updates.js";
 import { branchHead } from "./branches.js";
 import { defaultMergeMessage } from "./fields.js";
 import { findMergeRequest, ROW_INCLUDE, type MergeRequestRow } from "./queries.js";
@@ -24,15 +24,19 @@ export async function rebaseMergeRequest(ctx: DomainContext, projectRef: string,
   if (!(await canPushToBranch(ctx, access, mr.sourceBranch))) throw forbidden("Cannot push to source branch");
   const protections = await protectedBranchesMatching(ctx.db, mr.projectId, mr.sourceBranch);
   if (protections.length && !protections.some((p) => p.allowForcePush)) throw forbidden("Source branch is protected from force push");
-  await ctx.db.$transaction(async (tx) => {
-    await lockBranches(tx, ctx, mr.projectId, [mr.sourceBranch, mr.targetBranch]);
-    const [sourceSha, targetSha] = await Promise.all([branchHead(tx, mr.projectId, mr.sourceBranch), branchHead(tx, mr.projectId, mr.targetBranch)]);
+  await withRepository(ctx, mr.projectId, async (repo) => {
+    const [sourceSha, targetSha] = await Promise.all([branchHead(ctx.db, mr.projectId, mr.sourceBranch), branchHead(ctx.db, mr.projectId, mr.targetBranch)]);
     if (!sourceSha || !targetSha) return;
-    const source = await mergeSourceOf(tx, mr.projectId, targetSha, sourceSha);
-    if (source.baseSha === targetSha) return; // already on top of the target
-    const replayed = await replayCommits(tx, mr.projectId, targetSha, [...source.commits].reverse(), { name: user.name, email: user.email }, ctx.now());
-    const after = replayed.at(-1)?.sha ?? targetSha;
-    await pushBranch(tx, ctx, { projectId: mr.projectId, branch: mr.sourceBranch, before: sourceSha, after, commitShas: replayed.map((c) => c.sha) });
+    if ((await repo.mergeBase([targetSha, sourceSha])) === targetSha) return; // already on top of the target
+    const commits = (await repo.revList(["--reverse", sourceSha, `^${targetSha}`]));
+    let head: string;
+    try {
+      head = await rebaseCommits(repo, targetSha, commits, signature(user, ctx.now()));
+    } catch (error) {
+      if (error instanceof MergeConflictError) throw new AppError(400, { message: "Rebase failed: Rebase locally, resolve all conflicts, then push the branch." });
+      throw error;
+    }
+    await moveRefs(ctx, mr.projectId, [{ ref: `${BRANCH_PREFIX}${mr.sourceBranch}`, oldSha: sourceSha, newSha: head }], { actorId: user.id });
   });
   return { rebase_in_progress: false };
 }
@@ -44,19 +48,29 @@ export async function mergeRequestMergeRef(ctx: DomainContext, projectRef: strin
   const { mergeRequest } = await findMergeRequest(ctx, projectRef, iid);
   const mr = (await ctx.db.mergeRequest.findUniqueOrThrow({ where: { id: mergeRequest.id }, include: ROW_INCLUDE })) as MergeRequestRow;
   if (NOT_MERGEABLE.has(await detailedMergeStatusOf(ctx, mr))) throw new AppError(400, { message: "Merge request is not mergeable" });
-  const commitId = await ctx.db.$transaction((tx) => mergeRefCommit(tx, mr, ctx.now()));
+  const commitId = await withRepository(ctx, mr.projectId, (repo) => writeMergeRef(ctx, repo, mr));
   if (!commitId) throw new AppError(400, { message: "Merge request is not mergeable" });
   return { commit_id: commitId };
 }
 
-async function mergeRefCommit(tx: Tx, mr: MergeRequestRow, at: Date): Promise<string | null> {
-  const [targetSha, sourceSha] = await Promise.all([branchHead(tx, mr.projectId, mr.targetBranch), branchHead(tx, mr.projectId, mr.sourceBranch)]);
+/**
+ * refs/merge-requests/:iid/merge: the merge of the source head into the target head, by the
+ * merge request's author, kept while both heads stay (null when git cannot merge them).
+ */
+async function writeMergeRef(ctx: DomainContext, repo: GitRepository, mr: MergeRequestRow): Promise<string | null> {
+  const [targetSha, sourceSha] = await Promise.all([branchHead(ctx.db, mr.projectId, mr.targetBranch), branchHead(ctx.db, mr.projectId, mr.sourceBranch)]);
   if (!targetSha || !sourceSha) return null;
-  const message = defaultMergeMessage(mr);
-  const existing = await tx.commit.findFirst({ where: { projectId: mr.projectId, parentSha: targetSha, secondParentSha: sourceSha, message }, select: { sha: true } });
-  if (existing) return existing.sha;
-  const author = await tx.user.findUnique({ where: { id: mr.authorId }, select: { name: true, email: true } });
-  const committer = author ?? { name: "Ghost User", email: "ghost@localhost" };
-  const source = await mergeSourceOf(tx, mr.projectId, targetSha, sourceSha);
-  return (await writeMergeCommit(tx, source, sourceSha, message, committer, at)).sha;
+  const ref = `refs/merge-requests/${mr.iid}/merge`;
+  const current = await repo.commit((await repo.info(ref))?.sha ?? "");
+  if (current && current.parents[0] === targetSha && current.parents[1] === sourceSha) return current.sha;
+  const author = await ctx.db.user.findUnique({ where: { id: mr.authorId }, select: { name: true, email: true } });
+  let sha: string;
+  try {
+    sha = await writeMergeCommit(repo, targetSha, sourceSha, defaultMergeMessage(mr), signature(author ?? { name: "Ghost User", email: "ghost@localhost" }, ctx.now()));
+  } catch (error) {
+    if (error instanceof MergeConflictError) return null;
+    throw error;
+  }
+  await repo.updateRefs([{ ref, oldSha: current?.sha ?? "0".repeat(40), newSha: sha }]);
+  return sha;
 }

@@ -1,59 +1,29 @@
 // What reviewers read of a merge request besides the entity: its commits, its participants and
-// its changes. The repository keeps paths, not contents, so a change lists the path with an empty
-// diff marked too large and collapsed, as GitLab marks a diff whose contents it will not show.
-import type { Commit, MergeRequest, User } from "../../generated/prisma/client.js";
+// its changes (the diff from the merge base to the head, as git computes it, within GitLab's
+// diff limits).
+import type { MergeRequest, User } from "../../generated/prisma/client.js";
 import { canReadInternalNotes } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { usersById } from "../shared/loaders.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
-import { mergeSourceOf, netChange } from "../repository/merges.js";
-import { mergeRequestCommitsLoader, targetHeadOf, type MergeRequestRefs } from "./commits.js";
+import { diffCollection, type DiffCollection } from "../repository/diffs.js";
+import { repositoryOf, type CommitRecord } from "../repository/git.js";
+import { mergeBaseOf, mergeRequestCommitsLoader, targetHeadOf, type MergeRequestRefs } from "./commits.js";
 import { findMergeRequestWithAccess, type MergeRequestRowAccess, type MergeRequestRow } from "./queries.js";
 
-/** GitLab's Diff entity, paths only. */
-export interface DiffView {
-  diff: string;
-  collapsed: boolean;
-  too_large: boolean;
-  new_path: string;
-  old_path: string;
-  a_mode: string;
-  b_mode: string;
-  new_file: boolean;
-  renamed_file: boolean;
-  deleted_file: boolean;
-  generated_file: boolean;
+export type { DiffView } from "../repository/diffs.js";
+
+/** The MR's diff between the merge base and its head (GitLab's latest merge request diff). */
+export async function mergeRequestDiffCollection(ctx: DomainContext, mr: MergeRequestRefs, options: { unidiff?: boolean } = {}): Promise<DiffCollection> {
+  const targetSha = await targetHeadOf(ctx, mr);
+  if (!mr.headSha) return { diffs: [], overflow: false, realSize: "0" };
+  const base = targetSha ? await mergeBaseOf(ctx, mr.projectId, targetSha, mr.headSha) : null;
+  return diffCollection(repositoryOf(ctx, mr.projectId), base, mr.headSha, { ...options, generated: false });
 }
 
-const FILE_MODE = "100644";
-
-function diffView(path: string, kind: "added" | "modified" | "removed"): DiffView {
-  return {
-    diff: "",
-    collapsed: true,
-    too_large: true,
-    new_path: path,
-    old_path: path,
-    a_mode: kind === "added" ? "0" : FILE_MODE,
-    b_mode: kind === "removed" ? "0" : FILE_MODE,
-    new_file: kind === "added",
-    renamed_file: false,
-    deleted_file: kind === "removed",
-    generated_file: false,
-  };
-}
-
-/** The MR's diff between the merge base and its head, by path, in path order. */
-export async function mergeRequestDiffs(ctx: DomainContext, mr: MergeRequestRow): Promise<DiffView[]> {
-  const targetSha = await targetHeadOf(ctx.db, mr);
-  if (!mr.headSha || !targetSha) return [];
-  const change = await netChange(ctx.db, await mergeSourceOf(ctx.db, mr.projectId, targetSha, mr.headSha));
-  const views = [
-    ...change.added.map((path) => diffView(path, "added")),
-    ...change.modified.map((path) => diffView(path, "modified")),
-    ...change.removed.map((path) => diffView(path, "removed")),
-  ];
-  return views.sort((a, b) => (a.new_path < b.new_path ? -1 : a.new_path > b.new_path ? 1 : 0));
+/** The diffs of GET .../changes. */
+export async function mergeRequestDiffs(ctx: DomainContext, mr: MergeRequestRow, options: { unidiff?: boolean } = {}) {
+  return (await mergeRequestDiffCollection(ctx, mr, options)).diffs;
 }
 
 /** GET .../changes: the merge request with its diffs (MergeRequestChanges). */
@@ -62,8 +32,8 @@ export async function getMergeRequestChanges(ctx: DomainContext, projectRef: str
 }
 
 /** GET .../diffs: a page of the diffs. */
-export async function listMergeRequestDiffs(ctx: DomainContext, { mergeRequest }: MergeRequestRowAccess, page: PageArgs): Promise<Page<DiffView>> {
-  return paginateList(await mergeRequestDiffs(ctx, mergeRequest), page);
+export async function listMergeRequestDiffs(ctx: DomainContext, { mergeRequest }: MergeRequestRowAccess, page: PageArgs, options: { unidiff?: boolean } = {}) {
+  return paginateList(await mergeRequestDiffs(ctx, mergeRequest, options), page);
 }
 
 /**
@@ -73,7 +43,7 @@ export async function listMergeRequestDiffs(ctx: DomainContext, { mergeRequest }
  */
 export async function listMergeRequestCommits(
   ctx: Pick<DomainContext, "loaders">, mergeRequest: MergeRequestRefs & Pick<MergeRequest, "id">, page: PageArgs,
-): Promise<Page<Commit>> {
+): Promise<Page<CommitRecord>> {
   return paginateList(await ctx.loaders.get(mergeRequestCommitsLoader).load(mergeRequest), page);
 }
 

@@ -3,7 +3,8 @@ import { paramError, validationError } from "../../errors.js";
 import type { Namespace, Prisma, User } from "../../generated/prisma/client.js";
 import { addRedirect } from "../groups/writes.js";
 import { insertMember } from "../members/writes.js";
-import { initializeRepository } from "../repository/initialize.js";
+import { repositoryOf } from "../repository/git.js";
+import { createRepository, initializeRepository } from "../repository/initialize.js";
 import {
   AccessLevel, findProject, groupAccessLevel, requireAuthenticated, requireLevel, VISIBILITY_LEVELS,
 } from "../shared/access.js";
@@ -90,8 +91,8 @@ export async function createProject(ctx: DomainContext, input: NewProjectInput):
   return recheckIfTaken(() => insertProject(ctx, creator, input, { ns, name, path }), async () => throwIfAny(await takenErrors(ctx, ns, name, path)));
 }
 
-function insertProject(ctx: DomainContext, creator: User, input: NewProjectInput, { ns, name, path }: { ns: Namespace; name: string; path: string }) {
-  return ctx.db.$transaction(async (tx) => {
+async function insertProject(ctx: DomainContext, creator: User, input: NewProjectInput, { ns, name, path }: { ns: Namespace; name: string; path: string }) {
+  const project = await ctx.db.$transaction(async (tx) => {
     const project = await tx.project.create({
       data: {
         name, path, pathLower: path.toLowerCase(), description: input.description ?? null,
@@ -105,10 +106,12 @@ function insertProject(ctx: DomainContext, creator: User, input: NewProjectInput
     if (ns.ownerId) await insertMember(tx, "project", project.id, ns.ownerId, AccessLevel.owner, null, creator.id);
     const topics = input.topics ?? input.tag_list;
     if (topics?.length) await assignTopics(tx, project.id, topics);
-    if (input.initialize_with_readme) await initializeRepository(tx, project, creator, ctx);
+    await createRepository(ctx, project);
     await publish(tx, ctx, "project", { action: "create", project, actorId: creator.id });
     return project;
   });
+  if (input.initialize_with_readme) await initializeRepository(ctx, project, creator);
+  return project;
 }
 
 /** A project created on (or moved to) an old path of another project takes the path over. */
@@ -132,7 +135,10 @@ export async function updateProject(ctx: DomainContext, id: string, input: Proje
     ...visibilityErrors(input.visibility, project.namespace),
   });
   const recheck = async () => throwIfAny(await takenErrors(ctx, project.namespace, name, path, project.id));
-  return recheckIfTaken(() => saveProject(ctx, project, input, { name, path }), recheck);
+  const updated = await recheckIfTaken(() => saveProject(ctx, project, input, { name, path }), recheck);
+  // what a clone checks out follows the default branch
+  if (updated.defaultBranch !== project.defaultBranch) await repositoryOf(ctx, project.id).setHead(updated.defaultBranch);
+  return updated;
 }
 
 function saveProject(ctx: DomainContext, project: ProjectWithNamespace, input: ProjectInput & { archived?: boolean | null }, { name, path }: { name: string; path: string }) {

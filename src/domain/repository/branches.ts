@@ -1,6 +1,7 @@
-// Branches API (lib/api/branches.rb): list, show, create from a ref, delete.
+// Branches API (lib/api/branches.rb): list, show, create from a ref, delete. The rows are the
+// database's copy of the repository's branches; heads and history are read from git.
 import type { Db } from "../../db/client.js";
-import type { Branch, Commit } from "../../generated/prisma/client.js";
+import type { Branch } from "../../generated/prisma/client.js";
 import { AppError, notFound, paramError } from "../../errors.js";
 import { requireAuthenticated, type ProjectAccess } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
@@ -10,16 +11,16 @@ import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import {
   canDeleteBranch, canMergeToBranch, canPushToBranch, findRepositoryProject, requirePushCode, requireRepositoryEnabled,
 } from "./access.js";
-import { getCommitBySha, historyShas, resolveCommit } from "./commits.js";
+import { readCommits, repositoryOf, resolveCommitSha, type CommitRecord } from "./git.js";
 import { developersCan, projectProtections } from "./protection-rules.js";
-import { pushBranch } from "./push.js";
+import { BRANCH_PREFIX, moveRefs, withRepository } from "./ref-updates.js";
 import { isValidBranchName, looksLikeSha, refMatches } from "./refs.js";
 
 /** A branch as GitLab's Branch entity shows it to the caller. */
 export interface BranchView {
   access: ProjectAccess;
   branch: Branch;
-  commit: Commit;
+  commit: CommitRecord;
   merged: boolean;
   protected: boolean;
   developersCanPush: boolean;
@@ -44,14 +45,14 @@ export function requireParams(problems: string[]): void {
   if (problems.length) throw paramError(problems.join(", "));
 }
 
-/** Entity views of branches, sharing one protections query and one default-branch history walk. */
+/** Entity views of branches, sharing one protections query and one `merged` question to git. */
 async function branchViews(ctx: DomainContext, access: ProjectAccess, branches: Branch[]): Promise<BranchView[]> {
   const { project } = access;
   const defaultBranch = await findBranch(ctx.db, project.id, project.defaultBranch);
   const [protections, merged, commits] = await Promise.all([
     projectProtections(ctx.db, project.id),
-    defaultBranch ? historyShas(ctx.db, project.id, defaultBranch.headSha) : new Set<string>(),
-    ctx.db.commit.findMany({ where: { projectId: project.id, sha: { in: branches.map((b) => b.headSha) } } }),
+    mergedInto(ctx, project.id, defaultBranch, branches),
+    readCommits(ctx, project.id, [...new Set(branches.map((b) => b.headSha))]),
   ]);
   const commitBySha = new Map(commits.map((commit) => [commit.sha, commit]));
   return Promise.all(
@@ -61,7 +62,7 @@ async function branchViews(ctx: DomainContext, access: ProjectAccess, branches: 
         access,
         branch,
         commit: commitBySha.get(branch.headSha)!,
-        merged: branch.headSha !== defaultBranch?.headSha && merged.has(branch.headSha),
+        merged: branch.headSha !== defaultBranch?.headSha && merged.has(branch.name),
         protected: matching.length > 0,
         developersCanPush: developersCan("push", matching),
         developersCanMerge: developersCan("merge", matching),
@@ -70,6 +71,14 @@ async function branchViews(ctx: DomainContext, access: ProjectAccess, branches: 
       };
     }),
   );
+}
+
+/** The names of the branches whose head the default branch's history holds (`git branch --merged`). */
+async function mergedInto(ctx: DomainContext, projectId: number, defaultBranch: Branch | null, branches: Branch[]): Promise<Set<string>> {
+  const candidates = branches.filter((b) => defaultBranch && b.headSha !== defaultBranch.headSha);
+  if (!defaultBranch || !candidates.length) return new Set();
+  const refs = await repositoryOf(ctx, projectId).refsMergedInto(defaultBranch.headSha, [BRANCH_PREFIX]);
+  return new Set(refs.map((ref) => ref.slice(BRANCH_PREFIX.length)));
 }
 
 /** BranchesFinder's search: `^term` prefix, `term$` suffix, otherwise a substring; any case. */
@@ -119,14 +128,15 @@ export async function createBranch(ctx: DomainContext, id: string, name: string,
   const projectId = access.project.id;
   if (!isValidBranchName(name)) throw failed("Branch name is invalid");
   if (await findBranch(ctx.db, projectId, name)) throw failed("Branch already exists");
-  const start = await resolveCommit(ctx.db, projectId, ref);
+  const start = await resolveCommitSha(repositoryOf(ctx, projectId), ref);
   if (!start) throw failed(`Failed to create branch '${name}': invalid reference name '${ref}'`);
   if (looksLikeSha(name)) throw failed("You cannot create a branch with a 40-character hexadecimal branch name.");
   await requireMayCreate(ctx, access, name);
-  const branch = await ctx.db.$transaction(async (tx) => {
-    await pushBranch(tx, ctx, { projectId, branch: name, before: BLANK_SHA, after: start.sha, commitShas: [] });
-    return (await findBranch(tx, projectId, name))!;
+  await withRepository(ctx, projectId, async () => {
+    if (await findBranch(ctx.db, projectId, name)) throw failed("Branch already exists");
+    await moveRefs(ctx, projectId, [{ ref: `${BRANCH_PREFIX}${name}`, oldSha: BLANK_SHA, newSha: start }], { actorId: ctx.actor!.user.id });
   });
+  const branch = (await findBranch(ctx.db, projectId, name))!;
   return (await branchViews(ctx, access, [branch]))[0]!;
 }
 
@@ -142,14 +152,18 @@ export async function deleteBranch(ctx: DomainContext, id: string, name: string,
   const access = await findRepositoryProject(ctx, id);
   requirePushCode(ctx, access);
   const branch = await findBranchOrFail(ctx, access, name);
-  const head = await getCommitBySha(ctx.db, access.project.id, branch.headSha);
+  const [head] = await readCommits(ctx, access.project.id, [branch.headSha]);
   if (head) assertUnmodifiedSince(head.authoredAt, unmodifiedSince);
   if (name === access.project.defaultBranch) throw failed("The default branch of a project cannot be deleted.");
   if (!(await canDeleteBranch(ctx, access, name))) {
     throw failed("You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.");
   }
-  await ctx.db.$transaction((tx) =>
-    pushBranch(tx, ctx, { projectId: access.project.id, branch: name, before: branch.headSha, after: BLANK_SHA, commitShas: [] }),
-  );
+  await withRepository(ctx, access.project.id, async () => {
+    const current = await findBranch(ctx.db, access.project.id, name);
+    if (!current) throw notFound("Branch");
+    await moveRefs(ctx, access.project.id, [{ ref: `${BRANCH_PREFIX}${name}`, oldSha: current.headSha, newSha: BLANK_SHA }], {
+      actorId: ctx.actor!.user.id,
+    });
+  });
   return true;
 }

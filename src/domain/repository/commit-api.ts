@@ -1,82 +1,89 @@
-// Commits API (lib/api/commits.rb): history of a ref, one commit, and a commit of file actions
-// (Files::MultiService / Commits::CreateService) that advances or creates a branch.
-import type { Commit } from "../../generated/prisma/client.js";
+// Commits API (lib/api/commits.rb): history of a ref, one commit, the merge base of refs, and a
+// commit of file actions (Files::MultiService / Commits::CreateService) that advances or creates
+// a branch, written as real git objects and moved through the one ref-update path.
 import { AppError, forbidden, notFound } from "../../errors.js";
 import { requireAuthenticated, type ProjectAccess } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
-import { BLANK_SHA, type Tx } from "../shared/events.js";
-import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
+import { BLANK_SHA } from "../shared/events.js";
+import type { Page, PageArgs } from "../shared/pagination.js";
+import { pageWindow } from "../shared/pagination.js";
 import { canPushToBranch, findRepositoryProject, requirePushCode, requireRepositoryEnabled } from "./access.js";
-import { blankParamErrors, requireParams } from "./branches.js";
-import { commitsBySha, historyOfAll, historyOrder, mergeBase, resolveCommit, treeOf, writeCommit } from "./commits.js";
-import { lockBranches, pushBranch } from "./push.js";
+import { blankParamErrors, findBranch, requireParams } from "./branches.js";
+import { applyFileActions, cleanPath, FILE_ACTIONS, type FileAction } from "./file-actions.js";
+import { commitRecord, readCommit, readCommits, repositoryOf, resolveCommit, resolveCommitSha, signature, type CommitRecord, type GitRepository } from "./git.js";
+import { BRANCH_PREFIX, moveRefs, withRepository } from "./ref-updates.js";
 import { isValidBranchName, looksLikeSha } from "./refs.js";
-import { applyActions, FILE_ACTIONS, type FileAction } from "./tree.js";
 
-/** A commit as GitLab's CommitDetail shows it: with stats unless the caller asked without. */
-export type CommitDetailView = Commit & { includeStats: boolean };
+/** A commit as GitLab's CommitDetail shows it: with its stats unless the caller asked without. */
+export type CommitDetailView = CommitRecord & { stats: { additions: number; deletions: number } | null };
 
 export interface CommitFilters {
   ref_name?: string | null;
   all?: boolean | null;
+  since?: Date | null;
+  until?: Date | null;
+  path?: string | null;
+  author?: string | null;
+  first_parent?: boolean | null;
+  order?: "default" | "topo" | null;
 }
 
 /**
- * GET /projects/:id/repository/commits. A ref that names nothing lists no commits, as GitLab does;
- * `all` lists every commit of every branch and tag (ref_name is then ignored). History pages carry
- * no totals.
+ * GET /projects/:id/repository/commits (Repository#commits over `git log`): a ref that names
+ * nothing lists no commits, as GitLab does; `all` lists the history of every ref. History pages
+ * carry no totals: a full page announces a next one.
  */
-export async function listCommits(ctx: DomainContext, access: ProjectAccess, filters: CommitFilters, page: PageArgs): Promise<Page<Commit>> {
+export async function listCommits(ctx: DomainContext, access: ProjectAccess, filters: CommitFilters, page: PageArgs): Promise<Page<CommitRecord>> {
   requireRepositoryEnabled(ctx, access);
   const { project } = access;
-  const shas = filters.all ? await historyOfAll(ctx.db, project.id, await refHeads(ctx, project.id)) : await refHistory(ctx, project, filters.ref_name);
-  const listed = await paginateList(shas, page);
-  return { rows: await commitsBySha(ctx.db, project.id, listed.rows), info: { ...listed.info, total: null } };
+  const window = pageWindow(page);
+  const repo = repositoryOf(ctx, project.id);
+  const head = filters.all ? null : await resolveCommitSha(repo, filters.ref_name || project.defaultBranch);
+  const shas = filters.all || head ? await repo.revList(historyArgs(filters, head, window.skip, window.take)) : [];
+  const rows = await readCommits(ctx, project.id, shas);
+  return { rows, info: { page: window.page, perPage: window.perPage, total: null, hasNext: rows.length === window.take, hasPrev: window.page > 1 } };
 }
 
-async function refHistory(ctx: DomainContext, project: { id: number; defaultBranch: string | null }, ref: string | null | undefined): Promise<string[]> {
-  const name = ref || project.defaultBranch;
-  const head = name ? await resolveCommit(ctx.db, project.id, name) : null;
-  return head ? historyOrder(ctx.db, project.id, head.sha) : [];
-}
-
-/** The commits every branch and tag points at. */
-async function refHeads(ctx: DomainContext, projectId: number): Promise<string[]> {
-  const [branches, tags] = await Promise.all([
-    ctx.db.branch.findMany({ where: { projectId }, select: { headSha: true } }),
-    ctx.db.tag.findMany({ where: { projectId }, select: { targetSha: true } }),
-  ]);
-  return [...branches.map((b) => b.headSha), ...tags.map((t) => t.targetSha)];
+function historyArgs(filters: CommitFilters, head: string | null, skip: number, take: number): string[] {
+  const args = [`--skip=${skip}`, `--max-count=${take}`];
+  if (filters.since) args.push(`--since=${Math.floor(filters.since.getTime() / 1000)}`);
+  if (filters.until) args.push(`--until=${Math.floor(filters.until.getTime() / 1000)}`);
+  if (filters.author) args.push("--fixed-strings", `--author=${filters.author}`);
+  if (filters.first_parent) args.push("--first-parent");
+  if (filters.order === "topo") args.push("--topo-order");
+  args.push(...(filters.all ? ["--branches", "--tags"] : ["--end-of-options", head!]));
+  if (filters.path) args.push("--", `:(literal)${filters.path}`);
+  return args;
 }
 
 /**
  * GET /projects/:id/repository/merge_base (lib/api/repositories.rb): the best common ancestor
  * of two or more refs (branch names, tags or shas).
  */
-export async function getMergeBase(ctx: DomainContext, id: string, refs: string[]): Promise<Commit> {
+export async function getMergeBase(ctx: DomainContext, id: string, refs: string[]): Promise<CommitRecord> {
   const { project } = await findRepositoryProject(ctx, id);
   if (refs.length < 2) throw failed("Provide at least 2 refs");
-  const commits = await Promise.all(refs.map((ref) => resolveRef(ctx, project.id, ref)));
-  const unknown = refs.filter((_ref, i) => !commits[i]);
+  const repo = repositoryOf(ctx, project.id);
+  const shas = await Promise.all(refs.map((ref) => resolveCommitSha(repo, ref)));
+  const unknown = refs.filter((_ref, i) => !shas[i]);
   if (unknown.length) throw failed(`Could not find ${unknown.length === 1 ? "ref" : "refs"}: ${unknown.join(", ")}`);
-  const base = await mergeBase(ctx.db, project.id, commits.map((c) => c!.sha));
-  const commit = base ? await resolveCommit(ctx.db, project.id, base) : null;
+  const base = await repo.mergeBase(shas as string[]);
+  const commit = base ? await readCommit(ctx, project.id, base) : null;
   if (!commit) throw notFound("Merge Base");
   return commit;
 }
 
-/** A branch, a tag or a sha. */
-async function resolveRef(ctx: DomainContext, projectId: number, ref: string): Promise<Commit | null> {
-  const tag = await ctx.db.tag.findUnique({ where: { projectId_name: { projectId, name: ref } }, select: { targetSha: true } });
-  return resolveCommit(ctx.db, projectId, tag?.targetSha ?? ref);
-}
-
-/** GET .../commits/:sha: a sha, an abbreviated sha or a branch name. */
+/** GET .../commits/:sha: a sha, an abbreviated sha, a branch or a tag. */
 export async function getCommit(ctx: DomainContext, id: string, sha: string, includeStats: boolean): Promise<CommitDetailView> {
   const { project } = await findRepositoryProject(ctx, id);
-  const commit = await resolveCommit(ctx.db, project.id, sha);
+  const commit = await resolveCommit(ctx, project.id, sha);
   if (!commit) throw notFound("Commit");
-  return { ...commit, includeStats };
+  return withStats(repositoryOf(ctx, project.id), commit, includeStats);
+}
+
+/** GitLab's commit stats: lines added and deleted against the first parent. */
+async function withStats(repo: GitRepository, commit: CommitRecord, includeStats: boolean): Promise<CommitDetailView> {
+  return { ...commit, stats: includeStats ? await repo.numstat(commit.parentShas[0] ?? null, commit.sha) : null };
 }
 
 export interface CommitActionInput {
@@ -86,6 +93,7 @@ export interface CommitActionInput {
   content?: string | null;
   encoding?: string | null;
   execute_filemode?: boolean | null;
+  last_commit_id?: string | null;
 }
 
 export interface CommitInput {
@@ -93,6 +101,7 @@ export interface CommitInput {
   commit_message: string;
   actions: CommitActionInput[];
   start_branch?: string | null;
+  start_sha?: string | null;
   author_name?: string | null;
   author_email?: string | null;
   stats?: boolean | null;
@@ -116,25 +125,61 @@ function actionParamErrors(actions: CommitActionInput[]): string[] {
 
 const failed = (message: string) => new AppError(400, { message });
 
+/** Where the new commit starts: its parent (null in an empty repository) and the branch's old head. */
+interface Start {
+  parent: CommitRecord | null;
+  before: string;
+}
+
 /**
- * Commits::CreateService#validate!: the start branch exists (in an empty repository the first
- * commit starts from nothing, on any branch); a new target branch is free and valid.
+ * Commits::CreateService#validate!: the start branch (or start_sha) exists (in an empty
+ * repository the first commit starts from nothing, on any branch); a new target branch is free
+ * and valid. Read under the repository's lock, so it holds when the ref moves.
  */
-async function startCommit(tx: Tx, projectId: number, branch: string, startBranch: string): Promise<{ start: Commit | null; before: string }> {
-  const target = await tx.branch.findUnique({ where: { projectId_name: { projectId, name: branch } } });
-  const start = await tx.branch.findUnique({ where: { projectId_name: { projectId, name: startBranch } } });
-  if (!start && !(await tx.branch.findFirst({ where: { projectId }, select: { id: true } }))) {
+async function startOf(ctx: DomainContext, projectId: number, input: CommitInput): Promise<Start> {
+  const { branch } = input;
+  const startBranch = input.start_branch || branch;
+  const target = await findBranch(ctx.db, projectId, branch);
+  const before = target?.headSha ?? BLANK_SHA;
+  if (input.start_sha) return { parent: await startCommitBySha(ctx, projectId, input.start_sha, branch, target), before };
+  const start = await findBranch(ctx.db, projectId, startBranch);
+  if (!start && !(await ctx.db.branch.findFirst({ where: { projectId }, select: { id: true } }))) {
     if (!isValidBranchName(branch)) throw failed(`Something went wrong when we tried to create '${branch}' for you: Branch name is invalid`);
-    return { start: null, before: BLANK_SHA };
+    return { parent: null, before };
   }
   if (!start) throw failed("You can only create or edit files when you are on a branch");
-  if (startBranch !== branch) {
-    if (target) throw failed(`A branch called '${branch}' already exists. Switch to that branch in order to make changes`);
-    if (!isValidBranchName(branch)) throw failed(`Something went wrong when we tried to create '${branch}' for you: Branch name is invalid`);
-    if (looksLikeSha(branch)) throw failed("You cannot create a branch with a 40-character hexadecimal branch name.");
+  if (startBranch !== branch) requireNewBranch(branch, target);
+  return { parent: await readCommit(ctx, projectId, start.headSha), before };
+}
+
+async function startCommitBySha(ctx: DomainContext, projectId: number, sha: string, branch: string, target: { headSha: string } | null): Promise<CommitRecord> {
+  if (!/^[0-9a-f]{7,40}$/i.test(sha)) throw failed(`Invalid start_sha '${sha}'`);
+  const commit = await resolveCommit(ctx, projectId, sha);
+  if (!commit) throw failed(`Cannot find start_sha '${sha}'`);
+  requireNewBranch(branch, target);
+  return commit;
+}
+
+function requireNewBranch(branch: string, target: { headSha: string } | null): void {
+  if (target) throw failed(`A branch called '${branch}' already exists. Switch to that branch in order to make changes`);
+  if (!isValidBranchName(branch)) throw failed(`Something went wrong when we tried to create '${branch}' for you: Branch name is invalid`);
+  if (looksLikeSha(branch)) throw failed("You cannot create a branch with a 40-character hexadecimal branch name.");
+}
+
+/**
+ * Files::MultiService#validate_file_status: an action naming the last commit the caller saw of
+ * its file fails when a newer commit changed that file since.
+ */
+async function requireUnchangedFiles(repo: GitRepository, start: CommitRecord | null, actions: CommitActionInput[]): Promise<void> {
+  if (!start) return;
+  for (const action of actions) {
+    if (!action.last_commit_id || action.action === "create") continue;
+    // an id, never revision syntax (`:/text` would search every commit message)
+    if (!/^[0-9a-f]{7,40}$/i.test(action.last_commit_id)) continue;
+    const file = cleanPath(action.action === "move" ? (action.previous_path ?? "") : (action.file_path ?? ""));
+    const [current, seen] = await Promise.all([repo.lastCommitForPath(start.sha, file), repo.commitShaOf(action.last_commit_id).then((sha) => sha && repo.lastCommitForPath(sha, file))]);
+    if (current && seen && current !== seen) throw failed(`The file has changed since you started editing it: ${file}`);
   }
-  const commit = (await resolveCommit(tx, projectId, start.headSha))!;
-  return { start: commit, before: target?.headSha ?? BLANK_SHA };
 }
 
 /**
@@ -149,25 +194,19 @@ export async function createCommitAsPusher(ctx: DomainContext, id: string, input
 export async function createCommit(ctx: DomainContext, id: string, input: CommitInput): Promise<CommitDetailView> {
   const user = requireAuthenticated(ctx).user;
   requireParams([...blankParamErrors({ branch: input.branch }), ...actionParamErrors(input.actions)]);
+  if (input.start_branch && input.start_sha) throw failed("You can't pass both start_branch and start_sha");
   const access = await findRepositoryProject(ctx, id);
   if (!(await canPushToBranch(ctx, access, input.branch))) throw forbidden("You are not allowed to push into this branch");
-  const committer = { name: user.name, email: user.email };
-  // read, check and write in one transaction, so that concurrent commits to a branch queue up
-  const commit = await ctx.db.$transaction(async (tx) => {
-    await lockBranches(tx, ctx, access.project.id, [input.branch, input.start_branch || input.branch]);
-    const { start, before } = await startCommit(tx, access.project.id, input.branch, input.start_branch || input.branch);
-    const change = applyActions(start ? treeOf(start) : [], input.actions as FileAction[]);
-    const created = await writeCommit(tx, {
-      projectId: access.project.id,
-      parentSha: start?.sha ?? null,
-      message: input.commit_message,
-      author: { name: input.author_name || committer.name, email: input.author_email || committer.email },
-      committer,
-      at: ctx.now(),
-      change,
-    });
-    await pushBranch(tx, ctx, { projectId: access.project.id, branch: input.branch, before, after: created.sha, commitShas: [created.sha] });
-    return created;
+  const projectId = access.project.id;
+  const committer = signature(user, ctx.now());
+  const author = signature({ name: input.author_name || user.name, email: input.author_email || user.email }, committer.date);
+  const commit = await withRepository(ctx, projectId, async (repo) => {
+    const start = await startOf(ctx, projectId, input);
+    await requireUnchangedFiles(repo, start.parent, input.actions);
+    const tree = await applyFileActions(repo, start.parent?.treeSha ?? null, input.actions as FileAction[]);
+    const sha = await repo.writeCommit({ tree, parents: start.parent ? [start.parent.sha] : [], author, committer, message: input.commit_message });
+    await moveRefs(ctx, projectId, [{ ref: `${BRANCH_PREFIX}${input.branch}`, oldSha: start.before, newSha: sha }], { actorId: user.id });
+    return commitRecord(projectId, (await repo.commit(sha))!);
   });
-  return { ...commit, includeStats: input.stats ?? true };
+  return withStats(repositoryOf(ctx, projectId), commit, input.stats ?? true);
 }

@@ -1,10 +1,12 @@
 // What a project's entity tells of its repository: `empty_repo` (no branch yet: a project created
 // without initialize_with_readme, until its first push) and `readme_url` (GitLab's
 // Repository#readme_path at the root of the default branch). Kept between requests
-// (caches.repositories) and loaded for a page of projects in two queries.
+// (caches.repositories, emptied when branch rows change) and loaded for a page of projects in
+// one query and one tree read per project (cat-file).
 import type { Project } from "../../generated/prisma/client.js";
-import type { Db } from "../../db/client.js";
 import type { Caches, RepositoryFacts } from "../shared/caches.js";
+import type { Services } from "../shared/context.js";
+import { repositoryOf } from "./git.js";
 import DataLoader from "dataloader";
 import type { LoaderFactory } from "../shared/loaders.js";
 
@@ -20,34 +22,34 @@ export function readmeOf(treePaths: string[]): string | null {
 
 type ProjectRef = Pick<Project, "id" | "defaultBranch">;
 
-export async function repositoryFactsOf(db: Db, cache: Caches["repositories"], projects: readonly ProjectRef[]): Promise<RepositoryFacts[]> {
+export async function repositoryFactsOf(services: Pick<Services, "db" | "git">, cache: Caches["repositories"], projects: readonly ProjectRef[]): Promise<RepositoryFacts[]> {
   const missing = projects.filter((p) => cache.get(p.id) === undefined);
   if (missing.length) {
     const stamp = cache.stamp();
-    for (const [id, facts] of await loadFacts(db, missing)) cache.keep(id, facts, stamp);
+    for (const [id, facts] of await loadFacts(services, missing)) cache.keep(id, facts, stamp);
   }
   return projects.map((p) => cache.get(p.id) ?? { empty: true, readmePath: null });
 }
 
-async function loadFacts(db: Db, projects: readonly ProjectRef[]): Promise<Map<number, RepositoryFacts>> {
-  const branches = await db.branch.findMany({
+async function loadFacts(services: Pick<Services, "db" | "git">, projects: readonly ProjectRef[]): Promise<Map<number, RepositoryFacts>> {
+  const branches = await services.db.branch.findMany({
     where: { projectId: { in: projects.map((p) => p.id) } },
     select: { projectId: true, name: true, headSha: true },
   });
-  const heads = projects.flatMap((p) => {
-    const branch = branches.find((b) => b.projectId === p.id && b.name === p.defaultBranch);
-    return branch ? [{ projectId: p.id, sha: branch.headSha }] : [];
-  });
-  const commits = heads.length
-    ? await db.commit.findMany({ where: { OR: heads }, select: { projectId: true, treePaths: true } })
-    : [];
-  return new Map(projects.map((p) => {
-    const tree = commits.find((c) => c.projectId === p.id)?.treePaths;
-    const facts = { empty: !branches.some((b) => b.projectId === p.id), readmePath: tree ? readmeOf(JSON.parse(tree) as string[]) : null };
-    return [p.id, facts];
+  const facts = await Promise.all(projects.map(async (p): Promise<[number, RepositoryFacts]> => {
+    const head = branches.find((b) => b.projectId === p.id && b.name === p.defaultBranch)?.headSha;
+    return [p.id, { empty: !branches.some((b) => b.projectId === p.id), readmePath: head ? await readmeAt(services, p.id, head) : null }];
   }));
+  return new Map(facts);
+}
+
+async function readmeAt(services: Pick<Services, "git">, projectId: number, commitSha: string): Promise<string | null> {
+  const repo = repositoryOf(services, projectId);
+  const commit = await repo.commit(commitSha);
+  const entries = commit ? await repo.tree(commit.tree) : null;
+  return readmeOf((entries ?? []).filter((e) => e.type === "blob").map((e) => e.name));
 }
 
 /** empty_repo and readme_url of a project (by id; its default branch is read from the row given). */
 export const repositoryFactsLoader: LoaderFactory<DataLoader<Pick<Project, "id" | "defaultBranch">, RepositoryFacts, number>> = (services) =>
-  new DataLoader((projects) => repositoryFactsOf(services.db, services.caches.repositories, projects), { cacheKeyFn: (p) => p.id });
+  new DataLoader((projects) => repositoryFactsOf(services, services.caches.repositories, projects), { cacheKeyFn: (p) => p.id });

@@ -1,103 +1,64 @@
-// Merge and squash commits of the path-only repository model. With no file contents there are no
-// conflicts: a merge takes the target's tree and applies what the source changed since the merge
-// base (paths it added, paths it removed); the paths its commits modified stay modified.
-import type { Commit } from "../../generated/prisma/client.js";
-import type { Db } from "../../db/client.js";
-import type { Tx } from "../shared/events.js";
-import { commitsBetween, getCommitBySha, mergeBase, treeOf, writeCommit } from "./commits.js";
-import type { TreeChange } from "./tree.js";
-
-type Reader = Db | Tx;
-
-const minus = (a: Iterable<string>, b: Set<string>) => [...a].filter((path) => !b.has(path));
-const sorted = (paths: Iterable<string>) => [...new Set(paths)].sort();
+// Merges, squashes and rebases written as git objects (the refs are moved by the caller through
+// the ref-update path). Merges use `git merge-tree --write-tree`, as Gitaly does. Git 2.39 has no
+// `merge-tree --merge-base`, which a cherry-pick needs (the merge base must be the picked commit's
+// parent): each picked commit is merged with a stand-in commit that has the new base's tree and
+// the picked commit's parent as its only parent, so that parent is the merge base git finds.
+import type { Signature } from "../../git/objects.js";
+import type { GitRepository } from "./git.js";
 
 export interface Person {
   name: string;
   email: string;
 }
 
-/** What merging `sourceSha` into `targetSha` brings: the source's commits and their net change. */
-export interface MergeSource {
-  projectId: number;
-  targetSha: string;
-  sourceSha: string;
-  baseSha: string | null;
-  /** the source commits the target lacks, newest first */
-  commits: Commit[];
+/** Git could not merge the two histories on its own. */
+export class MergeConflictError extends Error {
+  constructor(readonly paths: string[]) {
+    super(`merge conflict in ${paths.join(", ")}`);
+  }
 }
 
-export async function mergeSourceOf(tx: Reader, projectId: number, targetSha: string, sourceSha: string): Promise<MergeSource> {
-  const [baseSha, commits] = await Promise.all([mergeBase(tx, projectId, [targetSha, sourceSha]), commitsBetween(tx, projectId, targetSha, sourceSha)]);
-  return { projectId, targetSha, sourceSha, baseSha, commits };
+/** The tree of merging `theirs` into `ours`; MergeConflictError when git cannot. */
+export async function mergedTree(repo: GitRepository, ours: string, theirs: string): Promise<string> {
+  const result = await repo.mergeTree(ours, theirs);
+  if (result.conflicts) throw new MergeConflictError(result.conflicts);
+  return result.tree;
 }
 
-/** The change that turns `fromTree` into the tree with the source's additions and removals applied. */
-async function changeFrom(tx: Reader, source: MergeSource, fromTree: string[]): Promise<TreeChange> {
-  const [base, head] = await Promise.all([
-    source.baseSha ? getCommitBySha(tx, source.projectId, source.baseSha) : null,
-    getCommitBySha(tx, source.projectId, source.sourceSha),
-  ]);
-  const baseTree = new Set(treeOf(base));
-  const headTree = new Set(treeOf(head));
-  const removedBySource = new Set(minus(baseTree, headTree));
-  const result = new Set(minus([...fromTree, ...minus(headTree, baseTree)], removedBySource));
-  const from = new Set(fromTree);
-  const touched = source.commits.flatMap((c) => JSON.parse(c.modifiedPaths) as string[]);
-  return {
-    tree: sorted(result),
-    added: sorted(minus(result, from)),
-    removed: sorted(minus(from, result)),
-    modified: sorted(touched.filter((path) => from.has(path) && result.has(path))),
-    additions: source.commits.reduce((n, c) => n + c.additions, 0),
-    deletions: source.commits.reduce((n, c) => n + c.deletions, 0),
-  };
+/** A merge commit: first parent the target head, second the merged head. */
+export async function writeMergeCommit(repo: GitRepository, targetSha: string, mergedSha: string, message: string, committer: Signature): Promise<string> {
+  const tree = await mergedTree(repo, targetSha, mergedSha);
+  return repo.writeCommit({ tree, parents: [targetSha, mergedSha], author: committer, committer, message });
 }
 
-/** What the source changed since the merge base: the paths of a merge request's diff. */
-export async function netChange(tx: Reader, source: MergeSource): Promise<TreeChange> {
-  const base = source.baseSha ? await getCommitBySha(tx, source.projectId, source.baseSha) : null;
-  return changeFrom(tx, source, treeOf(base));
-}
-
-/** One commit on the merge base holding all of the source's commits (GitLab's squash). */
-export async function writeSquashCommit(tx: Tx, source: MergeSource, message: string, author: Person, committer: Person, at: Date): Promise<Commit> {
-  const change = await netChange(tx, source);
-  return writeCommit(tx, { projectId: source.projectId, parentSha: source.baseSha, message, author, committer, at, change });
-}
-
-/** A merge commit: first parent the target head, second the merged head (the source or its squash). */
-export async function writeMergeCommit(tx: Tx, source: MergeSource, mergedSha: string, message: string, committer: Person, at: Date): Promise<Commit> {
-  const target = await getCommitBySha(tx, source.projectId, source.targetSha);
-  const change = await changeFrom(tx, source, treeOf(target));
-  return writeCommit(tx, {
-    projectId: source.projectId,
-    parentSha: source.targetSha,
-    secondParentSha: mergedSha,
-    message,
-    author: committer,
-    committer,
-    at,
-    change,
-  });
+/**
+ * GitLab's squash (Gitaly UserSquash): one commit on the target head holding everything the
+ * source brings, authored by `author`.
+ */
+export async function writeSquashCommit(repo: GitRepository, targetSha: string, sourceSha: string, message: string, author: Signature, committer: Signature): Promise<string> {
+  const tree = await mergedTree(repo, targetSha, sourceSha);
+  return repo.writeCommit({ tree, parents: [targetSha], author, committer, message });
 }
 
 /**
  * `git rebase`: the commits (oldest first; merge commits are dropped as git drops them) written
- * again on top of `ontoSha`, each applying its own added, modified and removed paths. Returns the
- * new commits, oldest first.
+ * again on top of `ontoSha`, each keeping its author and message, committed by `committer`. A
+ * commit already on its new parent is kept as it is. Returns the new head.
  */
-export async function replayCommits(tx: Tx, projectId: number, ontoSha: string, commits: Commit[], committer: Person, at: Date): Promise<Commit[]> {
-  let parent = await getCommitBySha(tx, projectId, ontoSha);
-  const written: Commit[] = [];
-  for (const original of commits.filter((c) => c.secondParentSha == null)) {
-    const [added, modified, removed] = [original.addedPaths, original.modifiedPaths, original.removedPaths].map((list) => JSON.parse(list) as string[]);
-    const gone = new Set(removed);
-    const tree = sorted(minus([...treeOf(parent), ...added!, ...modified!], gone));
-    const change: TreeChange = { tree, added: added!, modified: modified!, removed: removed!, additions: original.additions, deletions: original.deletions };
-    const author = { name: original.authorName, email: original.authorEmail };
-    parent = await writeCommit(tx, { projectId, parentSha: parent?.sha ?? null, message: original.message, author, committer, at, change });
-    written.push(parent);
+export async function rebaseCommits(repo: GitRepository, ontoSha: string, shas: readonly string[], committer: Signature): Promise<string> {
+  let onto = ontoSha;
+  for (const sha of shas) {
+    const commit = (await repo.commit(sha))!;
+    if (commit.parents.length > 1) continue;
+    const parent = commit.parents[0] ?? null;
+    if (parent === onto) {
+      onto = commit.sha;
+      continue;
+    }
+    const ontoCommit = (await repo.commit(onto))!;
+    const standIn = await repo.writeCommit({ tree: ontoCommit.tree, parents: parent ? [parent] : [], author: committer, committer, message: "rebase\n" });
+    const tree = await mergedTree(repo, standIn, commit.sha);
+    onto = await repo.writeCommit({ tree, parents: [onto], author: commit.author, committer, message: commit.message });
   }
-  return written;
+  return onto;
 }

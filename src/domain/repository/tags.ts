@@ -1,21 +1,21 @@
 // Repository tags (lib/api/tags.rb, Tags::CreateService / DestroyService): list, read, create and
-// delete, each write publishing a tag push. Lightweight tags point at a commit; annotated ones (a
-// message) are objects of their own, whose id is derived from the tag's stored facts. No
+// delete, each write through the one ref-update path (so a tag push is published). A lightweight
+// tag's ref names a commit; an annotated one (a message) names a tag object of its own. No
 // protected tags: `protected` is false and anyone who may push code manages tags (admin_tag).
-import { createHash } from "node:crypto";
-import type { Commit, Tag } from "../../generated/prisma/client.js";
+import type { Tag } from "../../generated/prisma/client.js";
 import { AppError, notFound, paramError } from "../../errors.js";
 import { requireAuthenticated, type ProjectAccess } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
-import { BLANK_SHA, publish } from "../shared/events.js";
+import { BLANK_SHA } from "../shared/events.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { findRepositoryProject, requirePushCode, requireRepositoryEnabled } from "./access.js";
-import { commitsBySha, resolveCommit } from "./commits.js";
+import { readCommits, repositoryOf, resolveCommitSha, signature, type CommitRecord } from "./git.js";
+import { moveRefs, TAG_PREFIX, withRepository } from "./ref-updates.js";
 import { isValidBranchName } from "./refs.js";
 
 export interface TagView {
   tag: Tag;
-  commit: Commit;
+  commit: CommitRecord;
   /** the tag object's id (annotated), or the commit's (lightweight) */
   target: string;
 }
@@ -28,16 +28,12 @@ export interface TagFilters {
 
 const failed = (message: string) => new AppError(400, { message });
 
-/** An annotated tag's object id: stable, from what the tag row holds. */
-const tagObjectId = (tag: Tag) =>
-  createHash("sha1").update(JSON.stringify(["tag", tag.projectId, tag.name, tag.targetSha, tag.message, tag.createdAt.toISOString()])).digest("hex");
-
-const targetOf = (tag: Tag) => (tag.message == null ? tag.targetSha : tagObjectId(tag));
+const targetOf = (tag: Tag) => tag.objectSha ?? tag.targetSha;
 
 async function views(ctx: DomainContext, projectId: number, tags: Tag[]): Promise<TagView[]> {
-  const commits = await commitsBySha(ctx.db, projectId, [...new Set(tags.map((t) => t.targetSha))]);
+  const commits = await readCommits(ctx, projectId, [...new Set(tags.map((t) => t.targetSha))]);
   const bySha = new Map(commits.map((c) => [c.sha, c]));
-  return tags.map((tag) => ({ tag, commit: bySha.get(tag.targetSha)!, target: targetOf(tag) }));
+  return tags.filter((tag) => bySha.has(tag.targetSha)).map((tag) => ({ tag, commit: bySha.get(tag.targetSha)!, target: targetOf(tag) }));
 }
 
 /** Version order of tag names (`v1.10` after `v1.9`), as GitLab's `version` sort compares them. */
@@ -89,32 +85,29 @@ export async function createTag(ctx: DomainContext, id: string, input: CreateTag
   requirePushCode(ctx, access);
   const projectId = access.project.id;
   if (!isValidBranchName(input.tag_name)) throw failed("Tag name invalid");
-  const commit = await resolveCommit(ctx.db, projectId, input.ref);
-  if (!commit) throw failed(`Target ${input.ref} is invalid`);
-  const annotated = input.message ? { message: input.message, taggerName: user.name, taggerEmail: user.email } : {};
-  const tag = await ctx.db.$transaction(async (tx) => {
-    const taken = await tx.tag.findUnique({ where: { projectId_name: { projectId, name: input.tag_name } }, select: { id: true } });
+  const repo = repositoryOf(ctx, projectId);
+  const commitSha = await resolveCommitSha(repo, input.ref);
+  if (!commitSha) throw failed(`Target ${input.ref} is invalid`);
+  await withRepository(ctx, projectId, async () => {
+    const taken = await ctx.db.tag.findUnique({ where: { projectId_name: { projectId, name: input.tag_name } }, select: { id: true } });
     if (taken) throw failed(`Tag ${input.tag_name} already exists`);
-    const created = await tx.tag.create({ data: { projectId, name: input.tag_name, targetSha: commit.sha, createdAt: ctx.now(), ...annotated } });
-    await publish(tx, ctx, "tag_push", {
-      projectId, tag: created.name, before: BLANK_SHA, after: targetOf(created), commitSha: commit.sha, message: created.message, actorId: user.id,
-    });
-    return created;
+    const target = input.message
+      ? await repo.writeTag({ object: commitSha, objectType: "commit", name: input.tag_name, tagger: signature(user, ctx.now()), message: input.message })
+      : commitSha;
+    await moveRefs(ctx, projectId, [{ ref: `${TAG_PREFIX}${input.tag_name}`, oldSha: BLANK_SHA, newSha: target }], { actorId: user.id });
   });
-  return { tag, commit, target: targetOf(tag) };
+  return (await views(ctx, projectId, [await findTag(ctx, projectId, input.tag_name)]))[0]!;
 }
 
 export async function deleteTag(ctx: DomainContext, id: string, name: string): Promise<boolean> {
   const user = requireAuthenticated(ctx).user;
   const access = await findRepositoryProject(ctx, id);
   requirePushCode(ctx, access);
-  const tag = await findTag(ctx, access.project.id, name);
-  await ctx.db.$transaction(async (tx) => {
-    const removed = await tx.tag.deleteMany({ where: { id: tag.id } });
-    if (removed.count !== 1) throw notFound("Tag");
-    await publish(tx, ctx, "tag_push", {
-      projectId: tag.projectId, tag: tag.name, before: targetOf(tag), after: BLANK_SHA, commitSha: null, message: null, actorId: user.id,
-    });
+  const projectId = access.project.id;
+  await findTag(ctx, projectId, name);
+  await withRepository(ctx, projectId, async () => {
+    const tag = await findTag(ctx, projectId, name);
+    await moveRefs(ctx, projectId, [{ ref: `${TAG_PREFIX}${name}`, oldSha: targetOf(tag), newSha: BLANK_SHA }], { actorId: user.id });
   });
   return true;
 }

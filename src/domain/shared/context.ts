@@ -8,6 +8,8 @@ import type { UrlGuard } from "../../net/url-guard.js";
 import { createLoaders, type Loaders } from "./loaders.js";
 import type { Dialect } from "./paths.js";
 import type { HookDelivery } from "../web-hooks/delivery.js";
+import type { GitStore } from "../../git/store.js";
+import type { RepositoryLocks } from "../../git/locks.js";
 
 export interface Actor {
   user: User;
@@ -32,6 +34,10 @@ export interface Services {
   urlGuard: UrlGuard;
   /** sends a hook's test and resend deliveries now (implemented by src/webhooks) */
   hookDelivery: HookDelivery;
+  /** the projects' git repositories (REPOSITORIES_DIR) and what reading them keeps between requests */
+  git: GitStore;
+  /** one writer per repository at a time, across processes */
+  repositoryLocks: RepositoryLocks;
 }
 
 export interface DomainContext extends Services {

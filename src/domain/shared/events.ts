@@ -2,6 +2,7 @@
 // what reacts to it (merge request head sha, approval resets, the webhook outbox) commits or
 // rolls back together with the change. Subscribers register once at start (src/event-subscribers.ts).
 import type { Issue, IssueAssignee, Namespace, Prisma, Project } from "../../generated/prisma/client.js";
+import type { CommitFacts } from "./commits.js";
 import type { DomainContext } from "./context.js";
 
 export type Tx = Prisma.TransactionClient;
@@ -9,19 +10,36 @@ export type Tx = Prisma.TransactionClient;
 /** GitLab's blank sha: `before` of a created branch, `after` of a deleted one. */
 export const BLANK_SHA = "0".repeat(40);
 
-/** A branch was created, advanced by new commits, or deleted (GitLab's push). */
+/** A commit a push brought, with the files it changed against its first parent (GitLab's repo_changes). */
+export interface PushedCommit extends CommitFacts {
+  added: string[];
+  modified: string[];
+  removed: string[];
+}
+
+/** What a push brought: its newest commits (at most 20, oldest first) and how many in all. */
+export interface PushedCommits {
+  commits: PushedCommit[];
+  total: number;
+}
+
+/** A branch was created, moved (advanced or forced) or deleted: a push, through git or the API. */
 export interface PushEvent {
   projectId: number;
   /** branch name, without refs/heads/ */
   branch: string;
   before: string;
   after: string;
-  /** shas of the new commits, oldest first */
-  commitShas: string[];
+  /** the commits the push brought, read from git when a subscriber asks (once) */
+  pushed: () => Promise<PushedCommits>;
+  /** the paths every pushed commit changed, read when a subscriber asks */
+  changedPaths: () => Promise<string[]>;
   actorId: number | null;
+  /** false when the push moved more refs than push hooks are sent for (GitLab's push_event_hooks_limit) */
+  withHooks: boolean;
 }
 
-/** A tag was created (before: BLANK_SHA) or deleted (after: BLANK_SHA): GitLab's tag push. */
+/** A tag was created (before: BLANK_SHA), moved, or deleted (after: BLANK_SHA): GitLab's tag push. */
 export interface TagPushEvent {
   projectId: number;
   /** tag name, without refs/tags/ */
@@ -29,11 +47,12 @@ export interface TagPushEvent {
   before: string;
   /** the tag's target (an annotated tag's object id) */
   after: string;
-  /** the commit the tag points at (null: deleted) */
-  commitSha: string | null;
+  /** the commit the tag points at, with its changed files (null: deleted), read when asked */
+  commit: () => Promise<PushedCommit | null>;
   /** an annotated tag's message */
   message: string | null;
   actorId: number | null;
+  withHooks: boolean;
 }
 
 /** Old and new value of each changed attribute (GitLab's `changes`), keyed by REST field name. */

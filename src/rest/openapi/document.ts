@@ -24,7 +24,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly Rou
     const operation = operations.get(route.field)!;
     const selection = operation.document.definitions[0]!;
     const rootSelection = selection.kind === Kind.OPERATION_DEFINITION ? selection.selectionSet.selections[0] : undefined;
-    const body = route.text ? {} : entities.output(field.type, rootSelection?.kind === Kind.FIELD ? rootSelection.selectionSet : undefined);
+    const body = route.text || route.download ? {} : entities.output(field.type, rootSelection?.kind === Kind.FIELD ? rootSelection.selectionSet : undefined);
     const deprecation = DEPRECATED_ROUTES[`${route.method} ${route.path}`];
     const requestBodyOf = requestBody(route, field);
     (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = {

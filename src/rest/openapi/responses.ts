@@ -96,6 +96,13 @@ function success(route: Route, status: number, body: JsonSchema, pagination: Pag
       content: { "text/plain": { schema: { type: "string" } } },
     };
   }
+  if (route.download) {
+    return {
+      description: "The file itself, its type in Content-Type, named in Content-Disposition.",
+      headers: { "Content-Disposition": { schema: { type: "string" } } },
+      content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
+    };
+  }
   const headers = pagination === "offset"
     ? Object.fromEntries(Object.keys(paginationHeaderComponents()).map((name) => [name, ref("headers", name)]))
     : pagination === "keyset" ? { Link: ref("headers", "Link") } : undefined;

@@ -10,7 +10,7 @@ import { sshUrlToRepo } from "../../domain/repository/urls.js";
 import { avatarUrlOfUser } from "../../domain/users/presenter.js";
 import { REDACTED } from "../request.js";
 
-export type Ctx = Pick<Services, "config" | "now">;
+export type Ctx = Pick<Services, "config" | "now" | "git">;
 export type ProjectWithNamespace = Project & { namespace: Namespace };
 
 /** Time#xmlschema of a UTC time: seconds, "Z". */

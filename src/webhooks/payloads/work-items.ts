@@ -7,6 +7,7 @@ import { VISIBILITY_LEVELS } from "../../domain/shared/access.js";
 import { labelsOf } from "../../domain/issues/rules.js";
 import { projectPageUrl } from "../../domain/shared/web-urls.js";
 import { issueHookChanges, mergeRequestHookChanges } from "./changes.js";
+import { readCommit } from "../../domain/repository/git.js";
 import { commitHookAttrs } from "./push.js";
 import {
   STATE_IDS, labelHookAttrs, projectHookAttrs, rubyTime, userHookAttrs, usersById, type Ctx, type ProjectWithNamespace,
@@ -35,7 +36,7 @@ export function issueHookAttrs(ctx: Ctx, project: ProjectWithNamespace, issue: I
 
 /** Gitlab::HookData::MergeRequestBuilder#build. */
 export async function mergeRequestHookAttrs(ctx: Ctx, db: Tx, project: ProjectWithNamespace, mr: MergeRequestRow) {
-  const lastCommit = mr.headSha ? await db.commit.findUnique({ where: { projectId_sha: { projectId: mr.projectId, sha: mr.headSha } } }) : null;
+  const lastCommit = mr.headSha ? await readCommit(ctx, mr.projectId, mr.headSha) : null;
   const projectAttrs = projectHookAttrs(ctx, project);
   return {
     assignee_id: mr.assignees[0]?.userId ?? null, author_id: mr.authorId, created_at: rubyTime(mr.createdAt),

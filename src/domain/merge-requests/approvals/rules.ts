@@ -6,6 +6,7 @@ import { notExpired, visibleGroupsWhere } from "../../shared/access.js";
 import { isAdmin, type DomainContext } from "../../shared/context.js";
 import { loadUnexpired, type Caches, type Expiring } from "../../shared/caches.js";
 import type { Tx } from "../../shared/events.js";
+import type { GitStore } from "../../../git/store.js";
 import type { ProtectedBranchWithLevels } from "../../repository/protection-rules.js";
 
 /**
@@ -16,6 +17,8 @@ export interface Reader {
   db: Tx;
   now: () => Date;
   caches?: Caches;
+  /** the repositories (the committers of a merge request's commits) */
+  git: GitStore;
 }
 
 export type RuleKind = "group" | "project" | "merge_request";

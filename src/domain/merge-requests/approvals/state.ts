@@ -8,6 +8,7 @@
 // Totals: required and left are max(regular + code owner + report sums, any_approver sums).
 import type { Approval, MergeRequest, User } from "../../../generated/prisma/client.js";
 import { usersById } from "../../shared/loaders.js";
+import type { Services } from "../../shared/context.js";
 import { mergeRequestCommits } from "../commits.js";
 import { appliesToBranch, applicableProjectRules, branchScope } from "./project-rules.js";
 import { ALL_MEMBERS, findRules, overridden, uniqueUsers, userDefinedOrder, type LoadedRule, type Reader } from "./rules.js";
@@ -110,13 +111,10 @@ async function approvalsOf(r: Reader, mergeRequestId: number): Promise<(Approval
   });
 }
 
-/**
- * Users who authored the MR's commits (matched by e-mail). Commits record an author only, so the
- * author stands for the committer here.
- */
+/** Users who committed the MR's commits (matched by their committer e-mail), as GitLab's committers. */
 export async function committersOf(r: Reader, mergeRequest: MergeRequest): Promise<Set<number>> {
-  const commits = await mergeRequestCommits(r.db, mergeRequest);
-  const emails = [...new Set(commits.map((c) => c.authorEmail.toLowerCase()))];
+  const commits = await mergeRequestCommits({ db: r.db as Reader["db"] & Services["db"], git: r.git }, mergeRequest);
+  const emails = [...new Set(commits.map((c) => c.committerEmail.toLowerCase()))];
   if (!emails.length) return new Set();
   const users = await r.db.user.findMany({ where: { email: { in: emails } }, select: { id: true } });
   return new Set(users.map((u) => u.id));

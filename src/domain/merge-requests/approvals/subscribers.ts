@@ -8,7 +8,7 @@ import type { MergeRequest } from "../../../generated/prisma/client.js";
 import type { DomainContext } from "../../shared/context.js";
 import { BLANK_SHA, subscribe, type PushEvent, type Tx } from "../../shared/events.js";
 import { clearApprovals, publishApproval, removalAction, setReviewerState } from "./writes.js";
-import { changedPaths, codeOwnerPatternMatches } from "./code-owners.js";
+import { codeOwnerPatternMatches } from "./code-owners.js";
 import { findRules } from "./rules.js";
 import { loadSettings } from "./settings.js";
 import { computeApprovalState } from "./state.js";
@@ -27,11 +27,11 @@ subscribe("push", async (tx, event, ctx) => {
 });
 
 async function removeCodeOwnerApprovals(tx: Tx, ctx: DomainContext, mergeRequest: MergeRequest, event: PushEvent): Promise<void> {
-  const reader = { db: tx, now: ctx.now };
+  const reader = { db: tx, now: ctx.now, git: ctx.git };
   const before = await computeApprovalState(reader, mergeRequest);
   const rules = before.rules.filter((r) => r.rule.row.ruleType === "code_owner" && r.approvedApprovers.length > 0);
   if (!rules.length) return;
-  const paths = await changedPaths(tx, event.projectId, event.commitShas);
+  const paths = await event.changedPaths();
   const touched = rules.filter((r) => paths.some((path) => codeOwnerPatternMatches(r.rule.row.name, path)));
   const userIds = [...new Set(touched.flatMap((r) => r.approvedApprovers.map((u) => u.id)))];
   if (!userIds.length) return;
@@ -43,7 +43,7 @@ async function removeCodeOwnerApprovals(tx: Tx, ctx: DomainContext, mergeRequest
 
 subscribe("merge_request", async (tx, event, ctx) => {
   if (event.action !== "open") return;
-  const reportRules = (await findRules({ db: tx, now: ctx.now }, "project", event.projectId)).filter((r) => r.row.ruleType === "report_approver");
+  const reportRules = (await findRules({ db: tx, now: ctx.now, git: ctx.git }, "project", event.projectId)).filter((r) => r.row.ruleType === "report_approver");
   for (const rule of reportRules) {
     await tx.approvalRule.create({
       data: {

@@ -40,7 +40,7 @@ export async function approveMergeRequest(ctx: DomainContext, projectRef: string
   const after = await ctx.db.$transaction(async (tx) => {
     await tx.approval.create({ data: { mergeRequestId: mergeRequest.id, userId: user.id } });
     await setReviewerState(tx, mergeRequest, [user.id], "approved");
-    const state = await computeApprovalState({ db: tx, now: ctx.now }, mergeRequest);
+    const state = await computeApprovalState({ db: tx, now: ctx.now, git: ctx.git }, mergeRequest);
     await publishApproval(tx, ctx, mergeRequest, { action: state.approved ? "approved" : "approval", userIds: [user.id], cause: "api" });
     return state;
   }).catch((error) => {
@@ -56,7 +56,7 @@ export async function unapproveMergeRequest(ctx: DomainContext, projectRef: stri
   const userId = ctx.actor!.user.id;
   if (mergeRequest.state === "merged") throw notFound();
   const after = await ctx.db.$transaction(async (tx) => {
-    const reader = { db: tx, now: ctx.now };
+    const reader = { db: tx, now: ctx.now, git: ctx.git };
     const before = await computeApprovalState(reader, mergeRequest);
     if (!hasApproved(before, userId)) throw notFound();
     await tx.approval.deleteMany({ where: { mergeRequestId: mergeRequest.id, userId } });

@@ -1,0 +1,178 @@
+// Blobs of a project's repository: read whole (small ones through the repository's cat-file
+// process, bigger ones by a git process of their own), streamed, hashed; the type and disposition
+// a raw blob is sent with (Workhorse's rules); and the blobs API (lib/api/repositories.rb): a blob
+// by id as JSON or raw. Only this project's repository is asked, so another project's blob id is
+// not found.
+import { createHash } from "node:crypto";
+import type { Readable } from "node:stream";
+import { fileTypeFromBuffer } from "file-type";
+import { notFound } from "../../errors.js";
+import type { ObjectInfo } from "../../git/cat-file.js";
+import { runGit, spawnGit } from "../../git/command.js";
+import { findProject, type ProjectAccess } from "../shared/access.js";
+import type { DomainContext } from "../shared/context.js";
+import { checkRateLimit } from "../shared/rate-limit.js";
+import { requireReadCode } from "./access.js";
+import { repositoryOf, type GitRepository } from "./git.js";
+
+/** GitLab's MAX_BLOB_SIZE: a JSON answer carrying a bigger blob counts against large_blob_download. */
+export const MAX_BLOB_SIZE = 10 * 1024 * 1024;
+const LARGE_BLOB_DOWNLOADS_PER_MINUTE = 5;
+
+/** Blobs up to this size are held in memory; raw answers stream bigger ones. */
+const BUFFERED_BLOB_BYTES = 1024 * 1024;
+
+/** What file-type reads to recognise every format it knows. */
+const SNIFF_BYTES = 4100;
+
+/** A blob found in the repository, with its content when it is small enough to hold. */
+export interface LoadedBlob {
+  sha: string;
+  size: number;
+  content: Buffer | null;
+}
+
+export async function loadBlob(repo: GitRepository, info: ObjectInfo): Promise<LoadedBlob> {
+  const content = info.size <= BUFFERED_BLOB_BYTES ? await repo.blob(info.sha) : null;
+  return { sha: info.sha, size: info.size, content };
+}
+
+/** The whole content, however big (callers rate-limit big ones first). */
+export async function blobContent(repo: GitRepository, blob: LoadedBlob): Promise<Buffer> {
+  if (blob.content) return blob.content;
+  return (await runGit(repo.gitDir, ["cat-file", "blob", blob.sha], { maxOutput: blob.size })).stdout;
+}
+
+/** The content as a stream from its own `git cat-file` (killed when the reader stops early). */
+export function blobStream(repo: GitRepository, sha: string): Readable {
+  const child = spawnGit([`--git-dir=${repo.gitDir}`, "cat-file", "blob", sha]);
+  const stdout = child.stdout!;
+  child.stdin!.end();
+  child.stderr!.resume();
+  child.once("error", (error) => stdout.destroy(error));
+  child.once("exit", (code) => {
+    if (code) stdout.destroy(new Error(`git cat-file blob ${sha} exited with ${code}`));
+  });
+  stdout.once("close", () => {
+    if (child.exitCode === null) child.kill();
+  });
+  return stdout;
+}
+
+async function blobHead(repo: GitRepository, blob: LoadedBlob, bytes: number): Promise<Buffer> {
+  if (blob.content) return blob.content.subarray(0, bytes);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of blobStream(repo, blob.sha)) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= bytes) break; // leaving the loop destroys the stream, which stops git
+  }
+  return Buffer.concat(chunks).subarray(0, bytes);
+}
+
+export function blobSha256(repo: GitRepository, blob: LoadedBlob): Promise<string> {
+  return repo.remember(`sha256\0${blob.sha}`, async () => {
+    const hash = createHash("sha256");
+    if (blob.content) return hash.update(blob.content).digest("hex");
+    for await (const chunk of blobStream(repo, blob.sha)) hash.update(chunk);
+    return hash.digest("hex");
+  });
+}
+
+/** check_rate_limit_for_blob: over MAX_BLOB_SIZE, 5 JSON answers a minute per project. */
+export async function limitLargeBlob(ctx: DomainContext, projectId: number, size: number): Promise<void> {
+  if (size <= MAX_BLOB_SIZE) return;
+  await checkRateLimit(ctx.db, ctx.now(), `large_blob_download:${projectId}`, LARGE_BLOB_DOWNLOADS_PER_MINUTE);
+}
+
+// --- raw answers
+
+export type Disposition = "inline" | "attachment";
+
+/** A blob sent as it is: what Workhorse makes of its first bytes, and a way to read it. */
+export interface RawBlob {
+  size: number;
+  contentType: string;
+  disposition: Disposition;
+  /** the whole content for small blobs, a git process's output for big ones */
+  open(): Buffer | Readable;
+}
+
+export async function rawBlob(repo: GitRepository, blob: LoadedBlob): Promise<RawBlob> {
+  const type = await rawTypeOf(await blobHead(repo, blob, SNIFF_BYTES));
+  return { size: blob.size, ...type, open: () => blob.content ?? blobStream(repo, blob.sha) };
+}
+
+const TEXT_TYPE = "text/plain; charset=utf-8";
+const SVG_TYPE = "image/svg+xml";
+const BINARY_TYPE = "application/octet-stream";
+
+/**
+ * Workhorse's content headers for a blob (internal/headers/content_headers.go): SVG is sent as an
+ * attachment, text of any kind as inline plain text, images, videos and PDFs inline with their
+ * type, anything else as an octet-stream attachment.
+ */
+export async function rawTypeOf(head: Buffer): Promise<{ contentType: string; disposition: Disposition }> {
+  if (isSvg(head)) return { contentType: SVG_TYPE, disposition: "attachment" };
+  const mime = (await fileTypeFromBuffer(head))?.mime;
+  if (mime && /^(image|video)\/|^application\/pdf$/.test(mime)) return { contentType: mime, disposition: "inline" };
+  if (isText(head)) return { contentType: TEXT_TYPE, disposition: "inline" };
+  return { contentType: BINARY_TYPE, disposition: "attachment" };
+}
+
+/** Bytes that Go's content sniffing (http.DetectContentType) takes as binary in the first 512. */
+const BINARY_BYTE = /[\x00-\x08\x0b\x0e-\x1a\x1c-\x1f]/;
+
+function isText(head: Buffer): boolean {
+  if (head.length >= 2 && ((head[0] === 0xfe && head[1] === 0xff) || (head[0] === 0xff && head[1] === 0xfe))) return true; // UTF-16 BOMs
+  return !BINARY_BYTE.test(head.subarray(0, 512).toString("latin1"));
+}
+
+const HTML_COMMENT = /<!--[\s\S]*?-->/gi;
+/** Go's `\s` is ASCII white space only. */
+const SVG_START = /^[\t\n\f\r ]*(?:<\?xml[^>]*>[\t\n\f\r ]*)?(?:<!doctype svg[^>]*>[\t\n\f\r ]*)?<svg/i;
+
+/**
+ * Workhorse's SVG test: none of the first 24 bytes is binary (a control byte up to 8, or a byte
+ * that is not ASCII), and with comments removed the text starts with an <svg> tag, after an XML
+ * declaration and an SVG doctype if any.
+ */
+function isSvg(head: Buffer): boolean {
+  if (head.length >= 24 && head.subarray(0, 24).some((byte) => byte <= 8 || byte >= 0x80)) return false;
+  return SVG_START.test(head.toString("latin1").replace(HTML_COMMENT, ""));
+}
+
+// --- blobs API
+
+/** The repository's blob named by a full or abbreviated id, for a caller who may read the code. */
+async function findBlob(ctx: DomainContext, id: string, sha: string): Promise<{ access: ProjectAccess; repo: GitRepository; info: ObjectInfo }> {
+  const access = await findProject(ctx, id);
+  requireReadCode(ctx, access);
+  const repo = repositoryOf(ctx, access.project.id);
+  const info = /^[0-9a-f]{4,40}$/i.test(sha) ? await repo.info(sha.toLowerCase()) : null;
+  if (info?.type !== "blob") throw notFound("Blob");
+  return { access, repo, info };
+}
+
+/** GitLab's blob answer: size, base64 content and the full id. */
+export interface BlobView {
+  size: number;
+  encoding: "base64";
+  content: string;
+  sha: string;
+}
+
+/** GET /projects/:id/repository/blobs/:sha */
+export async function getBlob(ctx: DomainContext, id: string, sha: string): Promise<BlobView> {
+  const { access, repo, info } = await findBlob(ctx, id, sha);
+  await limitLargeBlob(ctx, access.project.id, info.size);
+  const content = await blobContent(repo, await loadBlob(repo, info));
+  return { size: info.size, encoding: "base64", content: content.toString("base64"), sha: info.sha };
+}
+
+/** GET /projects/:id/repository/blobs/:sha/raw */
+export async function getRawBlob(ctx: DomainContext, id: string, sha: string): Promise<RawBlob> {
+  const { repo, info } = await findBlob(ctx, id, sha);
+  return rawBlob(repo, await loadBlob(repo, info));
+}

@@ -1,0 +1,110 @@
+// Where repositories live: one bare repository per project under REPOSITORIES_DIR, at a path
+// derived from the project id alone (GitLab's hashed storage: @hashed/ab/cd/<sha256 of id>.git),
+// so renaming or moving a project never moves files. The store also owns what reading needs
+// between requests: the cat-file processes and the cache of immutable objects.
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { appendFile, mkdir, rm } from "node:fs/promises";
+import path from "node:path";
+import { LRUCache } from "lru-cache";
+import { CatFilePool, type CatFilePoolOptions } from "./cat-file.js";
+import { runGit } from "./command.js";
+import type { ObjectType } from "./objects.js";
+import { GitRepository } from "./repository.js";
+
+export interface CachedObject {
+  type: ObjectType;
+  data: Buffer;
+}
+
+export interface GitStoreOptions {
+  catFile?: CatFilePoolOptions;
+  /** bytes of objects kept in memory */
+  cacheBytes?: number;
+}
+
+/**
+ * Settings every repository gets (Gitaly passes the same on its commands): pushed objects are
+ * checked, push options reach the hooks, clients may fetch partial clones and any commit by id.
+ * Appended to the config `git init` wrote (one process instead of one per setting).
+ */
+const REPOSITORY_CONFIG = `[receive]
+\tfsckObjects = true
+\tadvertisePushOptions = true
+[uploadpack]
+\tallowFilter = true
+\tallowAnySHA1InWant = true
+`;
+
+/**
+ * One cat-file pool and one object cache per process, whatever the number of stores (tests run
+ * many): both are keyed by repository path, so stores on other folders never share an entry.
+ */
+let shared: { catFile: CatFilePool; objects: LRUCache<string, CachedObject>; facts: LRUCache<string, { value: unknown }> } | undefined;
+
+function sharedReaders(options: GitStoreOptions) {
+  shared ??= {
+    catFile: new CatFilePool(options.catFile),
+    objects: new LRUCache<string, CachedObject>({ maxSize: options.cacheBytes ?? 32 * 1024 * 1024, sizeCalculation: (object) => object.data.length + 64 }),
+    facts: new LRUCache<string, { value: unknown }>({ max: 50_000 }),
+  };
+  return shared;
+}
+
+export class GitStore {
+  readonly catFile: CatFilePool;
+  readonly objects: LRUCache<string, CachedObject>;
+  private readonly facts: LRUCache<string, { value: unknown }>;
+
+  constructor(readonly root: string, options: GitStoreOptions = {}) {
+    ({ catFile: this.catFile, objects: this.objects, facts: this.facts } = sharedReaders(options));
+  }
+
+  /**
+   * What git answered about immutable objects (the last commit of a path in a commit's history, a
+   * blob's digest), kept by a key naming the repository and the objects' ids.
+   */
+  async remember<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const known = this.facts.get(key);
+    if (known) return known.value as T;
+    const value = await compute();
+    this.facts.set(key, { value });
+    return value;
+  }
+
+  /** `@hashed/ab/cd/<sha256>.git` under the root. */
+  pathOf(projectId: number): string {
+    const hash = createHash("sha256").update(String(projectId)).digest("hex");
+    return path.join(this.root, "@hashed", hash.slice(0, 2), hash.slice(2, 4), `${hash}.git`);
+  }
+
+  exists(projectId: number): boolean {
+    return existsSync(path.join(this.pathOf(projectId), "HEAD"));
+  }
+
+  open(projectId: number): GitRepository {
+    return new GitRepository(this.pathOf(projectId), this);
+  }
+
+  /** An empty bare repository for the project whose HEAD names its default branch (kept when it exists). */
+  async create(projectId: number, defaultBranch: string): Promise<GitRepository> {
+    const gitDir = this.pathOf(projectId);
+    if (!this.exists(projectId)) {
+      await mkdir(path.dirname(gitDir), { recursive: true });
+      await runGit(null, ["init", "--bare", "--quiet", "--template=", `--initial-branch=${defaultBranch}`, gitDir]);
+      await appendFile(path.join(gitDir, "config"), REPOSITORY_CONFIG);
+    }
+    return this.open(projectId);
+  }
+
+  async remove(projectId: number): Promise<void> {
+    const gitDir = this.pathOf(projectId);
+    this.catFile.forget(gitDir);
+    await rm(gitDir, { recursive: true, force: true });
+  }
+
+  /** Closes this store's cat-file processes (the pool stays for other stores). */
+  close(): void {
+    this.catFile.forgetUnder(this.root);
+  }
+}
