@@ -547,3 +547,30 @@ describe("GET /projects/:id/repository/commits/:sha", () => {
     expect(res.body.stats).toBeNull();
   });
 });
+
+describe("refs and paths that git could take for something else", () => {
+  it("never hands git a ref that reads as an option or as revision syntax", async () => {
+    const project = await createTeamProject(team);
+    const dev = team.developer.api;
+    for (const ref of ["--upload-pack=touch /tmp/forgeline-pwned", "-x", ":/Initial", "main@{1}", "HEAD:README.md", "main\n--all"]) {
+      const branch = await dev.post(branchesUrl(project), { branch: `b-${Math.random().toString(36).slice(2)}`, ref });
+      expect(branch.status, ref).toBe(400);
+      expect(branch.body.message, ref).toMatch(/invalid reference name/);
+      expect((await dev.get(commitsUrl(project), { query: { ref_name: ref } })).body, ref).toEqual([]);
+      expect((await dev.get(`${commitsUrl(project)}/${encodeURIComponent(ref)}`)).status, ref).toBe(404);
+      expect((await dev.post(`/projects/${project.id}/repository/tags`, { tag_name: `t-${Math.random().toString(36).slice(2)}`, ref })).body.message, ref)
+        .toBe(`Target ${ref} is invalid`);
+    }
+    const { existsSync } = await import("node:fs");
+    expect(existsSync("/tmp/forgeline-pwned")).toBe(false);
+  });
+
+  it("takes the ancestry suffixes GitLab takes (main~1, main^)", async () => {
+    const project = await createTeamProject(team);
+    const first = await headOf(project, "main");
+    await commitFile(team.developer.api, project.id, "main");
+    for (const ref of ["main~1", "main^", "main^1"]) {
+      expect((await team.developer.api.get(`${commitsUrl(project)}/${encodeURIComponent(ref)}`)).body.id, ref).toBe(first);
+    }
+  });
+});

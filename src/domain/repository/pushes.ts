@@ -54,7 +54,8 @@ export class PushSession {
 
   /** post-receive: the moved refs recorded (push events), and GitLab's messages after a push. */
   async postReceive(refs: PushedRef[]): Promise<HookVerdict> {
-    await this.record(refs.map((r) => r.ref));
+    // git moved these refs to these values, and nothing else may move them while the lock is held
+    await this.record(refs.map((r) => r.ref), new Map(refs.map((r) => [r.ref, r.newSha])));
     return { ok: true, messages: printed(await this.messagesAfterPush(refs)) };
   }
 
@@ -68,9 +69,9 @@ export class PushSession {
     }
   }
 
-  private async record(refNames: string[]): Promise<void> {
+  private async record(refNames: string[], known?: ReadonlyMap<string, string>): Promise<void> {
     this.recorded = true;
-    await recordRefs(this.ctx, this.projectId, refNames, { actorId: this.ctx.actor?.user.id ?? null });
+    await recordRefs(this.ctx, this.projectId, refNames, { actorId: this.ctx.actor?.user.id ?? null }, known);
   }
 
   private async unlock(): Promise<void> {
