@@ -1,6 +1,7 @@
 // Grape's conditional exposure (`expose :resolved, if: ->(note, _) { note.resolvable? }`) for REST
 // answers: a field marked `extensions: { restIf: "<sibling>" }` is left out of an object whose
-// sibling field is false. GraphQL answers keep every field (null where GitLab leaves it out).
+// sibling field is false; a field gated on itself is left out when it is null (`stats` of a commit
+// asked for without). GraphQL answers keep every field (null where GitLab leaves it out).
 import { getNamedType, isObjectType, Kind, type GraphQLOutputType, type SelectionSetNode } from "graphql";
 
 /** Per response key: the sibling field that gates it, and the plan for the value below it. */
@@ -22,7 +23,7 @@ export function exposurePlan(type: GraphQLOutputType, selectionSet: SelectionSet
   return plan.size ? plan : undefined;
 }
 
-/** Drops, in place, the gated fields whose gate is false. */
+/** Drops, in place, the gated fields whose gate is false (or, gated on themselves, null). */
 export function applyExposure(value: unknown, plan: ExposurePlan | undefined): void {
   if (!plan || value === null || typeof value !== "object") return;
   if (Array.isArray(value)) {
@@ -31,7 +32,7 @@ export function applyExposure(value: unknown, plan: ExposurePlan | undefined): v
   }
   const object = value as Record<string, unknown>;
   for (const [key, { gate, below }] of plan) {
-    if (gate && object[gate] === false) delete object[key];
+    if (gate && (object[gate] === false || (gate === key && object[key] === null))) delete object[key];
     else applyExposure(object[key], below);
   }
 }

@@ -38,17 +38,13 @@ export const CommitEntity = builder.objectRef<CommitRecord>("Commit").implement(
 
 /**
  * The commits list's entity: GitLab's Commit with the trailers read when asked for, and
- * CommitWithStats' `stats` only with `with_stats` (a JSON value that is false otherwise, which
- * REST answers leave out: rest/exposure.ts).
+ * CommitWithStats' `stats` only with `with_stats` (null otherwise, which REST answers leave out:
+ * rest/exposure.ts).
  */
 const CommitWithStatsEntity = builder.objectRef<ListedCommit>("CommitWithStats").implement({
   fields: (t) => ({
     ...commitFields(t as unknown as CommitFields),
-    stats: t.field({
-      type: "JSON",
-      extensions: { restIf: "stats" },
-      resolve: ({ stats }) => (stats ? { additions: stats.additions, deletions: stats.deletions, total: stats.additions + stats.deletions } : false),
-    }),
+    stats: t.field({ type: CommitStats, nullable: true, extensions: { restIf: "stats" }, resolve: (commit) => commit.stats }),
   }),
 });
 
@@ -64,7 +60,7 @@ const CommitStats = builder.objectRef<{ additions: number; deletions: number }>(
 export const CommitDetailEntity = builder.objectRef<CommitDetailView>("CommitDetail").implement({
   fields: (t) => ({
     ...commitFields(t as unknown as CommitFields),
-    stats: t.field({ type: CommitStats, nullable: true, resolve: (commit) => commit.stats }),
+    stats: t.field({ type: CommitStats, nullable: true, extensions: { restIf: "stats" }, resolve: (commit) => commit.stats }),
     status: t.string({ nullable: true, resolve: () => null }),
     project_id: t.exposeInt("projectId"),
     last_pipeline: t.field({ type: "JSON", nullable: true, resolve: () => null }),
