@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 // The database a test runs on. SQLite by default: each app gets a copy of the migrated template
 // file. With FORGELINE_TEST_DATABASE=postgresql (the second CI leg) each app gets a database of
 // its own, created from a migrated template database (CREATE DATABASE ... TEMPLATE), so test files
@@ -36,7 +37,8 @@ let created = 0;
  * template may not start while another session is connected to it: retried briefly.
  */
 export async function createDatabaseFrom(template: string): Promise<string> {
-  const name = `${template.replace(/_template$/, "")}_${process.pid}_${++created}`;
+  // the pid alone repeats in a long run: git processes use pids up fast
+  const name = `${template.replace(/_template$/, "")}_${process.pid}_${randomBytes(3).toString("hex")}_${++created}`;
   await withAdmin(async (admin) => {
     for (let attempt = 0; ; attempt++) {
       try {
