@@ -2,13 +2,12 @@
 // derived from the project id alone (GitLab's hashed storage: @hashed/ab/cd/<sha256 of id>.git),
 // so renaming or moving a project never moves files. The store also owns what reading needs
 // between requests: the cat-file processes and the cache of immutable objects.
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { appendFile, mkdir, rm } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { LRUCache } from "lru-cache";
 import { CatFilePool, type CatFilePoolOptions } from "./cat-file.js";
-import { runGit } from "./command.js";
 import type { ObjectType } from "./objects.js";
 import { GitRepository } from "./repository.js";
 
@@ -23,10 +22,16 @@ export interface GitStoreOptions {
   cacheBytes?: number;
 }
 
+/** What `git init --bare` writes into a repository's config. */
+const BARE_CONFIG = `[core]
+\trepositoryformatversion = 0
+\tfilemode = true
+\tbare = true
+`;
+
 /**
  * Settings every repository gets (Gitaly passes the same on its commands): pushed objects are
  * checked, push options reach the hooks, clients may fetch partial clones and any commit by id.
- * Appended to the config `git init` wrote (one process instead of one per setting).
  */
 const REPOSITORY_CONFIG = `[receive]
 \tfsckObjects = true
@@ -86,13 +91,25 @@ export class GitStore {
     return new GitRepository(this.pathOf(projectId), this);
   }
 
-  /** An empty bare repository for the project whose HEAD names its default branch (kept when it exists). */
+  /**
+   * An empty bare repository for the project whose HEAD names its default branch (kept when it
+   * exists): the files `git init --bare --template=` writes, written here (a project is created
+   * often, a process start costs more than the files), made in a temporary folder and renamed
+   * into place whole.
+   */
   async create(projectId: number, defaultBranch: string): Promise<GitRepository> {
     const gitDir = this.pathOf(projectId);
-    if (!this.exists(projectId)) {
-      await mkdir(path.dirname(gitDir), { recursive: true });
-      await runGit(null, ["init", "--bare", "--quiet", "--template=", `--initial-branch=${defaultBranch}`, gitDir]);
-      await appendFile(path.join(gitDir, "config"), REPOSITORY_CONFIG);
+    if (this.exists(projectId)) return this.open(projectId);
+    await mkdir(path.dirname(gitDir), { recursive: true });
+    const temporary = `${gitDir}.${randomBytes(6).toString("hex")}.tmp`;
+    for (const folder of ["objects/info", "objects/pack", "refs/heads", "refs/tags"]) await mkdir(path.join(temporary, folder), { recursive: true });
+    await writeFile(path.join(temporary, "config"), `${BARE_CONFIG}${REPOSITORY_CONFIG}`);
+    await writeFile(path.join(temporary, "HEAD"), `ref: refs/heads/${defaultBranch}\n`);
+    try {
+      await rename(temporary, gitDir);
+    } catch (error) {
+      await rm(temporary, { recursive: true, force: true });
+      if (!this.exists(projectId)) throw error; // another process made it first otherwise
     }
     return this.open(projectId);
   }

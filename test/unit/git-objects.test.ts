@@ -19,6 +19,22 @@ async function repository() {
   return { store, repo };
 }
 
+describe("a repository made by the server", () => {
+  it("is what `git init --bare` makes: bare, HEAD on the default branch, empty, and sound", async () => {
+    const store = new GitStore(mkdtempSync(path.join(os.tmpdir(), "forgeline-git-unit-")));
+    const repo = await store.create(7, "trunk");
+    expect(git(repo.gitDir, ["rev-parse", "--is-bare-repository"]).toString().trim()).toBe("true");
+    expect(git(repo.gitDir, ["symbolic-ref", "HEAD"]).toString().trim()).toBe("refs/heads/trunk");
+    expect(git(repo.gitDir, ["config", "receive.fsckObjects"]).toString().trim()).toBe("true");
+    expect(git(repo.gitDir, ["for-each-ref"]).toString()).toBe("");
+    git(repo.gitDir, ["fsck", "--strict"]);
+    // made again: kept as it is
+    git(repo.gitDir, ["symbolic-ref", "HEAD", "refs/heads/other"]);
+    await store.create(7, "trunk");
+    expect(git(repo.gitDir, ["symbolic-ref", "HEAD"]).toString().trim()).toBe("refs/heads/other");
+  });
+});
+
 describe("objects written by the server", () => {
   it("have the ids git gives the same content, and trees sort as git sorts them", async () => {
     const { repo } = await repository();
