@@ -109,7 +109,9 @@ export class HookChannel {
     this.port ??= new Promise((resolve, reject) => {
       const server = createServer((socket) => this.serve(socket));
       server.on("error", reject);
-      server.listen(0, "127.0.0.1", () => {
+      // exclusive: in a cluster's web process a shared port would hand the hook's connection to
+      // any process, and only the one that started receive-pack knows its token
+      server.listen({ port: 0, host: "127.0.0.1", exclusive: true }, () => {
         const address = server.address();
         resolve(typeof address === "object" && address ? address.port : 0);
       });

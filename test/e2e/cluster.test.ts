@@ -4,6 +4,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cloneUrl, commitFile, git, gitOk, workDir } from "./helpers/git.js";
 import { E2E_ROOT_TOKEN, runUntilExit, startServer, type RunningServer } from "./helpers/server.js";
 
 let server: RunningServer;
@@ -53,6 +54,19 @@ async function call(method: string, path: string, token: string | undefined = E2
 }
 
 describe("WEB_CONCURRENCY=2", () => {
+  it("takes every push, whichever web process runs it (each hears its own git hooks)", async () => {
+    const project = (await call("POST", "/projects", E2E_ROOT_TOKEN, { name: `cluster-push-${Date.now()}`, initialize_with_readme: true })).body;
+    const dir = `${workDir()}/clone`;
+    await gitOk(["clone", "-q", cloneUrl(server, project.path_with_namespace, { user: "root", password: E2E_ROOT_TOKEN }), dir]);
+    for (let i = 0; i < 10; i++) {
+      const sha = await commitFile(dir, `f${i}.txt`, `${i}\n`);
+      const push = await git(["-c", "http.extraHeader=Connection: close", "push", "origin", "main"], { cwd: dir });
+      expect(push.code, push.stderr).toBe(0);
+      expect(push.stderr).not.toContain("GitLab:");
+      expect((await call("GET", `/projects/${project.id}/repository/branches/main`)).body.commit.id).toBe(sha);
+    }
+  }, 60_000);
+
   it("forks two web processes and bootstraps root once", async () => {
     expect(await waitFor(() => (webProcesses(server.pid).length === 2 ? true : undefined))).toBe(true);
     expect(server.output()).toContain("2 web processes");

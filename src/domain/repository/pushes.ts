@@ -59,7 +59,11 @@ export class PushSession {
     return { ok: true, messages: printed(await this.messagesAfterPush(refs)) };
   }
 
-  /** receive-pack ended: whatever git did is recorded, and the repository is free again. */
+  /**
+   * receive-pack ended: whatever git did is recorded (again, if the post-receive hook failed to),
+   * and the repository is free again. A recording that fails here too leaves the pending update
+   * for the repair (reconcile.ts).
+   */
   async finish(): Promise<void> {
     if (!this.release) return;
     try {
@@ -70,8 +74,8 @@ export class PushSession {
   }
 
   private async record(refNames: string[], known?: ReadonlyMap<string, string>): Promise<void> {
-    this.recorded = true;
     await recordRefs(this.ctx, this.projectId, refNames, { actorId: this.ctx.actor?.user.id ?? null }, known);
+    this.recorded = true;
   }
 
   private async unlock(): Promise<void> {
