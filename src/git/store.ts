@@ -32,10 +32,14 @@ const BARE_CONFIG = `[core]
 /**
  * Settings every repository gets (Gitaly passes the same on its commands): pushed objects are
  * checked, push options reach the hooks, clients may fetch partial clones and any commit by id.
+ * A push is kept as the pack it came as (unpackLimit 1), never exploded into loose objects, which
+ * every later clone would have to compress again (hundreds of MB of memory for a big repository);
+ * the packs are gathered by `gc --auto` after pushes (receive.autogc).
  */
 const REPOSITORY_CONFIG = `[receive]
 \tfsckObjects = true
 \tadvertisePushOptions = true
+\tunpackLimit = 1
 [uploadpack]
 \tallowFilter = true
 \tallowAnySHA1InWant = true
