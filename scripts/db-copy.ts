@@ -1,8 +1,15 @@
 // Moves a SQLite instance onto PostgreSQL: copies every row of the SQLite file into an empty
 // PostgreSQL database (migrated here if it is not yet), keeping ids, then moves each id sequence
-// past the copied rows and prints the row counts of both sides.
+// past the copied rows and prints the row counts of both sides. The git repositories are copied
+// with them, into a new folder for the PostgreSQL servers' REPOSITORIES_DIR.
 //
-//   npm run db:copy -- --from file:./data/forgeline.db --to postgresql://user@host/forgeline [--uploads DIR]
+//   npm run db:copy -- --from file:./data/forgeline.db --to postgresql://user@host/forgeline \
+//     [--uploads DIR] [--repositories-from DIR] --repositories-to DIR
+//
+// The repositories are read from --repositories-from (default: REPOSITORIES_DIR, else
+// "repositories" beside the SQLite file); their `@hashed` tree is copied as it is into
+// --repositories-to, which must be empty (required when there are repositories): project ids are
+// kept, so every repository's path stays valid.
 //
 // Avatars uploaded before they were kept in the database (StoredFile) are files under the uploads
 // folder (UPLOADS_DIR, by default "uploads" beside the SQLite file): they are copied in as rows.
@@ -12,6 +19,7 @@
 // PostgreSQL servers with the SQLite instance's key (WEBHOOK_ENCRYPTION_KEY, or the 64 hex digits
 // in <DATA_DIR>/encryption.key when the key was generated).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { cp, rm } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
@@ -43,14 +51,58 @@ interface Options {
   from: string;
   to: string;
   uploads: string;
+  repositories: RepositoriesCopy | null;
 }
 
+/** Where the repositories' `@hashed` tree is copied from and to. */
+interface RepositoriesCopy {
+  from: string;
+  to: string;
+  count: number;
+}
+
+/** The repositories' hashed storage (src/git/store.ts): @hashed/ab/cd/<sha256 of the id>.git */
+const HASHED = "@hashed";
+
 function options(): Options {
-  const { values } = parseArgs({ options: { from: { type: "string" }, to: { type: "string" }, uploads: { type: "string" } } });
+  const { values } = parseArgs({
+    options: {
+      from: { type: "string" }, to: { type: "string" }, uploads: { type: "string" },
+      "repositories-from": { type: "string" }, "repositories-to": { type: "string" },
+    },
+  });
   if (!values.from?.startsWith("file:")) throw new CopyError("--from must be the SQLite file's URL (file:path)");
   if (!values.to || !isPostgresqlUrl(values.to)) throw new CopyError("--to must be a PostgreSQL URL (postgresql://...)");
-  const uploads = values.uploads ?? path.join(path.dirname(path.resolve(values.from.slice("file:".length))), "uploads");
-  return { from: values.from, to: values.to, uploads };
+  const dataDir = path.dirname(path.resolve(values.from.slice("file:".length)));
+  const uploads = values.uploads ?? path.join(dataDir, "uploads");
+  const repositoriesFrom = path.resolve(values["repositories-from"] ?? (process.env.REPOSITORIES_DIR || path.join(dataDir, "repositories")));
+  return { from: values.from, to: values.to, uploads, repositories: repositoriesCopy(repositoriesFrom, values["repositories-to"]) };
+}
+
+/** Null when there are no repositories to copy; refuses a missing or non-empty target. */
+function repositoriesCopy(from: string, to: string | undefined): RepositoriesCopy | null {
+  const count = countRepositories(path.join(from, HASHED));
+  if (!count) return null;
+  if (!to) throw new CopyError(`${from} holds ${count} repositories: name the PostgreSQL servers' REPOSITORIES_DIR with --repositories-to`);
+  const target = path.resolve(to);
+  if (target === path.resolve(from)) throw new CopyError("--repositories-to must be another folder than --repositories-from");
+  if (existsSync(target) && readdirSync(target).length) throw new CopyError(`the repositories target ${target} is not empty: copy only into a new folder`);
+  return { from, to: target, count };
+}
+
+function countRepositories(hashed: string): number {
+  const children = (folder: string) => (existsSync(folder) ? readdirSync(folder, { withFileTypes: true }).filter((e) => e.isDirectory()) : []);
+  let count = 0;
+  for (const first of children(hashed)) {
+    for (const second of children(path.join(hashed, first.name))) {
+      count += children(path.join(hashed, first.name, second.name)).filter((e) => e.name.endsWith(".git")).length;
+    }
+  }
+  return count;
+}
+
+async function copyRepositories({ from, to }: RepositoriesCopy): Promise<void> {
+  await cp(path.join(from, HASHED), path.join(to, HASHED), { recursive: true, errorOnExist: true, force: false, preserveTimestamps: true, verbatimSymlinks: true });
 }
 
 function openSource(url: string): Database.Database {
@@ -183,11 +235,30 @@ async function importLegacyAvatars(source: Database.Database, target: pg.Client,
 }
 
 async function main() {
-  const { from, to, uploads } = options();
+  const { from, to, uploads, repositories } = options();
   const source = openSource(from);
   await applyMigrations(to);
   const target = new pg.Client({ connectionString: to });
   await target.connect();
+  let copied: Copied;
+  try {
+    copied = await copyAll(source, target, uploads, repositories);
+  } finally {
+    await target.end();
+    source.close();
+  }
+  printCounts(copied.counts);
+  if (copied.legacyAvatars) console.log(`and ${copied.legacyAvatars} avatar files from ${uploads} into StoredFile`);
+  if (repositories) console.log(`and ${repositories.count} repositories from ${repositories.from} to ${repositories.to}: start the servers with REPOSITORIES_DIR=${repositories.to}`);
+}
+
+interface Copied {
+  counts: [string, number, number][];
+  legacyAvatars: number;
+}
+
+/** Every row in one transaction, committed once the repositories are copied too; on failure neither is left. */
+async function copyAll(source: Database.Database, target: pg.Client, uploads: string, repositories: RepositoriesCopy | null): Promise<Copied> {
   try {
     const tables = await targetTables(target);
     await refuseNonEmpty(target, tables);
@@ -206,15 +277,13 @@ async function main() {
     }
     const differing = counts.filter(([name, expected, got]) => expected + (name === "StoredFile" ? legacyAvatars : 0) !== got);
     if (differing.length) throw new CopyError(`row counts differ, nothing was copied: ${differing.map(([name, a, b]) => `${name} ${a} -> ${b}`).join(", ")}`);
+    if (repositories) await copyRepositories(repositories);
     await target.query("COMMIT");
-    printCounts(counts);
-    if (legacyAvatars) console.log(`and ${legacyAvatars} avatar files from ${uploads} into StoredFile`);
+    return { counts, legacyAvatars };
   } catch (error) {
     await target.query("ROLLBACK").catch(() => undefined);
+    if (repositories) await rm(path.join(repositories.to, HASHED), { recursive: true, force: true }); // the target was empty
     throw error;
-  } finally {
-    await target.end();
-    source.close();
   }
 }
 
