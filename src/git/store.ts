@@ -31,8 +31,8 @@ const BARE_CONFIG = `[core]
 
 /**
  * Settings every repository gets (Gitaly passes the same on its commands): pushed objects are
- * checked, push options reach the hooks, clients may fetch partial clones and any commit by id.
- * A push is kept as the pack it came as (unpackLimit 1), never exploded into loose objects, which
+ * checked (but for the harmless flaws old histories carry, as Gitaly lets through), push options
+ * reach the hooks, clients may fetch partial clones and any commit by id. A push is kept as the pack it came as (unpackLimit 1), never exploded into loose objects, which
  * every later clone would have to compress again (hundreds of MB of memory for a big repository);
  * the packs are gathered by `gc --auto` after pushes (receive.autogc).
  */
@@ -40,6 +40,10 @@ const REPOSITORY_CONFIG = `[receive]
 \tfsckObjects = true
 \tadvertisePushOptions = true
 \tunpackLimit = 1
+[receive "fsck"]
+\tbadTimezone = ignore
+\tmissingSpaceBeforeDate = ignore
+\tzeroPaddedFilemode = ignore
 [uploadpack]
 \tallowFilter = true
 \tallowAnySHA1InWant = true

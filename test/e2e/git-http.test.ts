@@ -336,6 +336,24 @@ describe("push refusals, with GitLab's message on the client's screen", () => {
     expect(hidden.stderr).toContain("deny updating a hidden ref");
   });
 
+  it("refuses objects git's fsck refuses (a tree entry named .git), lets through an old history's bad timezone", async () => {
+    const project = await newProject();
+    const dir = await cloned(project);
+    const head = (await gitOk(["rev-parse", "HEAD"], { cwd: dir })).trim();
+    const blob = (await gitOk(["hash-object", "-w", "--stdin"], { cwd: dir, input: "x\n" })).trim();
+    const dotGit = (await gitOk(["mktree"], { cwd: dir, input: `100644 blob ${blob}\t.git\n` })).trim();
+    const evil = (await gitOk(["commit-tree", dotGit, "-p", head, "-m", "a .git entry"], { cwd: dir })).trim();
+    const refused = await git(["push", "origin", `${evil}:refs/heads/evil`], { cwd: dir });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/hasDotgit/);
+    expect((await developer.api.get(`/projects/${project.id}/repository/branches/evil`)).status).toBe(404);
+    const tree = (await gitOk(["rev-parse", "HEAD^{tree}"], { cwd: dir })).trim();
+    const oldStyle = `tree ${tree}\nparent ${head}\nauthor Old <old@example.com> 1100000000 +0\ncommitter Old <old@example.com> 1100000000 +0\n\nFrom an old history\n`;
+    const old = (await gitOk(["hash-object", "-t", "commit", "--literally", "-w", "--stdin"], { cwd: dir, input: oldStyle })).trim();
+    await gitOk(["push", "-q", "origin", `${old}:refs/heads/old`], { cwd: dir });
+    expect((await developer.api.get(`/projects/${project.id}/repository/branches/old`)).body.commit.id).toBe(old);
+  });
+
   it("refuses a pack over MAX_PUSH_SIZE_MB, moving nothing", async () => {
     const project = await newProject();
     const dir = await cloned(project);
