@@ -93,8 +93,14 @@ export function runGit(gitDir: string | null, args: readonly string[], options: 
   });
 }
 
+let started = 0;
+
+/** How many git processes this process has started (the git-call budgets of the tests read it). */
+export const gitProcessesStarted = () => started;
+
 /** Spawns git with pipes on all three streams. */
 export function spawnGit(args: readonly string[], options: SpawnOptions = {}): ChildProcess {
+  started++;
   return spawn("git", args, { env: gitEnvironment(), ...options, stdio: ["pipe", "pipe", "pipe"] });
 }
 

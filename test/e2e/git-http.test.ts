@@ -426,6 +426,35 @@ describe("what a push sets off", () => {
   });
 });
 
+describe("merge requests on what was pushed", () => {
+  it("finds a conflict pushed from both sides, refuses the merge, and serves the merge request's refs to git fetch", async () => {
+    const project = await newProject();
+    const dir = await cloned(project);
+    await gitOk(["checkout", "-q", "-b", "topic"], { cwd: dir });
+    const topic = await commitFile(dir, "README.md", "from the topic\n");
+    await gitOk(["push", "-q", "origin", "topic"], { cwd: dir });
+    const mr = (await developer.api.post(`/projects/${project.id}/merge_requests`, { source_branch: "topic", target_branch: "main", title: "Topic" })).body;
+    expect(mr).toMatchObject({ merge_status: "can_be_merged", has_conflicts: false });
+    await gitOk(["checkout", "-q", "main"], { cwd: dir });
+    const main = await commitFile(dir, "README.md", "from main\n");
+    await gitOk(["push", "-q", "origin", "main"], { cwd: dir });
+    const after = (await developer.api.get(`/projects/${project.id}/merge_requests/${mr.iid}`)).body;
+    expect(after).toMatchObject({ merge_status: "cannot_be_merged", has_conflicts: true, detailed_merge_status: "conflict" });
+    const refused = await owner.api.put(`/projects/${project.id}/merge_requests/${mr.iid}/merge`);
+    expect([refused.status, refused.body]).toEqual([422, { message: "Branch cannot be merged" }]);
+    const remote = await gitOk(["ls-remote", "origin"], { cwd: dir });
+    expect(remote).toContain(`${main}\trefs/heads/main`);
+    expect(remote).toContain(`${topic}\trefs/heads/topic`);
+    expect(remote).toContain(`${topic}\trefs/merge-requests/${mr.iid}/head`);
+    await gitOk(["fetch", "-q", "origin", `refs/merge-requests/${mr.iid}/head:refs/remotes/origin/mr-${mr.iid}`], { cwd: dir });
+    expect((await gitOk(["rev-parse", `refs/remotes/origin/mr-${mr.iid}`], { cwd: dir })).trim()).toBe(topic);
+    // GitLab's own refs take no push
+    const push = await git(["push", "origin", `HEAD:refs/merge-requests/${mr.iid}/head`], { cwd: dir });
+    expect(push.code).not.toBe(0);
+    expect(push.stderr).toContain("deny updating a hidden ref");
+  });
+});
+
 describe("bad requests", () => {
   it("answers git's POSTs with the wrong content type 415, and refuses unknown services", async () => {
     const project = await newProject({ visibility: "public" });

@@ -25,16 +25,18 @@ describe("gitbeaker MergeRequests", () => {
     const created = await api.MergeRequests.create(project.id, source, "main", "From gitbeaker", {
       description: "- [ ] test it", assigneeIds: [dev.id], labels: "e2e,gitbeaker", removeSourceBranch: false,
     });
+    // the new branch has no commits of its own yet: GitLab's commits_status check
+    expect(created).toMatchObject({ merge_status: "cannot_be_merged", detailed_merge_status: "commits_status", has_conflicts: true });
     expect(created).toMatchObject({
       iid: 1, project_id: project.id, title: "From gitbeaker", state: "opened", source_branch: source, target_branch: "main",
       author: { id: dev.id, username: dev.username }, assignees: [{ id: dev.id }], labels: ["e2e", "gitbeaker"],
-      force_remove_source_branch: false, merge_status: "can_be_merged", task_completion_status: { count: 1, completed_count: 0 },
+      force_remove_source_branch: false, task_completion_status: { count: 1, completed_count: 0 },
       web_url: `${suite.server.url}/${project.path_with_namespace}/-/merge_requests/1`,
     });
 
     const commit = await api.Commits.create(project.id, source, "Add a file", [{ action: "create", filePath: "gb.txt", content: "hi\n" }]);
     const shown = await api.MergeRequests.show(project.id, created.iid);
-    expect(shown).toMatchObject({ id: created.id, sha: commit.id, changes_count: "1", diff_refs: { head_sha: commit.id } });
+    expect(shown).toMatchObject({ id: created.id, sha: commit.id, changes_count: "1", diff_refs: { head_sha: commit.id }, merge_status: "can_be_merged", detailed_merge_status: "mergeable" });
 
     const edited = await api.MergeRequests.edit(project.id, created.iid, { title: "Draft: renamed", addLabels: "more", stateEvent: "close" });
     expect(edited).toMatchObject({ title: "Draft: renamed", draft: true, state: "closed", labels: ["e2e", "gitbeaker", "more"], closed_by: { id: dev.id } });

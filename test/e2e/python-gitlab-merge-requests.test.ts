@@ -23,7 +23,8 @@ describe.skipIf(unavailable !== null)(unavailable ? `python-gitlab merge request
     expect(out.created).toEqual({
       id: out.one_id, iid: 1, project_id: out.project_id, title: "First from python", description: "- [x] done", state: "opened",
       source_branch: `${tag}-one`, target_branch: "main", sha: expect.stringMatching(/^[0-9a-f]{40}$/),
-      merge_status: "can_be_merged", detailed_merge_status: "mergeable", draft: false, labels: ["e2e", "py"], web_url: `${webUrl}/1`,
+      // a new branch with no commits of its own: GitLab's commits_status check
+      merge_status: "cannot_be_merged", detailed_merge_status: "commits_status", draft: false, labels: ["e2e", "py"], web_url: `${webUrl}/1`,
       references: { short: "!1", relative: "!1", full: `${out.project_path}!1` },
       author_id: dev.id, assignee_ids: [dev.id], reviewer_ids: [dev.id], closed_by_id: null,
     });

@@ -4,10 +4,10 @@
 // issues with their threads.
 import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../helpers/app.js";
-import { createProject, createUser } from "../helpers/factories.js";
+import { createProject, createUser, uniq } from "../helpers/factories.js";
 import { graph, graphData, gid } from "../helpers/graph.js";
 import { createIssue } from "../helpers/issues.js";
-import { commitTo, createMergeRequest } from "../helpers/merge-requests.js";
+import { commitTo, createBranch, createMergeRequest } from "../helpers/merge-requests.js";
 import { createNote } from "../helpers/snippets-notes.js";
 import { clientOf, createTeamWithProjects, type Actor, type TeamWithProjects } from "../helpers/team.js";
 
@@ -39,7 +39,9 @@ beforeAll(async () => {
   internalNote = await createNote(team.owner.api, pub, "issues", issue.iid, { body: "for reporters", internal: true });
   expect((await team.developer.api.put(`${issuePath}/discussions/${thread.id}`, { resolved: true })).status).toBe(200);
 
-  mr = await createMergeRequest(team.developer.api, pub);
+  const source = uniq("feature");
+  await createBranch(team.developer.api, pub, source);
+  mr = await createMergeRequest(team.developer.api, pub, { source_branch: source, createSourceBranch: false });
   commits = [await commitTo(team.developer.api, pub, mr.source_branch), await commitTo(team.developer.api, pub, mr.source_branch)];
   mrThread = (await team.developer.api.post(`/projects/${pub}/merge_requests/${mr.iid}/discussions`, { body: "review" })).body;
 
@@ -210,7 +212,7 @@ describe("MergeRequest discussions and commits", () => {
     const hidden = await createMergeRequest(team.owner.api, project.id);
     const vars = { path: project.path_with_namespace, iid: String(hidden.iid) };
     expect((await graphData(team.nonMember.api, MR_QUERY, vars)).project.mergeRequest).toBeNull();
-    expect((await graphData(team.owner.api, MR_QUERY, vars)).project.mergeRequest.commits.count).toBe(0);
+    expect((await graphData(team.owner.api, MR_QUERY, vars)).project.mergeRequest.commits.count).toBe(1); // the fixture's commit
   });
 });
 

@@ -3,6 +3,7 @@
 // 20 cost), and Noteable.notes reading only the page it shows, checked on a merge request with
 // 300 notes paged to the end both ways (and its filters, internal notes per actor).
 import { beforeAll, describe, expect, it } from "vitest";
+import { backgroundChecksDone } from "../../src/domain/merge-requests/mergeability.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { createGroup, createProject } from "../helpers/factories.js";
 import { graphData } from "../helpers/graph.js";
@@ -17,8 +18,12 @@ beforeAll(async () => {
   team = await createTeamWithProjects(t);
 });
 
-/** Statements of the query on a warm server (answered once before), counted at the driver. */
+/**
+ * Statements of the query on a warm server (answered once before), counted at the driver, once
+ * the background mergeability checks the fixtures set off are done.
+ */
 async function statementsOf(query: string, variables: Record<string, unknown>) {
+  await backgroundChecksDone();
   await graphData(team.owner.api, query, variables);
   const before = t.services.sqlStats.statements;
   const data = await graphData(team.owner.api, query, variables);
@@ -34,7 +39,7 @@ describe("MergeRequest.commits under a page of merge requests", () => {
     const expected: string[][] = [];
     for (let i = 0; i < 20; i++) {
       const mr = await createMergeRequest(team.owner.api, project.id);
-      const commits = [];
+      const commits = [mr.sha]; // the fixture's own first commit
       for (let c = 0; c <= i % 3; c++) commits.push((await commitTo(team.owner.api, project.id, mr.source_branch)).id);
       expected.push(commits.reverse());
     }

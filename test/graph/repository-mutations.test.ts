@@ -193,8 +193,7 @@ describe("mergeRequestRebase", () => {
 
   /** A merge request one commit ahead of main, with main moved on by another commit. */
   async function behindMergeRequest(project = team.privateProject) {
-    const mr = await createMergeRequest(team.developer.api, project.id);
-    await commitTo(team.developer.api, project.id, mr.source_branch);
+    const mr = await createMergeRequest(team.developer.api, project.id); // with a commit of its own
     await commitTo(team.owner.api, project.id, "main");
     return mr;
   }

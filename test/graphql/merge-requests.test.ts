@@ -48,7 +48,8 @@ describe("merge requests over GraphQL", () => {
     const created = res.body.data.createMergeRequest;
     expect(created).toMatchObject({
       iid: 1, project_id: project.id, title: "From GraphQL", state: "opened", source_branch: source, target_branch: "main",
-      merge_status: "can_be_merged", detailed_merge_status: "mergeable", draft: false, labels: ["a", "b"],
+      // a source branch with no commits of its own: GitLab's commits_status check
+      merge_status: "cannot_be_merged", detailed_merge_status: "commits_status", draft: false, labels: ["a", "b"],
       author: { id: developer.id, username: developer.username }, assignees: [{ id: developer.id }], reviewers: [],
       references: { short: "!1", relative: "!1", full: `${project.path_with_namespace}!1` },
       web_url: `${project.web_url}/-/merge_requests/1`, subscribed: true, changes_count: "0", user: { can_merge: true },
@@ -88,7 +89,7 @@ describe("merge requests over GraphQL", () => {
     const mr = await createMergeRequest(developer.api, project.id);
     const commit = await commitTo(developer.api, project.id, mr.source_branch);
     const one = await developer.api.graphql(ONE, { id: String(project.id), iid: mr.iid });
-    expect(one.body.data.projectMergeRequest).toMatchObject({ sha: commit.id, changes_count: "1", diff_refs: { head_sha: commit.id } });
+    expect(one.body.data.projectMergeRequest).toMatchObject({ sha: commit.id, changes_count: "2", diff_refs: { head_sha: commit.id } });
   });
 
   it("reports GitLab's errors in extensions", async () => {

@@ -16,8 +16,10 @@ export async function createBranch(by: ApiClient, projectId: number | string, br
 /**
  * A merge request opened by `by` (Developer or above) in the project (id or full path): from a
  * new branch (unique name unless `source_branch` is given) into "main", with a unique title.
- * The source branch is created unless `createSourceBranch: false`. Other fields go into the
- * POST body as they are (description, assignee_ids, reviewer_ids, labels, ...).
+ * The source branch is created unless `createSourceBranch: false`, with one commit (a new file)
+ * on top of the target, so that the merge request has something to merge (GitLab's
+ * commits_status check refuses one without commits). Other fields go into the POST body as they
+ * are (description, assignee_ids, reviewer_ids, labels, ...).
  */
 export async function createMergeRequest(
   by: ApiClient,
@@ -27,7 +29,7 @@ export async function createMergeRequest(
   const { createSourceBranch = true, ...fields } = overrides;
   const source = fields.source_branch ?? uniq("feature");
   const target = fields.target_branch ?? "main";
-  if (createSourceBranch) await createBranch(by, projectId, source, target);
+  if (createSourceBranch) await commitTo(by, projectId, source, undefined, target);
   const res = await by.post(`${projectPath(projectId)}/merge_requests`, {
     title: uniq("MR"),
     ...fields,
@@ -38,10 +40,14 @@ export async function createMergeRequest(
   return res.body;
 }
 
-/** A commit on `branch` through POST /projects/:id/repository/commits (one new file); returns the commit. */
-export async function commitTo(by: ApiClient, projectId: number | string, branch: string, filePath = `${uniq("file")}.txt`): Promise<any> {
+/**
+ * A commit on `branch` through POST /projects/:id/repository/commits (one new file); returns the
+ * commit. With `startBranch` the branch is created there first.
+ */
+export async function commitTo(by: ApiClient, projectId: number | string, branch: string, filePath = `${uniq("file")}.txt`, startBranch?: string): Promise<any> {
   const res = await by.post(`${projectPath(projectId)}/repository/commits`, {
     branch,
+    ...(startBranch ? { start_branch: startBranch } : {}),
     commit_message: `Add ${filePath}`,
     actions: [{ action: "create", file_path: filePath, content: "content\n" }],
   });

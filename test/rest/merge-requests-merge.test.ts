@@ -42,8 +42,8 @@ const CANNOT_BE_MERGED = { message: "Branch cannot be merged" };
 /** An MR from a new branch with one commit of its own, opened by the maintainer. */
 async function openWithCommit(p: any = project, overrides: Record<string, unknown> = {}) {
   const source = uniq("feature");
-  const mr = await createMergeRequest(team.maintainer.api, p.id, { source_branch: source, ...overrides });
-  const commit = await commitTo(team.maintainer.api, p.id, source);
+  const commit = await commitTo(team.maintainer.api, p.id, source, undefined, String(overrides.target_branch ?? "main"));
+  const mr = await createMergeRequest(team.maintainer.api, p.id, { source_branch: source, createSourceBranch: false, ...overrides });
   return { mr: (await t.root.get(mrPath(p.id, mr.iid))).body, source, commit };
 }
 

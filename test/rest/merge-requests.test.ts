@@ -56,8 +56,8 @@ const READ_STATUSES: [string, number, number][] = [
 describe("POST /projects/:id/merge_requests", () => {
   it("opens a merge request: 201 with GitLab's MergeRequest entity", async () => {
     const source = uniq("feature");
-    await createBranch(developer.api, publicProject.id, source);
     const main = (await developer.api.get(`/projects/${publicProject.id}/repository/branches/main`)).body.commit.id;
+    const pushed = await commitTo(developer.api, publicProject.id, source, undefined, "main");
     const res = await developer.api.post(mrs(publicProject), {
       title: "Add a feature", source_branch: source, target_branch: "main", description: "Does it\n\n- [x] code\n- [ ] docs",
       assignee_ids: [developer.id, reporter.id], reviewer_ids: [maintainer.id], labels: "backend, api", squash: true,
@@ -74,14 +74,14 @@ describe("POST /projects/:id/merge_requests", () => {
       author: userBasic(developer), assignees, assignee: assignees[0],
       reviewers: [userBasic(maintainer)], source_project_id: publicProject.id, target_project_id: publicProject.id,
       labels: ["api", "backend"], draft: false, work_in_progress: false, milestone: null, merge_when_pipeline_succeeds: false,
-      merge_status: "can_be_merged", detailed_merge_status: "mergeable", sha: main, merge_commit_sha: null, squash_commit_sha: null,
+      merge_status: "can_be_merged", detailed_merge_status: "mergeable", sha: pushed.id, merge_commit_sha: null, squash_commit_sha: null,
       discussion_locked: null, should_remove_source_branch: null, force_remove_source_branch: true,
       reference: `!${iid}`,
       references: { short: `!${iid}`, relative: `!${iid}`, full: `${publicProject.path_with_namespace}!${iid}` },
       web_url: `${publicProject.web_url}/-/merge_requests/${iid}`,
       time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
       squash: true, task_completion_status: { count: 2, completed_count: 1 }, has_conflicts: false, blocking_discussions_resolved: true,
-      subscribed: true, changes_count: "0", diff_refs: { base_sha: main, head_sha: main, start_sha: main },
+      subscribed: true, changes_count: "1", diff_refs: { base_sha: main, head_sha: pushed.id, start_sha: main },
       merge_error: null, first_contribution: false, user: { can_merge: true },
     });
     expect(Date.parse(res.body.created_at)).not.toBeNaN();
@@ -264,7 +264,7 @@ describe("the head sha follows the source branch", () => {
     const second = await commitTo(developer.api, publicProject.id, mr.source_branch, "docs/two.md");
     const res = await t.anon.get(`${mrs(publicProject)}/${mr.iid}`);
     expect(res.body).toMatchObject({
-      sha: second.id, changes_count: "2", merge_status: "can_be_merged", detailed_merge_status: "mergeable",
+      sha: second.id, changes_count: "3", merge_status: "can_be_merged", detailed_merge_status: "mergeable",
       diff_refs: { base_sha: main, head_sha: second.id, start_sha: main },
     });
     expect(first.id).not.toBe(second.id);
@@ -278,7 +278,7 @@ describe("the head sha follows the source branch", () => {
     const onMain = await commitTo(developer.api, project.id, "main");
     const res = await t.anon.get(`${mrs(project)}/${mr.iid}`);
     expect(res.body.sha).toBe(onSource.id);
-    expect(res.body.diff_refs).toEqual({ base_sha: mr.sha, head_sha: onSource.id, start_sha: onMain.id });
+    expect(res.body.diff_refs).toEqual({ base_sha: mr.diff_refs.base_sha, head_sha: onSource.id, start_sha: onMain.id });
   });
 
   it("a deleted source branch leaves the last sha and makes the MR unmergeable; closed MRs stay as they were", async () => {

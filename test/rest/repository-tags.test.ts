@@ -157,7 +157,7 @@ describe("merge_base and commits?all=true", () => {
     const kinds = got.map((r) => [r.json.object_kind, r.json.ref ?? r.json.object_attributes?.action]);
     expect(kinds).toEqual([["merge_request", "merge"], ["push", "refs/heads/main"], ["push", `refs/heads/${mr.source_branch}`]]);
     expect(got[0]!.json.object_attributes).toMatchObject({ state: "merged", merge_commit_sha: res.body.merge_commit_sha });
-    expect(got[1]!.json.commits.map((c: any) => c.id)).toEqual([commit.id, res.body.merge_commit_sha]);
+    expect(got[1]!.json.commits.map((c: any) => c.id)).toEqual([mr.sha, commit.id, res.body.merge_commit_sha]);
     expect(got[2]!.json.after).toBe(BLANK);
   });
 

@@ -39,22 +39,26 @@ export function defaultMergeMessage(mr: Pick<MergeRequest, "iid" | "title" | "so
 
 /** What the mergeability checks look at besides the row. */
 export interface MergeFacts {
-  sourceExists: boolean;
+  /** the source branch exists and has commits the target lacks */
+  hasCommits: boolean;
   /** the approval rules are satisfied (GitLab EE's approved?) */
   approved: boolean;
 }
 
 /**
- * detailed_merge_status: the first failing mergeability check, else "mergeable". GitLab EE runs
- * its approval check before the open, draft and commits checks (EE MergeRequest
+ * detailed_merge_status (DetailedMergeStatusService): "unchecked" or "checking" while the
+ * merge_status waits for a check, else the first failing mergeability check, else "mergeable".
+ * GitLab EE runs its approval check before the open, draft and commits checks (EE MergeRequest
  * mergeable_state_checks); a merge request that is no longer open answers not_open first here,
- * so a closed or merged one never reads as waiting for approvals. Conflicts come last (git state).
+ * so a closed or merged one never reads as waiting for approvals. The git checks come last.
  */
 export function detailedMergeStatus(mr: Pick<MergeRequest, "state" | "draft" | "mergeStatus">, facts: MergeFacts): string {
+  if (mr.state === "opened" && mr.mergeStatus === "unchecked") return "unchecked";
+  if (mr.state === "opened" && mr.mergeStatus === "cannot_be_merged_recheck") return "checking";
   if (mr.state !== "opened") return "not_open";
   if (!facts.approved) return "not_approved";
   if (mr.draft) return "draft_status";
-  if (!facts.sourceExists) return "commits_status";
+  if (!facts.hasCommits) return "commits_status";
   if (mr.mergeStatus === "cannot_be_merged") return "conflict";
   return "mergeable";
 }

@@ -24,6 +24,7 @@ import { branchHead } from "./branches.js";
 import { defaultMergeMessage, STATE_CHECK_FAILURES } from "./fields.js";
 import { findMergeRequest, ROW_INCLUDE, type MergeRequestRow } from "./queries.js";
 import { canMerge, detailedMergeStatusOf } from "./presenter.js";
+import { withCheckedMergeability } from "./mergeability.js";
 
 export interface MergeInput {
   merge_commit_message?: string | null;
@@ -39,7 +40,7 @@ const cannotBeMerged = () => new AppError(422, { message: "Branch cannot be merg
 export async function mergeMergeRequest(ctx: DomainContext, projectRef: string, iid: number, input: MergeInput): Promise<MergeRequestRow> {
   requireAuthenticated(ctx);
   const { mergeRequest, access } = await findMergeRequest(ctx, projectRef, iid);
-  const row = await rowOf(ctx, mergeRequest.id);
+  const row = await withCheckedMergeability(ctx, await rowOf(ctx, mergeRequest.id));
   if (!(await canMerge(ctx, row))) throw unauthorized();
   // with no pipelines, merge_when_pipeline_succeeds is neither an immediate nor an automatic merge
   if (input.merge_when_pipeline_succeeds) throw methodNotAllowed();

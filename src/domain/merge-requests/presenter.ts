@@ -8,8 +8,10 @@ import { detailedMergeStatus } from "./fields.js";
 import { branchHeadLoader, branchKey, hasApprovalRulesLoader } from "./loaders.js";
 import type { MergeRequestRow } from "./queries.js";
 
-export async function sourceBranchExists(ctx: DomainContext, mr: MergeRequestRow): Promise<boolean> {
-  return (await ctx.loaders.get(branchHeadLoader).load(branchKey(mr.projectId, mr.sourceBranch))) != null;
+/** CheckCommitsStatusService: the source branch exists and brings commits (as the last check found). */
+export async function hasCommits(ctx: DomainContext, mr: MergeRequestRow): Promise<boolean> {
+  const source = await ctx.loaders.get(branchHeadLoader).load(branchKey(mr.projectId, mr.sourceBranch));
+  return source != null && !mr.hasNoCommits;
 }
 
 /**
@@ -23,9 +25,9 @@ export async function approvalsSatisfied(ctx: DomainContext, mr: MergeRequestRow
 }
 
 export async function detailedMergeStatusOf(ctx: DomainContext, mr: MergeRequestRow): Promise<string> {
-  if (mr.state !== "opened") return detailedMergeStatus(mr, { sourceExists: true, approved: true });
-  const [sourceExists, approved] = await Promise.all([sourceBranchExists(ctx, mr), approvalsSatisfied(ctx, mr)]);
-  return detailedMergeStatus(mr, { sourceExists, approved });
+  if (mr.state !== "opened") return detailedMergeStatus(mr, { hasCommits: true, approved: true });
+  const [commits, approved] = await Promise.all([hasCommits(ctx, mr), approvalsSatisfied(ctx, mr)]);
+  return detailedMergeStatus(mr, { hasCommits: commits, approved });
 }
 
 /** Participants are subscribed: the author, assignees and reviewers. */

@@ -7,6 +7,7 @@ import { forbidden, recordNotFound } from "../../errors.js";
 import { AccessLevel, findProject, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { featureAvailable } from "../shared/project-features.js";
+import { withCheckedMergeability } from "./mergeability.js";
 
 export interface MergeRequestAccess {
   mergeRequest: MergeRequest;
@@ -79,8 +80,9 @@ export async function findMergeRequestWithAccess(
   return { mergeRequest: { ...found, project: access.project }, access };
 }
 
+/** One merge request as its entity shows it, its merge_status checked first when it waits for a check. */
 export const getMergeRequest = (ctx: DomainContext, projectRef: string | number, iid: number) =>
-  findMergeRequestWithAccess(ctx, projectRef, iid).then((found) => found.mergeRequest);
+  findMergeRequestWithAccess(ctx, projectRef, iid).then((found) => withCheckedMergeability(ctx, found.mergeRequest));
 
 /**
  * `create_merge_request_from`: Developers and up, with the feature enabled (admins always); an

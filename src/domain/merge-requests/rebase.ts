@@ -7,12 +7,12 @@ import { AppError, forbidden } from "../../errors.js";
 import { requireAuthenticated } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { canPushToBranch } from "../repository/access.js";
-import { signature, type GitRepository } from "../repository/git.js";
-import { MergeConflictError, rebaseCommits, writeMergeCommit } from "../repository/merges.js";
+import { signature } from "../repository/git.js";
+import { MergeConflictError, rebaseCommits } from "../repository/merges.js";
 import { protectedBranchesMatching } from "../repository/protection-rules.js";
 import { BRANCH_PREFIX, moveRefs, withRepository } from "../repository/ref-updates.js";
 import { branchHead } from "./branches.js";
-import { defaultMergeMessage } from "./fields.js";
+import { withCheckedMergeability, writeMergeRef } from "./mergeability.js";
 import { findMergeRequest, ROW_INCLUDE, type MergeRequestRow } from "./queries.js";
 import { detailedMergeStatusOf } from "./presenter.js";
 
@@ -46,31 +46,12 @@ const NOT_MERGEABLE = new Set(["not_open", "commits_status", "conflict"]);
 /** GET .../merge_ref: the merge ref's head, or 400 when git could not merge the merge request. */
 export async function mergeRequestMergeRef(ctx: DomainContext, projectRef: string, iid: number): Promise<{ commit_id: string }> {
   const { mergeRequest } = await findMergeRequest(ctx, projectRef, iid);
-  const mr = (await ctx.db.mergeRequest.findUniqueOrThrow({ where: { id: mergeRequest.id }, include: ROW_INCLUDE })) as MergeRequestRow;
+  const mr = await withCheckedMergeability(ctx, (await ctx.db.mergeRequest.findUniqueOrThrow({ where: { id: mergeRequest.id }, include: ROW_INCLUDE })) as MergeRequestRow);
   if (NOT_MERGEABLE.has(await detailedMergeStatusOf(ctx, mr))) throw new AppError(400, { message: "Merge request is not mergeable" });
-  const commitId = await withRepository(ctx, mr.projectId, (repo) => writeMergeRef(ctx, repo, mr));
+  const commitId = await withRepository(ctx, mr.projectId, async (repo) => {
+    const [targetSha, sourceSha] = await Promise.all([branchHead(ctx.db, mr.projectId, mr.targetBranch), branchHead(ctx.db, mr.projectId, mr.sourceBranch)]);
+    return targetSha && sourceSha ? writeMergeRef(ctx, repo, mr, targetSha, sourceSha) : null;
+  });
   if (!commitId) throw new AppError(400, { message: "Merge request is not mergeable" });
   return { commit_id: commitId };
-}
-
-/**
- * refs/merge-requests/:iid/merge: the merge of the source head into the target head, by the
- * merge request's author, kept while both heads stay (null when git cannot merge them).
- */
-async function writeMergeRef(ctx: DomainContext, repo: GitRepository, mr: MergeRequestRow): Promise<string | null> {
-  const [targetSha, sourceSha] = await Promise.all([branchHead(ctx.db, mr.projectId, mr.targetBranch), branchHead(ctx.db, mr.projectId, mr.sourceBranch)]);
-  if (!targetSha || !sourceSha) return null;
-  const ref = `refs/merge-requests/${mr.iid}/merge`;
-  const current = await repo.commit((await repo.info(ref))?.sha ?? "");
-  if (current && current.parents[0] === targetSha && current.parents[1] === sourceSha) return current.sha;
-  const author = await ctx.db.user.findUnique({ where: { id: mr.authorId }, select: { name: true, email: true } });
-  let sha: string;
-  try {
-    sha = await writeMergeCommit(repo, targetSha, sourceSha, defaultMergeMessage(mr), signature(author ?? { name: "Ghost User", email: "ghost@localhost" }, ctx.now()));
-  } catch (error) {
-    if (error instanceof MergeConflictError) return null;
-    throw error;
-  }
-  await repo.updateRefs([{ ref, oldSha: current?.sha ?? "0".repeat(40), newSha: sha }]);
-  return sha;
 }

@@ -6,7 +6,8 @@ import type { DomainContext } from "../shared/context.js";
 import { publish, type Changes, type Tx } from "../shared/events.js";
 import { nextInternalId } from "../shared/internal-ids.js";
 import { requireAtLeastOne } from "../shared/param-rules.js";
-import { branchHead, currentMergeStatus } from "./branches.js";
+import { branchHead } from "./branches.js";
+import { withCheckedMergeability } from "./mergeability.js";
 import { labelsAfter, labelsOf } from "../issues/rules.js";
 import { isDraftTitle } from "./fields.js";
 import { canSetMetadata, findMergeRequestWithAccess, requireCreateMergeRequest, type MergeRequestRow, type MergeRequestWithPeople } from "./queries.js";
@@ -68,7 +69,7 @@ export async function createMergeRequest(ctx: DomainContext, projectRef: string,
         sourceBranch: input.source_branch,
         targetBranch: input.target_branch,
         headSha: await branchHead(tx, access.project.id, input.source_branch),
-        mergeStatus: "can_be_merged", // validation made sure both branches exist
+        mergeStatus: "unchecked",
         draft: isDraftTitle(input.title),
         labels: JSON.stringify(metadata.labels ?? []),
         squash: input.squash ?? false,
@@ -85,7 +86,7 @@ export async function createMergeRequest(ctx: DomainContext, projectRef: string,
     await publish(tx, ctx, "merge_request", { action: "open", projectId: row.projectId, mergeRequestId: row.id, actorId: actor.user.id, changes: {} });
     return row;
   });
-  return { ...created, project: access.project };
+  return withCheckedMergeability(ctx, { ...created, project: access.project });
 }
 
 export async function updateMergeRequest(ctx: DomainContext, projectRef: string, iid: number, input: UpdateMergeRequestInput): Promise<MergeRequestRow> {
@@ -113,7 +114,7 @@ export async function updateMergeRequest(ctx: DomainContext, projectRef: string,
       ? tx.mergeRequest.findUniqueOrThrow({ where: { id: mr.id }, include: { assignees: true, reviewers: true } })
       : row;
   });
-  return { ...updated, project: access.project };
+  return withCheckedMergeability(ctx, { ...updated, project: access.project });
 }
 
 /**
@@ -193,7 +194,7 @@ async function rowData(tx: Tx, ctx: DomainContext, mr: MergeRequestWithPeople, n
     targetBranch: next.targetBranch,
     state: next.state,
     draft: isDraftTitle(next.title),
-    ...(recheck ? { mergeStatus: await currentMergeStatus(tx, mr.projectId, mr.sourceBranch, next.targetBranch) } : {}),
+    ...(recheck ? { mergeStatus: "unchecked", mergeStatusVersion: { increment: 1 } } : {}),
     ...(closed ? { closedById: ctx.actor!.user.id, closedAt: ctx.now() } : {}),
     ...(reopened ? { closedById: null, closedAt: null } : {}),
     ...(metadata.labels ? { labels: JSON.stringify(metadata.labels) } : {}),

@@ -46,7 +46,7 @@ export async function mergeRequestHookAttrs(ctx: Ctx, db: Tx, project: ProjectWi
     source_project_id: mr.projectId, state_id: STATE_IDS[mr.state] ?? 1, target_branch: mr.targetBranch,
     target_project_id: mr.projectId, time_estimate: 0, title: mr.title, updated_at: rubyTime(mr.updatedAt), updated_by_id: null,
     assignee_ids: mr.assignees.map((a) => a.userId), reviewer_ids: mr.reviewers.map((r) => r.userId),
-    detailed_merge_status: mr.state === "opened" ? (mr.mergeStatus === "can_be_merged" ? "mergeable" : "broken_status") : "not_open",
+    detailed_merge_status: hookMergeStatus(mr),
     human_time_change: null, human_time_estimate: null, human_total_time_spent: null, time_change: 0, total_time_spent: 0,
     labels: labelAttrs(mr), last_commit: lastCommit ? commitHookAttrs(ctx, project, lastCommit, false) : null,
     source: projectAttrs, target: projectAttrs, state: mr.state, url: projectPageUrl(ctx, project, "merge_requests", mr.iid),
@@ -203,4 +203,12 @@ export async function buildEmojiPayload(
     },
     ...extra,
   };
+}
+
+/** The hook's detailed_merge_status, from the row alone: waiting for a check, mergeable, or not. */
+function hookMergeStatus(mr: { state: string; mergeStatus: string }): string {
+  if (mr.state !== "opened") return "not_open";
+  if (mr.mergeStatus === "unchecked") return "unchecked";
+  if (mr.mergeStatus === "cannot_be_merged_recheck") return "checking";
+  return mr.mergeStatus === "can_be_merged" ? "mergeable" : "broken_status";
 }
