@@ -7,7 +7,9 @@ import {
   getMergeRequestChanges, listMergeRequestCommits, listMergeRequestDiffs, listMergeRequestParticipants, mergeRequestDiffCollection, type DiffView,
 } from "../domain/merge-requests/reviews.js";
 import { findMergeRequestWithAccess, type MergeRequestRow } from "../domain/merge-requests/queries.js";
+import { closingIssues } from "../domain/merge-requests/issue-links.js";
 import { builder } from "./builder.js";
+import { IssueEntity } from "./issues.js";
 import { detailFields, MergeRequestDetail, type Fields } from "./merge-requests.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import { CommitEntity } from "./repository.js";
@@ -74,6 +76,12 @@ builder.queryFields((t) => ({
     args: { ...mrArgs, ...pageArgs },
     resolve: async (_r, { id, merge_request_iid, ...page }, ctx) =>
       rowsOf(ctx, await listMergeRequestParticipants(ctx, await findMergeRequestWithAccess(ctx, String(id), merge_request_iid), page)),
+  }),
+  mergeRequestClosesIssues: t.field({
+    type: [IssueEntity],
+    args: { ...mrArgs, ...pageArgs },
+    resolve: async (_r, { id, merge_request_iid, ...page }, ctx) =>
+      rowsOf(ctx, await closingIssues(ctx, await findMergeRequestWithAccess(ctx, String(id), merge_request_iid), page)),
   }),
   mergeRequestChanges: t.prismaField({
     type: MergeRequestChanges,

@@ -58,7 +58,7 @@ describe("MergeRequest.commits under a page of merge requests", () => {
     expect(five.data.project.mergeRequests.nodes).toEqual(nodes.slice(0, 5));
     expect(twenty.count).toBe(five.count);
     console.log(`MergeRequest.commits: ${five.count} statements for 5 merge requests, ${twenty.count} for 20`);
-  });
+  }, 120_000); // 20 merge requests and 40 commits made through the API first
 });
 
 /** Deliveries of a hook, the newest `count - 1` minutes ago, status codes cycling through 200, 500, 404. */

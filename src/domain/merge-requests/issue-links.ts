@@ -1,14 +1,16 @@
 // The merge requests around an issue: GET .../issues/:issue_iid/closed_by (those that close it when
-// merged) and .../related_merge_requests (those that mention it or that it mentions). GitLab keeps
+// merged) and .../related_merge_requests (those that mention it or that it mentions); and the other
+// way, GET .../merge_requests/:merge_request_iid/closes_issues. GitLab keeps
 // both in tables it fills as text is saved (merge_requests_closing_issues, and cross-reference
 // system notes on the issue); Forgeline reads the same facts from the text itself when asked.
-import type { Prisma } from "../../generated/prisma/client.js";
+import type { Issue, IssueAssignee, Prisma } from "../../generated/prisma/client.js";
+import { AppError } from "../../errors.js";
 import { findProject, type ProjectAccess } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
-import { canReadMergeRequests, ROW_INCLUDE, type MergeRequestRow } from "./queries.js";
+import { canReadMergeRequests, ROW_INCLUDE, type MergeRequestRow, type MergeRequestRowAccess } from "./queries.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { projectFullPath } from "../shared/web-urls.js";
-import type { IssueAccess } from "../issues/queries.js";
+import { canReadIssue, type IssueAccess } from "../issues/queries.js";
 import { closingReferencesIn, referencedFullPath, referencesIn, type TextReference } from "../issues/references.js";
 
 type ProjectPaths = ProjectAccess["project"];
@@ -31,6 +33,35 @@ export async function closingMergeRequests(ctx: DomainContext, { issue, access }
   const closing = candidates.filter((mr) =>
     closingReferencesIn(`${mr.title}\n${mr.description ?? ""}`, ctx.config.publicUrl).some((ref) => namesIssue(ref, project, project, issue.iid)));
   return paginateList(closing as MergeRequestRow[], page);
+}
+
+/**
+ * closes_issues (MergeRequest#visible_closing_issues_for): on a merge request into its project's
+ * default branch, the issues its title and description close ("Closes #1", "Fixes
+ * group/other#2"), in its project or another, that the caller may read, in the order they are
+ * written. Commit messages, which GitLab also reads, are not used here (as for closed_by).
+ */
+export async function closingIssues(ctx: DomainContext, { mergeRequest, access }: MergeRequestRowAccess, page: PageArgs): Promise<Page<Issue & { assignees: IssueAssignee[] }>> {
+  const { project } = access;
+  if (mergeRequest.targetBranch !== project.defaultBranch) return paginateList([], page);
+  const from = { namespacePath: project.namespace.fullPath, fullPath: projectFullPath(project) };
+  const accessByPath = new Map<string, ProjectAccess | null>([[from.fullPath.toLowerCase(), access]]);
+  const found = new Map<number, Issue & { assignees: IssueAssignee[] }>();
+  for (const ref of closingReferencesIn(`${mergeRequest.title}\n${mergeRequest.description ?? ""}`, ctx.config.publicUrl)) {
+    const path = referencedFullPath(ref, from).toLowerCase();
+    if (!accessByPath.has(path)) accessByPath.set(path, await findProject(ctx, path).catch(unreachable));
+    const target = accessByPath.get(path);
+    if (!target) continue;
+    const issue = await ctx.db.issue.findUnique({ where: { projectId_iid: { projectId: target.project.id, iid: ref.iid } }, include: { assignees: true } });
+    if (issue && !found.has(issue.id) && canReadIssue(ctx, target, issue)) found.set(issue.id, issue);
+  }
+  return paginateList([...found.values()], page);
+}
+
+/** A referenced project the caller cannot see, or that does not exist, closes nothing. */
+function unreachable(error: unknown): null {
+  if (error instanceof AppError) return null;
+  throw error;
 }
 
 /**

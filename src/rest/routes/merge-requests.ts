@@ -16,6 +16,7 @@ function mergingRoutes(mr: string): Route[] {
   return [
     get(`${mr}/commits`, "mergeRequestCommits"),
     get(`${mr}/participants`, "mergeRequestParticipants"),
+    get(`${mr}/closes_issues`, "mergeRequestClosesIssues"),
     get(`${mr}/changes`, "mergeRequestChanges"),
     get(`${mr}/diffs`, "mergeRequestDiffs"),
     get(`${mr}/merge_ref`, "mergeRequestMergeRef"),
