@@ -283,6 +283,15 @@ describe("initialize_with_readme on POST /projects", () => {
     expect(branches.map((b: any) => [b.name, b.default])).toEqual([["trunk", true]]);
   });
 
+  it("tells every project created at once that its repository holds the README, though the others' writes keep it out of the cache", async () => {
+    const created = await Promise.all(Array.from({ length: 8 }, () =>
+      team.owner.api.post("/projects", { name: uniq("Together"), initialize_with_readme: true })));
+    for (const res of created) {
+      expect(res.status, res.text).toBe(201);
+      expect(res.body).toMatchObject({ empty_repo: false, readme_url: `${res.body.web_url}/-/blob/main/README.md` });
+    }
+  });
+
   it("fires push hooks for the first commit through the push path", async () => {
     const hooked = await createGroup(groupOwner.api);
     expect((await groupOwner.api.post(`/groups/${hooked.id}/hooks`, { url: "http://127.0.0.1:9/push", push_events: true })).status).toBe(201);

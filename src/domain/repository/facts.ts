@@ -23,12 +23,17 @@ export function readmeOf(treePaths: string[]): string | null {
 type ProjectRef = Pick<Project, "id" | "defaultBranch">;
 
 export async function repositoryFactsOf(services: Pick<Services, "db" | "git">, cache: Caches["repositories"], projects: readonly ProjectRef[]): Promise<RepositoryFacts[]> {
-  const missing = projects.filter((p) => cache.get(p.id) === undefined);
+  const known = new Map(projects.map((p) => [p.id, cache.get(p.id)]));
+  const missing = projects.filter((p) => known.get(p.id) === undefined);
   if (missing.length) {
     const stamp = cache.stamp();
-    for (const [id, facts] of await loadFacts(services, missing)) cache.keep(id, facts, stamp);
+    for (const [id, facts] of await loadFacts(services, missing)) {
+      known.set(id, facts);
+      cache.keep(id, facts, stamp);
+    }
   }
-  return projects.map((p) => cache.get(p.id) ?? { empty: true, readmePath: null });
+  // what was loaded is the answer even when a write meanwhile kept it out of the cache
+  return projects.map((p) => known.get(p.id)!);
 }
 
 async function loadFacts(services: Pick<Services, "db" | "git">, projects: readonly ProjectRef[]): Promise<Map<number, RepositoryFacts>> {
