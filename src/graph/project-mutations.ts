@@ -42,6 +42,11 @@ payloadMutation("projectUpdate", {
     visibility: t.field({ type: VisibilityLevelsEnum, description: "Owners only." }),
     defaultBranch: t.string(),
     topics: t.stringList({ description: "Replaces the project's topics." }),
+    mergeMethod: t.string({ description: "merge, rebase_merge or ff." }),
+    squashOption: t.string({ description: "never, always, default_on or default_off." }),
+    mergeCommitTemplate: t.string({ description: "%{variable}s as GitLab's merge commit templates; null for the default message." }),
+    squashCommitTemplate: t.string({ description: "%{variable}s as GitLab's squash commit templates; null for the merge request's title." }),
+    onlyAllowMergeIfAllDiscussionsAreResolved: t.boolean(),
   }),
   write: (input, ctx) =>
     updateProject(ctx, projectPathOf(input.fullPath), {
@@ -51,6 +56,11 @@ payloadMutation("projectUpdate", {
       visibility: input.visibility,
       default_branch: input.defaultBranch,
       topics: input.topics,
+      merge_method: input.mergeMethod,
+      squash_option: input.squashOption,
+      merge_commit_template: input.mergeCommitTemplate,
+      squash_commit_template: input.squashCommitTemplate,
+      only_allow_merge_if_all_discussions_are_resolved: input.onlyAllowMergeIfAllDiscussionsAreResolved,
     }),
   returns: project,
 });

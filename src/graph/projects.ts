@@ -30,6 +30,11 @@ builder.node(ProjectRef, {
     avatarUrl: t.string({ nullable: true, description: "Always null: Forgeline keeps no project avatars (REST's avatar_url is null too).", resolve: () => null }),
     createdAt: t.expose("createdAt", { type: "Time" }),
     lastActivityAt: t.expose("lastActivityAt", { type: "Time" }),
+    mergeMethod: t.exposeString("mergeMethod", { description: "merge, rebase_merge or ff (REST's merge_method)." }),
+    squashOption: t.exposeString("squashOption", { description: "never, always, default_on or default_off (REST's squash_option)." }),
+    mergeCommitTemplate: t.exposeString("mergeCommitTemplate", { nullable: true }),
+    squashCommitTemplate: t.exposeString("squashCommitTemplate", { nullable: true }),
+    onlyAllowMergeIfAllDiscussionsAreResolved: t.exposeBoolean("onlyAllowMergeIfAllDiscussionsAreResolved"),
     topics: t.stringList({ resolve: (project, _a, ctx) => ctx.loaders.get(projectTopicNamesLoader).load(project.id) }),
     namespace: t.field({ type: NamespaceRef, resolve: (project) => project.namespace }),
     group: t.field({

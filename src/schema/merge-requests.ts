@@ -12,7 +12,8 @@ import {
 } from "../domain/merge-requests/lists.js";
 import { getMergeRequest, type MergeRequestRow } from "../domain/merge-requests/queries.js";
 import { findGroup, findProject } from "../domain/shared/access.js";
-import { canMerge, detailedMergeStatusOf, isSubscribed } from "../domain/merge-requests/presenter.js";
+import { canMerge, detailedMergeStatusOf, discussionsResolved, isSubscribed } from "../domain/merge-requests/presenter.js";
+import { squashOnMerge } from "../domain/projects/merge-settings.js";
 import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-facts.js";
 import { createMergeRequest, updateMergeRequest } from "../domain/merge-requests/writes.js";
 import { builder } from "./builder.js";
@@ -91,10 +92,10 @@ const basicFields = (t: Fields) => ({
   web_url: t.string({ resolve: (mr: unknown, _a: unknown, ctx: Context) => projectPageUrl(ctx, row(mr).project, "merge_requests", row(mr).iid) }),
   time_stats: t.field({ type: TimeStats, resolve: () => ({}) }),
   squash: t.exposeBoolean("squash"),
-  squash_on_merge: t.exposeBoolean("squash"),
+  squash_on_merge: t.boolean({ resolve: (mr: unknown) => squashOnMerge(row(mr).project, row(mr).squash) }),
   task_completion_status: t.field({ type: TaskCompletionStatus, resolve: (mr: unknown) => taskCompletionStatus(row(mr).description) }),
   has_conflicts: t.boolean({ resolve: (mr: unknown) => row(mr).mergeStatus === "cannot_be_merged" }),
-  blocking_discussions_resolved: t.boolean({ resolve: () => true }),
+  blocking_discussions_resolved: t.boolean({ resolve: (mr: unknown, _a: unknown, ctx: Context) => discussionsResolved(ctx, row(mr)) }),
 });
 
 export const MergeRequestEntity = builder.prismaObject("MergeRequest", {
@@ -113,7 +114,7 @@ export const detailFields = (t: Fields, includeSubscribed: boolean) => ({
   pipeline: t.field({ type: "JSON", nullable: true, resolve: none }),
   head_pipeline: t.field({ type: "JSON", nullable: true, resolve: none }),
   diff_refs: t.field({ type: DiffRefs, resolve: async (mr: unknown, _a: unknown, ctx: Context) => (await mergeRequestDiffOnce(ctx, row(mr))).diffRefs }),
-  merge_error: t.string({ nullable: true, resolve: none }),
+  merge_error: t.exposeString("mergeError", { nullable: true }),
   // authors are Developers or above when they open an MR (no forks here): never a first contribution
   first_contribution: t.boolean({ resolve: () => false }),
   user: t.field({ type: UserAbilities, resolve: (mr: unknown) => row(mr) }),

@@ -1,6 +1,7 @@
 import type { Context } from "../context.js";
 import type { Project } from "../generated/prisma/client.js";
 import { FEATURE_ACCESS_LEVELS } from "../domain/shared/project-features.js";
+import { MERGE_METHODS, SQUASH_OPTIONS } from "../domain/projects/merge-settings.js";
 import { findGroup, projectPermissions } from "../domain/shared/access.js";
 import { sshUrlToRepo } from "../domain/repository/urls.js";
 import { createProject, updateProject } from "../domain/projects/writes.js";
@@ -62,6 +63,11 @@ const projectFields = (t: Fields) => ({
   merge_requests_access_level: t.exposeString("mergeRequestsAccessLevel"),
   snippets_access_level: t.exposeString("snippetsAccessLevel"),
   repository_access_level: t.exposeString("repositoryAccessLevel"),
+  merge_method: t.exposeString("mergeMethod"),
+  squash_option: t.exposeString("squashOption"),
+  merge_commit_template: t.exposeString("mergeCommitTemplate", { nullable: true }),
+  squash_commit_template: t.exposeString("squashCommitTemplate", { nullable: true }),
+  only_allow_merge_if_all_discussions_are_resolved: t.exposeBoolean("onlyAllowMergeIfAllDiscussionsAreResolved"),
   namespace: t.relation("namespace", { type: NamespaceBasic } as any),
   owner: t.field({
     type: UserBasic,
@@ -122,6 +128,9 @@ export const projectFilterArgs = builder.args((t) => ({
 
 const FeatureAccessLevelEnum = builder.enumType("ProjectFeatureAccessLevel", { values: FEATURE_ACCESS_LEVELS });
 
+const MergeMethodEnum = builder.enumType("ProjectMergeMethod", { values: MERGE_METHODS });
+const SquashOptionEnum = builder.enumType("ProjectSquashOption", { values: SQUASH_OPTIONS });
+
 const projectInputArgs = builder.args((t) => ({
   name: t.string({ required: false }),
   path: t.string({ required: false }),
@@ -138,6 +147,11 @@ const projectInputArgs = builder.args((t) => ({
   issues_enabled: t.boolean({ required: false }),
   merge_requests_enabled: t.boolean({ required: false }),
   snippets_enabled: t.boolean({ required: false }),
+  merge_method: t.field({ type: MergeMethodEnum, required: false }),
+  squash_option: t.field({ type: SquashOptionEnum, required: false }),
+  merge_commit_template: t.string({ required: false }),
+  squash_commit_template: t.string({ required: false }),
+  only_allow_merge_if_all_discussions_are_resolved: t.boolean({ required: false }),
 }));
 
 builder.queryFields((t) => ({

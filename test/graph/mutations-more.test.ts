@@ -438,6 +438,23 @@ describe("project writes", () => {
     expect((await graphData(team.owner.api, READ, { path: project.path_with_namespace })).project.description).not.toBe("Nope");
   });
 
+  it("changes the merge settings, which REST shows the same; a merge method that is none is an error", async () => {
+    const input = { fullPath: project.path_with_namespace, mergeMethod: "ff", squashOption: "always", mergeCommitTemplate: "%{title}", onlyAllowMergeIfAllDiscussionsAreResolved: true };
+    const SETTINGS = `mutation($input: ProjectUpdateInput!) { projectUpdate(input: $input) { errors project { mergeMethod squashOption mergeCommitTemplate squashCommitTemplate onlyAllowMergeIfAllDiscussionsAreResolved } } }`;
+    const data = await graphData(team.maintainer.api, SETTINGS, { input });
+    expect(data.projectUpdate).toEqual({
+      errors: [],
+      project: { mergeMethod: "ff", squashOption: "always", mergeCommitTemplate: "%{title}", squashCommitTemplate: null, onlyAllowMergeIfAllDiscussionsAreResolved: true },
+    });
+    expect((await team.maintainer.api.get(`/projects/${project.id}`)).body).toMatchObject({
+      merge_method: "ff", squash_option: "always", merge_commit_template: "%{title}", only_allow_merge_if_all_discussions_are_resolved: true,
+    });
+    const bad = await graphData(team.maintainer.api, SETTINGS, { input: { fullPath: project.path_with_namespace, mergeMethod: "octopus" } });
+    expect(bad.projectUpdate).toEqual({ errors: ["merge_method does not have a valid value"], project: null });
+    expect((await team.maintainer.api.get(`/projects/${project.id}`)).body.merge_method).toBe("ff");
+    await graphData(team.maintainer.api, SETTINGS, { input: { fullPath: project.path_with_namespace, mergeMethod: "merge", squashOption: "default_off", mergeCommitTemplate: null, onlyAllowMergeIfAllDiscussionsAreResolved: false } });
+  });
+
   it("lists a malformed path as an error", async () => {
     const data = await graphData(team.owner.api, UPDATE, { input: { fullPath: project.path_with_namespace, path: "-bad" } });
     expect(data.projectUpdate.project).toBeNull();

@@ -54,3 +54,18 @@ export async function commitTo(by: ApiClient, projectId: number | string, branch
   expect(res.status, res.text).toBe(201);
   return res.body;
 }
+
+/**
+ * Writes `content` to `file` on `branch` through POST .../repository/commits (created from
+ * `startBranch` when given; the file created or updated as it exists there); returns the commit.
+ */
+export async function writeFile(by: ApiClient, projectId: number | string, branch: string, file: string, content: string, startBranch?: string): Promise<any> {
+  const ref = encodeURIComponent(startBranch ?? branch);
+  const exists = (await by.get(`${projectPath(projectId)}/repository/files/${encodeURIComponent(file)}?ref=${ref}`)).status === 200;
+  const res = await by.post(`${projectPath(projectId)}/repository/commits`, {
+    branch, ...(startBranch ? { start_branch: startBranch } : {}), commit_message: `Write ${file}`,
+    actions: [{ action: exists ? "update" : "create", file_path: file, content }],
+  });
+  expect(res.status, res.text).toBe(201);
+  return res.body;
+}

@@ -43,6 +43,10 @@ export interface MergeFacts {
   hasCommits: boolean;
   /** the approval rules are satisfied (GitLab EE's approved?) */
   approved: boolean;
+  /** no thread waits to be resolved, or the project does not require it (mergeable_discussions_state?) */
+  discussionsResolved: boolean;
+  /** the project merges by fast-forward or semi-linear history and the source lacks the target's head (should_be_rebased?) */
+  needsRebase: boolean;
 }
 
 /**
@@ -50,7 +54,8 @@ export interface MergeFacts {
  * merge_status waits for a check, else the first failing mergeability check, else "mergeable".
  * GitLab EE runs its approval check before the open, draft and commits checks (EE MergeRequest
  * mergeable_state_checks); a merge request that is no longer open answers not_open first here,
- * so a closed or merged one never reads as waiting for approvals. The git checks come last.
+ * so a closed or merged one never reads as waiting for approvals. The git checks (conflict, then
+ * need_rebase) come last.
  */
 export function detailedMergeStatus(mr: Pick<MergeRequest, "state" | "draft" | "mergeStatus">, facts: MergeFacts): string {
   if (mr.state === "opened" && mr.mergeStatus === "unchecked") return "unchecked";
@@ -59,9 +64,17 @@ export function detailedMergeStatus(mr: Pick<MergeRequest, "state" | "draft" | "
   if (!facts.approved) return "not_approved";
   if (mr.draft) return "draft_status";
   if (!facts.hasCommits) return "commits_status";
+  if (!facts.discussionsResolved) return "discussions_not_resolved";
   if (mr.mergeStatus === "cannot_be_merged") return "conflict";
+  if (facts.needsRebase) return "need_rebase";
   return "mergeable";
 }
 
-/** The checks GitLab's mergeable_state? runs (the merge API answers 405 when one fails): all but conflicts. */
-export const STATE_CHECK_FAILURES = new Set(["not_open", "not_approved", "draft_status", "commits_status"]);
+/** Facts of a merge request that is no longer open: no check looks at them. */
+export const SETTLED: MergeFacts = { hasCommits: true, approved: true, discussionsResolved: true, needsRebase: false };
+
+/**
+ * The checks GitLab's mergeable_state? runs (the merge API answers 405 when one fails); the git
+ * checks (conflict, need_rebase) answer 422.
+ */
+export const STATE_CHECK_FAILURES = new Set(["not_open", "not_approved", "draft_status", "commits_status", "discussions_not_resolved"]);

@@ -24,3 +24,18 @@ export const hasApprovalRulesLoader: LoaderFactory<DataLoader<number, boolean>> 
     const withRules = new Set(rows.map((row) => row.projectId));
     return projectIds.map((id) => withRules.has(id));
   });
+
+/**
+ * Whether a merge request (by id) has a thread waiting to be resolved: a user note of a thread
+ * (DiscussionNote or DiffNote) not resolved yet.
+ */
+export const unresolvedThreadsLoader: LoaderFactory<DataLoader<number, boolean>> = (services) =>
+  new DataLoader(async (ids) => {
+    const rows = await services.db.note.findMany({
+      where: { noteableType: "MergeRequest", noteableId: { in: [...ids] }, type: { in: ["DiscussionNote", "DiffNote"] }, system: false, resolvedAt: null },
+      select: { noteableId: true },
+      distinct: ["noteableId"],
+    });
+    const unresolved = new Set(rows.map((row) => row.noteableId));
+    return ids.map((id) => unresolved.has(id));
+  });

@@ -1,10 +1,14 @@
 // PUT .../merge_requests/:iid/merge (lib/api/merge_requests.rb with MergeRequests::MergeService):
-// a merge commit (of the source, or of its squash) on the target branch through the one
-// ref-update path, the merge request marked merged with its "merge" event, and the source branch
-// removed when asked, all under the repository's lock. GitLab's answers: 401 without the right to
-// merge into the target branch, 405 when a mergeability check fails (closed, merged, draft, not
-// approved, no source branch), 422 "Branch cannot be merged" when git cannot merge it (a conflict,
-// the target branch gone, or the merge lost a race), 409 on a `sha` that is not the head.
+// the project's merge method through the one ref-update path: a merge commit (of the source, or of
+// its squash) on the target branch, or for `ff` the target moved to the source (or its squash)
+// with no merge commit; `rebase_merge` and `ff` need the target's head in the source's history.
+// Squashing follows the project's squash_option; messages its commit templates. The merge request
+// is marked merged with its "merge" event and the source branch removed when asked, all under the
+// repository's lock. GitLab's answers: 401 without the right to merge into the target branch, 405
+// when a mergeability check fails (closed, merged, draft, not approved, no source branch,
+// unresolved threads the project requires resolved), 422 "Branch cannot be merged" when git
+// cannot merge it (a conflict, a rebase needed, the target branch gone, or the merge lost a race),
+// 409 on a `sha` that is not the head.
 // A merge into the default branch closes the issues the merge request says it closes.
 import { AppError, conflict, methodNotAllowed, unauthorized } from "../../errors.js";
 import { mergeRequestByIid } from "../../db/hot-reads.js";
@@ -13,7 +17,7 @@ import type { DomainContext } from "../shared/context.js";
 import { BLANK_SHA, publish, type Tx } from "../shared/events.js";
 import { canPushCode } from "../repository/access.js";
 import { signature, type GitRepository } from "../repository/git.js";
-import { MergeConflictError, writeMergeCommit, writeSquashCommit, type Person } from "../repository/merges.js";
+import { MergeConflictError, writeMergeCommit, writeSquashCommit } from "../repository/merges.js";
 import { protectedBranchesMatching } from "../repository/protection-rules.js";
 import { BRANCH_PREFIX, moveRefs, withRepository } from "../repository/ref-updates.js";
 import { changeState } from "../issues/writes.js";
@@ -24,7 +28,9 @@ import { branchHead } from "./branches.js";
 import { defaultMergeMessage, STATE_CHECK_FAILURES } from "./fields.js";
 import { findMergeRequest, ROW_INCLUDE, type MergeRequestRow } from "./queries.js";
 import { canMerge, detailedMergeStatusOf } from "./presenter.js";
-import { withCheckedMergeability } from "./mergeability.js";
+import { authorOf, withCheckedMergeability } from "./mergeability.js";
+import { renderCommitTemplate, type TemplateSubject } from "./commit-templates.js";
+import { ffMergeMustBePossible, squashOnMerge } from "../projects/merge-settings.js";
 
 export interface MergeInput {
   merge_commit_message?: string | null;
@@ -74,31 +80,71 @@ async function mergeUnderLock(ctx: DomainContext, repo: GitRepository, mr: Merge
   const [targetSha, sourceSha] = await Promise.all([branchHead(ctx.db, projectId, mr.targetBranch), branchHead(ctx.db, projectId, mr.sourceBranch)]);
   if (current?.state !== "opened" || !targetSha || !sourceSha) throw cannotBeMerged();
   if (sourceSha !== mr.headSha) throw conflict(`SHA does not match HEAD of source branch: ${sourceSha}`);
+  if (ffMergeMustBePossible(mr.project) && !(await repo.isAncestor(targetSha, sourceSha))) throw cannotBeMerged();
 
   const user = ctx.actor!.user;
   const at = ctx.now();
-  const committer = signature(user, at);
-  const squash = input.squash ?? mr.squash;
-  let squashSha: string | null = null;
-  let mergeSha: string;
+  const squash = squashOnMerge(mr.project, input.squash ?? mr.squash);
+  const subject: TemplateSubject = {
+    ctx, repo, mr, targetSha, sourceSha, mergedBy: user, author: await authorOf(ctx, mr), closesIssues: closesLine(closing),
+  };
+  let merge: MergeCommits;
   try {
-    if (squash) squashSha = await writeSquashCommit(repo, targetSha, sourceSha, input.squash_commit_message || mr.title, signature(await authorOf(ctx, mr), at), committer);
-    mergeSha = await writeMergeCommit(repo, targetSha, squashSha ?? sourceSha, input.merge_commit_message || mergeMessage(mr, closing), committer);
+    merge = await writeMerge(subject, input, squash, at);
   } catch (error) {
     if (error instanceof MergeConflictError) throw cannotBeMerged();
     throw error;
   }
-  const updates = [{ ref: `${BRANCH_PREFIX}${mr.targetBranch}`, oldSha: targetSha, newSha: mergeSha }];
+  const updates = [{ ref: `${BRANCH_PREFIX}${mr.targetBranch}`, oldSha: targetSha, newSha: merge.targetHead }];
   if (removeSource) updates.push({ ref: `${BRANCH_PREFIX}${mr.sourceBranch}`, oldSha: sourceSha, newSha: BLANK_SHA });
   await moveRefs(ctx, projectId, updates, {
     actorId: user.id,
-    inTransaction: (tx) => markMerged(tx, ctx, mr, input, { at, mergeSha, squashSha, squash }, closing),
+    inTransaction: (tx) => markMerged(tx, ctx, mr, input, { at, ...merge, squash }, closing),
   });
+}
+
+/** The commits a merge writes, and where the target branch goes. */
+interface MergeCommits {
+  targetHead: string;
+  /** null when the target fast-forwards (merge_method ff) */
+  mergeSha: string | null;
+  squashSha: string | null;
+}
+
+/**
+ * The squash commit (on the target head, by the merge request's author) when squashing, then the
+ * merge commit, or none where the project fast-forwards (its checks made sure the target's head
+ * is in the source's history).
+ */
+async function writeMerge(subject: TemplateSubject, input: MergeInput, squash: boolean, at: Date): Promise<MergeCommits> {
+  const { repo, mr, targetSha, sourceSha } = subject;
+  const committer = signature(subject.mergedBy, at);
+  const squashSha = squash
+    ? await writeSquashCommit(repo, targetSha, sourceSha, input.squash_commit_message || (await squashMessage(subject)), signature(subject.author, at), committer)
+    : null;
+  const merged = squashSha ?? sourceSha;
+  if (mr.project.mergeMethod === "ff") return { targetHead: merged, mergeSha: null, squashSha };
+  const mergeSha = await writeMergeCommit(repo, targetSha, merged, input.merge_commit_message || (await mergeMessage(subject, squash)), committer);
+  return { targetHead: mergeSha, mergeSha, squashSha };
+}
+
+/** The project's merge commit template, else GitLab's default_merge_commit_message. */
+async function mergeMessage(subject: TemplateSubject, squash: boolean): Promise<string> {
+  const template = subject.mr.project.mergeCommitTemplate;
+  if (template?.trim()) return renderCommitTemplate(template, subject, squash);
+  const [first, title, seeAlso] = defaultMergeMessage(subject.mr).split("\n\n");
+  return [first, title, ...(subject.closesIssues ? [subject.closesIssues] : []), seeAlso].join("\n\n");
+}
+
+/** The project's squash commit template, else the merge request's title (default_squash_commit_message). */
+async function squashMessage(subject: TemplateSubject): Promise<string> {
+  const template = subject.mr.project.squashCommitTemplate;
+  return template?.trim() ? (await renderCommitTemplate(template, subject, true)) || subject.mr.title : subject.mr.title;
 }
 
 async function markMerged(
   tx: Tx, ctx: DomainContext, mr: MergeRequestRow, input: MergeInput,
-  merge: { at: Date; mergeSha: string; squashSha: string | null; squash: boolean }, closing: ClosingIssue[],
+  merge: { at: Date; mergeSha: string | null; squashSha: string | null; squash: boolean }, closing: ClosingIssue[],
 ): Promise<void> {
   const user = ctx.actor!.user;
   const merged = await tx.mergeRequest.update({
@@ -111,6 +157,7 @@ async function markMerged(
       squashCommitSha: merge.squashSha,
       squash: merge.squash,
       shouldRemoveSourceBranch: input.should_remove_source_branch ?? mr.shouldRemoveSourceBranch,
+      mergeError: null,
       updatedAt: merge.at,
     },
   });
@@ -170,15 +217,7 @@ function toSentence(items: string[]): string {
   return `${items.slice(0, -1).join(", ")}, and ${items.at(-1)}`;
 }
 
-/** GitLab's default_merge_commit_message, with the "Closes" line when the merge closes issues. */
-function mergeMessage(mr: MergeRequestRow, closing: ClosingIssue[]): string {
-  const [first, title, seeAlso] = defaultMergeMessage(mr).split("\n\n");
-  const closes = closing.length ? [`Closes ${toSentence(closing.map((issue) => issue.reference))}`] : [];
-  return [first, title, ...closes, seeAlso].join("\n\n");
-}
-
-/** The squash commit is authored by the merge request's author (MergeRequests::SquashService). */
-async function authorOf(ctx: DomainContext, mr: MergeRequestRow): Promise<Person> {
-  const author = await ctx.db.user.findUnique({ where: { id: mr.authorId }, select: { name: true, email: true } });
-  return author ?? { name: "Ghost User", email: "ghost@localhost" };
+/** The "Closes ..." line of the issues the merge closes ("" when none). */
+function closesLine(closing: ClosingIssue[]): string {
+  return closing.length ? `Closes ${toSentence(closing.map((issue) => issue.reference))}` : "";
 }

@@ -7,7 +7,9 @@
 //     shown on its own (GET, POST, PUT, merge) is checked before it is shown, never a list's rows;
 //   - a check writes "can_be_merged" or "cannot_be_merged" only if the version it read is still
 //     current (a branch that moved meanwhile asks for a new check), and keeps the merge ref
-//     (refs/merge-requests/:iid/merge, the merge of both heads) and refs/merge-requests/:iid/head.
+//     (refs/merge-requests/:iid/merge, the merge of both heads) and refs/merge-requests/:iid/head;
+//     it also notes whether the target's head is missing from the source (a fast-forward is then
+//     impossible: "need_rebase" where the project merges by fast-forward or semi-linear history).
 // As in GitLab, a missing branch or a source with no commits the target lacks cannot be merged.
 import { afterCommit, type TransactionClient } from "../../db/after-commit.js";
 import { Prisma, type MergeRequest, type Namespace, type Project } from "../../generated/prisma/client.js";
@@ -16,7 +18,7 @@ import type { DomainContext } from "../shared/context.js";
 import { systemContext } from "../shared/context.js";
 import type { Tx } from "../shared/events.js";
 import { repositoryOf, signature, type GitRepository } from "../repository/git.js";
-import { MergeConflictError, writeMergeCommit } from "../repository/merges.js";
+import { MergeConflictError, writeMergeCommit, type Person } from "../repository/merges.js";
 import { branchHead } from "./branches.js";
 import { defaultMergeMessage } from "./fields.js";
 
@@ -121,25 +123,27 @@ export async function withCheckedMergeability<T extends Checkable>(ctx: DomainCo
  * ran (then null, and the newer check decides). The refs move only after the status was written,
  * each from the value read before, so a check overtaken by a newer one leaves them to it.
  */
-async function checkMergeability(ctx: DomainContext, mr: Checkable): Promise<Pick<MergeRequest, "mergeStatus" | "hasNoCommits"> | null> {
+async function checkMergeability(ctx: DomainContext, mr: Checkable): Promise<Pick<MergeRequest, "mergeStatus" | "hasNoCommits" | "divergedFromTarget"> | null> {
   const [targetSha, sourceSha] = await Promise.all([branchHead(ctx.db, mr.projectId, mr.targetBranch), branchHead(ctx.db, mr.projectId, mr.sourceBranch)]);
   const repo = repositoryOf(ctx, mr.projectId);
   const headRef = `refs/merge-requests/${mr.iid}/head`;
   const oldHead = (await repo.info(headRef))?.sha ?? NULL_SHA;
   let merge: MergeRefCommit | null = null;
   let noCommits = false;
+  let diverged = false;
   if (targetSha && sourceSha) {
     noCommits = await repo.isAncestor(sourceSha, targetSha);
+    diverged = !noCommits && !(await repo.isAncestor(targetSha, sourceSha));
     if (!noCommits) merge = await mergeRefCommit(ctx, repo, mr, targetSha, sourceSha);
   }
   const status = merge ? "can_be_merged" : "cannot_be_merged";
   const written = await ctx.db.$executeRaw`
-    UPDATE "MergeRequest" SET "mergeStatus" = ${status}, "hasNoCommits" = ${noCommits}
+    UPDATE "MergeRequest" SET "mergeStatus" = ${status}, "hasNoCommits" = ${noCommits}, "divergedFromTarget" = ${diverged}
     WHERE "id" = ${mr.id} AND "mergeStatusVersion" = ${mr.mergeStatusVersion} AND "state" = 'opened'`;
   if (!written) return null;
   if (sourceSha) await keepRef(repo, headRef, sourceSha, oldHead);
   if (merge) await keepRef(repo, mergeRefName(mr), merge.sha, merge.old);
-  return { mergeStatus: status, hasNoCommits: noCommits };
+  return { mergeStatus: status, hasNoCommits: noCommits, divergedFromTarget: diverged };
 }
 
 const mergeRefName = (mr: Pick<MergeRequest, "iid">) => `refs/merge-requests/${mr.iid}/merge`;
@@ -159,14 +163,19 @@ async function mergeRefCommit(ctx: DomainContext, repo: GitRepository, mr: Check
   const current = await repo.commit((await repo.info(mergeRefName(mr)))?.sha ?? "");
   const old = current?.sha ?? NULL_SHA;
   if (current && current.parents[0] === targetSha && current.parents[1] === sourceSha) return { sha: current.sha, old };
-  const author = await ctx.db.user.findUnique({ where: { id: mr.authorId }, select: { name: true, email: true } });
   try {
-    const sha = await writeMergeCommit(repo, targetSha, sourceSha, defaultMergeMessage(mr), signature(author ?? { name: "Ghost User", email: "ghost@localhost" }, ctx.now()));
+    const sha = await writeMergeCommit(repo, targetSha, sourceSha, defaultMergeMessage(mr), signature(await authorOf(ctx, mr), ctx.now()));
     return { sha, old };
   } catch (error) {
     if (error instanceof MergeConflictError) return null;
     throw error;
   }
+}
+
+/** The merge request's author as commits name them (the ghost user's when the author is gone). */
+export async function authorOf(ctx: DomainContext, mr: Pick<MergeRequest, "authorId">): Promise<Person> {
+  const author = await ctx.db.user.findUnique({ where: { id: mr.authorId }, select: { name: true, email: true } });
+  return author ?? { name: "Ghost User", email: "ghost@localhost" };
 }
 
 /** refs/merge-requests/:iid/merge brought up to date with both heads (GET .../merge_ref); null when git cannot merge them. */

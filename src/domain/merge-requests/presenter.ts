@@ -4,8 +4,9 @@ import { projectAccessLevel } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { canMergeToBranch, canPushToBranch } from "../repository/access.js";
 import { computeApprovalState } from "./approvals/state.js";
-import { detailedMergeStatus } from "./fields.js";
-import { branchHeadLoader, branchKey, hasApprovalRulesLoader } from "./loaders.js";
+import { ffMergeMustBePossible } from "../projects/merge-settings.js";
+import { detailedMergeStatus, SETTLED } from "./fields.js";
+import { branchHeadLoader, branchKey, hasApprovalRulesLoader, unresolvedThreadsLoader } from "./loaders.js";
 import type { MergeRequestRow } from "./queries.js";
 
 /** CheckCommitsStatusService: the source branch exists and brings commits (as the last check found). */
@@ -24,10 +25,20 @@ export async function approvalsSatisfied(ctx: DomainContext, mr: MergeRequestRow
   return (await computeApprovalState(ctx, mr)).approved;
 }
 
+/**
+ * MergeRequest#mergeable_discussions_state? (the entities' blocking_discussions_resolved): true
+ * unless the project requires resolved threads and one is not.
+ */
+export async function discussionsResolved(ctx: DomainContext, mr: MergeRequestRow): Promise<boolean> {
+  if (!mr.project.onlyAllowMergeIfAllDiscussionsAreResolved) return true;
+  return !(await ctx.loaders.get(unresolvedThreadsLoader).load(mr.id));
+}
+
 export async function detailedMergeStatusOf(ctx: DomainContext, mr: MergeRequestRow): Promise<string> {
-  if (mr.state !== "opened") return detailedMergeStatus(mr, { hasCommits: true, approved: true });
-  const [commits, approved] = await Promise.all([hasCommits(ctx, mr), approvalsSatisfied(ctx, mr)]);
-  return detailedMergeStatus(mr, { hasCommits: commits, approved });
+  if (mr.state !== "opened") return detailedMergeStatus(mr, SETTLED);
+  const [commits, approved, resolved] = await Promise.all([hasCommits(ctx, mr), approvalsSatisfied(ctx, mr), discussionsResolved(ctx, mr)]);
+  const needsRebase = ffMergeMustBePossible(mr.project) && mr.divergedFromTarget;
+  return detailedMergeStatus(mr, { hasCommits: commits, approved, discussionsResolved: resolved, needsRebase });
 }
 
 /** Participants are subscribed: the author, assignees and reviewers. */

@@ -1,8 +1,10 @@
 // PUT .../merge_requests/:iid/rebase and GET .../merge_ref (MergeRequests::RebaseService and
 // MergeabilityCheckService). GitLab rebases in the background and answers 202 at once; here the
 // rebase is done before answering (202 with rebase_in_progress false), through the one ref-update
-// path so the merge request's head, its approvals and the push hooks follow. The merge ref is the
-// merge commit of the target and source heads, kept in refs/merge-requests/:iid/merge.
+// path so the merge request's head, its approvals and the push hooks follow. A rebase git cannot
+// do moves nothing and is reported as GitLab's worker reports it: in the merge request's
+// merge_error, which the next successful rebase or merge clears. The merge ref is the merge commit
+// of the target and source heads, kept in refs/merge-requests/:iid/merge.
 import { AppError, forbidden } from "../../errors.js";
 import { requireAuthenticated } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
@@ -33,13 +35,22 @@ export async function rebaseMergeRequest(ctx: DomainContext, projectRef: string,
     try {
       head = await rebaseCommits(repo, targetSha, commits, signature(user, ctx.now()));
     } catch (error) {
-      if (error instanceof MergeConflictError) throw new AppError(400, { message: "Rebase failed: Rebase locally, resolve all conflicts, then push the branch." });
-      throw error;
+      if (!(error instanceof MergeConflictError)) throw error;
+      await ctx.db.mergeRequest.update({ where: { id: mr.id }, data: { mergeError: REBASE_ERROR } });
+      return;
     }
-    await moveRefs(ctx, mr.projectId, [{ ref: `${BRANCH_PREFIX}${mr.sourceBranch}`, oldSha: sourceSha, newSha: head }], { actorId: user.id });
+    await moveRefs(ctx, mr.projectId, [{ ref: `${BRANCH_PREFIX}${mr.sourceBranch}`, oldSha: sourceSha, newSha: head }], {
+      actorId: user.id,
+      inTransaction: async (tx) => {
+        await tx.mergeRequest.updateMany({ where: { id: mr.id, mergeError: { not: null } }, data: { mergeError: null } });
+      },
+    });
   });
   return { rebase_in_progress: false };
 }
+
+/** RebaseService::REBASE_ERROR: what merge_error says after a rebase git could not do. */
+export const REBASE_ERROR = "Rebase failed: Rebase locally, resolve all conflicts, then push the branch.";
 
 const NOT_MERGEABLE = new Set(["not_open", "commits_status", "conflict"]);
 

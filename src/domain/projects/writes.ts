@@ -13,12 +13,13 @@ import { publish } from "../shared/events.js";
 import { nameProblems, pathFromName, pathProblems, type Visibility } from "../shared/paths.js";
 import { recheckIfTaken } from "../shared/preconditions.js";
 import { featureSettingsData, type FeatureSettingsInput } from "../shared/project-features.js";
+import { mergeSettingsData, mergeSettingsErrors, type MergeSettingsInput } from "./merge-settings.js";
 import { recordId } from "../shared/record-ids.js";
 import { projectFullPath } from "../shared/web-urls.js";
 import { assignTopics, recountTopics, topicIdsOf } from "../topics/assignments.js";
 import type { ProjectWithNamespace } from "./lists.js";
 
-export interface ProjectInput extends FeatureSettingsInput {
+export interface ProjectInput extends FeatureSettingsInput, MergeSettingsInput {
   name?: string | null;
   path?: string | null;
   description?: string | null;
@@ -46,8 +47,8 @@ async function namespaceForNewProject(ctx: DomainContext, key: string | null | u
   return ns;
 }
 
-function attributeErrors(input: { name?: string | null; path?: string | null }): Errors {
-  const errors: Errors = {};
+function attributeErrors(input: { name?: string | null; path?: string | null } & MergeSettingsInput): Errors {
+  const errors: Errors = mergeSettingsErrors(input);
   const name = input.name != null ? nameProblems(input.name) : [];
   const path = input.path != null ? pathProblems(input.path) : [];
   if (name.length) errors.name = name;
@@ -87,7 +88,7 @@ export async function createProject(ctx: DomainContext, input: NewProjectInput):
   const ns = await namespaceForNewProject(ctx, input.namespace_id);
   const path = input.path ?? pathFromName(input.name!);
   const name = input.name ?? input.path!;
-  throwIfAny({ ...attributeErrors({ name, path }), ...(await takenErrors(ctx, ns, name, path)), ...visibilityErrors(input.visibility, ns) });
+  throwIfAny({ ...attributeErrors({ ...input, name, path }), ...(await takenErrors(ctx, ns, name, path)), ...visibilityErrors(input.visibility, ns) });
   return recheckIfTaken(() => insertProject(ctx, creator, input, { ns, name, path }), async () => throwIfAny(await takenErrors(ctx, ns, name, path)));
 }
 
@@ -97,7 +98,7 @@ async function insertProject(ctx: DomainContext, creator: User, input: NewProjec
       data: {
         name, path, pathLower: path.toLowerCase(), description: input.description ?? null,
         visibility: input.visibility ?? "private", defaultBranch: input.default_branch || "main",
-        namespaceId: ns.id, creatorId: creator.id, ...featureSettingsData(input),
+        namespaceId: ns.id, creatorId: creator.id, ...featureSettingsData(input), ...mergeSettingsData(input),
       },
       include: { namespace: true },
     });
@@ -149,7 +150,7 @@ function saveProject(ctx: DomainContext, project: ProjectWithNamespace, input: P
       data: {
         name, path, pathLower: path.toLowerCase(), description: input.description ?? undefined,
         visibility: input.visibility ?? undefined, defaultBranch: input.default_branch ?? undefined,
-        archived: input.archived ?? undefined, ...featureSettingsData(input),
+        archived: input.archived ?? undefined, ...featureSettingsData(input), ...mergeSettingsData(input),
       },
       include: { namespace: true },
     });
