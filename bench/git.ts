@@ -1,6 +1,6 @@
 // `npm run bench:git`: git over HTTP on Forgeline's real server, measured with the real `git`.
 //
-//   npm run bench:git [-- --pairs 7 --commits 1000 --duration 4 --rounds 3 --pushes 50 --large-mb 200 --only clone,reads,hook,rss]
+//   npm run bench:git [-- --pairs 7 --commits 1000 --duration 4 --rounds 3 --pushes 50 --large-mb 200 --merges 5 --only clone,reads,hook,rss,merge]
 //   npm run bench:git -- --database-url postgresql://postgres@127.0.0.1:5432/bench_git   (an empty database)
 //
 // - clone: push of a generated 1,000-commit repository into an empty project, then `git clone
@@ -8,7 +8,8 @@
 //   (bench/git-http-backend.mjs); alternating runs, medians and ratios;
 // - reads: p50 of files/:path/raw and tree at 1 and 10 connections, against the award-list read;
 // - hook: `git push` of one commit -> push webhook received on a loopback receiver, sequential;
-// - rss: the server's process group's memory while a ~200 MB repository of random bytes is cloned.
+// - rss: the server's process group's memory while a ~200 MB repository of random bytes is cloned;
+// - merge: PUT .../merge of 100 commits changing 1,000 files, against `git merge` by hand.
 // Targets are reported, not asserted; the exit code is non-zero only on errors.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -16,6 +17,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { measureClonePush, measureHookLatency, measureReads, measureRss, type Bench } from "./git-measures.js";
 import { createHistory, git } from "./git-repos.js";
+import { measureMerge } from "./git-merge.js";
 import { freePort, startMeasured, type Measured } from "./processes.js";
 
 const ROOT_TOKEN = "bench-root-token-0123456789abcdef";
@@ -28,8 +30,9 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: "3" },
     pushes: { type: "string", default: "50" },
     "large-mb": { type: "string", default: "200" },
+    merges: { type: "string", default: "5" },
     "web-concurrency": { type: "string", default: String(os.availableParallelism()) },
-    only: { type: "string", default: "clone,reads,hook,rss" },
+    only: { type: "string", default: "clone,reads,hook,rss,merge" },
     "database-url": { type: "string", default: "" },
   },
 });
@@ -78,6 +81,7 @@ async function run(bench: Bench, only: string[]): Promise<string[]> {
     ["reads", () => measureReads(bench, Number(args.rounds), Number(args.duration))],
     ["hook", () => measureHookLatency(bench, Number(args.pushes))],
     ["rss", () => measureRss(bench, Number(args["large-mb"]))],
+    ["merge", () => measureMerge(bench, Number(args.merges))],
   ];
   const summaries: string[] = [];
   for (const [key, measure] of measures.filter(([key]) => only.includes(key))) {
