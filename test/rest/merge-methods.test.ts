@@ -340,3 +340,22 @@ describe("a rebase git cannot do", () => {
     expect(await show(project.id, mr.iid)).toMatchObject({ merge_error: null, detailed_merge_status: "mergeable" });
   });
 });
+
+describe("merges racing", () => {
+  it("two merges of one merge request give one merge; two merge requests merged at once both land", async () => {
+    const project = await projectWith({});
+    const mr = await createMergeRequest(team.developer.api, project.id);
+    const mainBefore = await head(project.id, "main");
+    const answers = await Promise.all([merge(project.id, mr.iid), merge(project.id, mr.iid), merge(project.id, mr.iid)]);
+    const statuses = answers.map((res) => res.status).sort();
+    expect(statuses.filter((status) => status === 200), JSON.stringify(answers.map((res) => res.body))).toHaveLength(1);
+    for (const res of answers.filter((answer) => answer.status !== 200)) expect([405, 422]).toContain(res.status);
+    const merges = gitOf(t, project.id).lines("rev-list", "--merges", `${mainBefore}..main`);
+    expect(merges).toEqual([(await show(project.id, mr.iid)).merge_commit_sha]);
+
+    const [first, second] = [await createMergeRequest(team.developer.api, project.id), await createMergeRequest(team.developer.api, project.id)];
+    const both = await Promise.all([merge(project.id, first.iid), merge(project.id, second.iid)]);
+    expect(both.map((res) => res.status)).toEqual([200, 200]);
+    for (const landed of both) expect(gitOf(t, project.id).text("merge-base", "--is-ancestor", landed.body.merge_commit_sha, "main")).toBe("");
+  });
+});
