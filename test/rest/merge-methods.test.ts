@@ -13,6 +13,7 @@ import { approve, mrPath } from "../helpers/approvals.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { uniq } from "../helpers/factories.js";
 import { gitOf } from "../helpers/git.js";
+import { queryDatabase } from "../helpers/test-database.js";
 import { createMergeRequest, writeFile } from "../helpers/merge-requests.js";
 import { clientOf, createTeam, createTeamProject, type Actor, type Team } from "../helpers/team.js";
 
@@ -20,7 +21,7 @@ let t: TestApp;
 let team: Team;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ ALLOW_LOCAL_WEBHOOKS: "true" });
   team = await createTeam(t);
 });
 
@@ -141,6 +142,10 @@ describe("merge_method ff", () => {
     const project = await projectWith({ merge_method: "ff" });
     const { mr, source } = await diverged(project);
     expect(await show(project.id, mr.iid)).toMatchObject({ merge_status: "can_be_merged", has_conflicts: false, detailed_merge_status: "need_rebase" });
+    const hook = await team.maintainer.api.post(`/projects/${project.id}/hooks`, { url: "http://127.0.0.1:9/mr", merge_requests_events: true, push_events: false });
+    expect((await team.developer.api.put(mrPath(project.id, mr.iid), { description: "edited" })).status).toBe(200);
+    const [delivery] = await queryDatabase<{ payload: string }>(t.services.config.databaseUrl, 'SELECT "payload" FROM "WebHookDelivery" WHERE "hookId" = ?', hook.body.id);
+    expect(JSON.parse(delivery!.payload).object_attributes).toMatchObject({ detailed_merge_status: "need_rebase", merge_status: "can_be_merged" });
     const refs = gitOf(t, project.id).text("for-each-ref", "--format=%(refname) %(objectname)", "refs/heads");
     expect([(await merge(project.id, mr.iid)).status, (await merge(project.id, mr.iid)).body]).toEqual([422, CANNOT_BE_MERGED]);
     expect(gitOf(t, project.id).text("for-each-ref", "--format=%(refname) %(objectname)", "refs/heads")).toBe(refs);
@@ -302,6 +307,14 @@ describe("only_allow_merge_if_all_discussions_are_resolved", () => {
     expect(listed[0]).toMatchObject({ detailed_merge_status: "discussions_not_resolved", blocking_discussions_resolved: false });
     const refused = await merge(project.id, mr.iid);
     expect([refused.status, refused.body]).toEqual([405, METHOD_NOT_ALLOWED]);
+
+    // the merge request hook says so too
+    const hook = await team.maintainer.api.post(`/projects/${project.id}/hooks`, { url: "http://127.0.0.1:9/mr", merge_requests_events: true, push_events: false });
+    expect(hook.status, hook.text).toBe(201);
+    expect((await team.developer.api.put(mrPath(project.id, mr.iid), { title: `${mr.title} (edited)` })).status).toBe(200);
+    const deliveries = await queryDatabase<{ payload: string }>(t.services.config.databaseUrl, 'SELECT "payload" FROM "WebHookDelivery" WHERE "hookId" = ?', hook.body.id);
+    expect(deliveries.map((d) => JSON.parse(d.payload).object_attributes))
+      .toEqual([expect.objectContaining({ iid: mr.iid, blocking_discussions_resolved: false })]);
 
     const resolved = await team.developer.api.put(`${mrPath(project.id, mr.iid)}/discussions/${thread.body.id}?resolved=true`);
     expect(resolved.status, resolved.text).toBe(200);

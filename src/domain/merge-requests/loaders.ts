@@ -2,6 +2,7 @@
 // projects with approval rules (note counts: notes.ts).
 import DataLoader from "dataloader";
 import type { LoaderFactory } from "../shared/loaders.js";
+import type { Tx } from "../shared/events.js";
 
 export const branchKey = (projectId: number, name: string) => `${projectId}:${name}`;
 
@@ -26,16 +27,21 @@ export const hasApprovalRulesLoader: LoaderFactory<DataLoader<number, boolean>> 
   });
 
 /**
- * Whether a merge request (by id) has a thread waiting to be resolved: a user note of a thread
+ * The merge requests among `ids` with a thread waiting to be resolved: a user note of a thread
  * (DiscussionNote or DiffNote) not resolved yet.
  */
+export async function withUnresolvedThreads(db: Tx, ids: readonly number[]): Promise<Set<number>> {
+  const rows = await db.note.findMany({
+    where: { noteableType: "MergeRequest", noteableId: { in: [...ids] }, type: { in: ["DiscussionNote", "DiffNote"] }, system: false, resolvedAt: null },
+    select: { noteableId: true },
+    distinct: ["noteableId"],
+  });
+  return new Set(rows.map((row) => row.noteableId));
+}
+
+/** Whether a merge request (by id) has a thread waiting to be resolved. */
 export const unresolvedThreadsLoader: LoaderFactory<DataLoader<number, boolean>> = (services) =>
   new DataLoader(async (ids) => {
-    const rows = await services.db.note.findMany({
-      where: { noteableType: "MergeRequest", noteableId: { in: [...ids] }, type: { in: ["DiscussionNote", "DiffNote"] }, system: false, resolvedAt: null },
-      select: { noteableId: true },
-      distinct: ["noteableId"],
-    });
-    const unresolved = new Set(rows.map((row) => row.noteableId));
+    const unresolved = await withUnresolvedThreads(services.db, ids);
     return ids.map((id) => unresolved.has(id));
   });

@@ -8,6 +8,8 @@ import { labelsOf } from "../../domain/issues/rules.js";
 import { projectPageUrl } from "../../domain/shared/web-urls.js";
 import { issueHookChanges, mergeRequestHookChanges } from "./changes.js";
 import { readCommit } from "../../domain/repository/git.js";
+import { withUnresolvedThreads } from "../../domain/merge-requests/loaders.js";
+import { ffMergeMustBePossible } from "../../domain/projects/merge-settings.js";
 import { commitHookAttrs } from "./push.js";
 import {
   STATE_IDS, labelHookAttrs, projectHookAttrs, rubyTime, userHookAttrs, usersById, type Ctx, type ProjectWithNamespace,
@@ -41,18 +43,18 @@ export async function mergeRequestHookAttrs(ctx: Ctx, db: Tx, project: ProjectWi
   return {
     assignee_id: mr.assignees[0]?.userId ?? null, author_id: mr.authorId, created_at: rubyTime(mr.createdAt),
     description: mr.description, draft: mr.draft, head_pipeline_id: null, id: mr.id, iid: mr.iid, last_edited_at: null,
-    last_edited_by_id: null, merge_commit_sha: mr.mergeCommitSha, merge_error: null, merge_params: {}, merge_status: mr.mergeStatus,
+    last_edited_by_id: null, merge_commit_sha: mr.mergeCommitSha, merge_error: mr.mergeError, merge_params: {}, merge_status: mr.mergeStatus,
     merge_user_id: mr.mergedById, merge_when_pipeline_succeeds: false, milestone_id: null, source_branch: mr.sourceBranch,
     source_project_id: mr.projectId, state_id: STATE_IDS[mr.state] ?? 1, target_branch: mr.targetBranch,
     target_project_id: mr.projectId, time_estimate: 0, title: mr.title, updated_at: rubyTime(mr.updatedAt), updated_by_id: null,
     assignee_ids: mr.assignees.map((a) => a.userId), reviewer_ids: mr.reviewers.map((r) => r.userId),
-    detailed_merge_status: hookMergeStatus(mr),
+    detailed_merge_status: hookMergeStatus(mr, project),
     human_time_change: null, human_time_estimate: null, human_total_time_spent: null, time_change: 0, total_time_spent: 0,
     labels: labelAttrs(mr), last_commit: lastCommit ? commitHookAttrs(ctx, project, lastCommit, false) : null,
     source: projectAttrs, target: projectAttrs, state: mr.state, url: projectPageUrl(ctx, project, "merge_requests", mr.iid),
     work_in_progress: mr.draft,
-    // no discussions to resolve, authors are always members (no forks), and diffs are ready at once
-    blocking_discussions_resolved: true, first_contribution: false, prepared_at: rubyTime(mr.createdAt),
+    // authors are always members (no forks), and diffs are ready at once
+    blocking_discussions_resolved: await blockingDiscussionsResolved(db, project, mr), first_contribution: false, prepared_at: rubyTime(mr.createdAt),
   };
 }
 
@@ -205,10 +207,17 @@ export async function buildEmojiPayload(
   };
 }
 
-/** The hook's detailed_merge_status, from the row alone: waiting for a check, mergeable, or not. */
-function hookMergeStatus(mr: { state: string; mergeStatus: string }): string {
+/** The hook's detailed_merge_status, from the rows alone: waiting for a check, mergeable, a rebase needed, or not. */
+function hookMergeStatus(mr: MergeRequestRow, project: ProjectWithNamespace): string {
   if (mr.state !== "opened") return "not_open";
   if (mr.mergeStatus === "unchecked") return "unchecked";
   if (mr.mergeStatus === "cannot_be_merged_recheck") return "checking";
-  return mr.mergeStatus === "can_be_merged" ? "mergeable" : "broken_status";
+  if (mr.mergeStatus !== "can_be_merged") return "broken_status";
+  return ffMergeMustBePossible(project) && mr.divergedFromTarget ? "need_rebase" : "mergeable";
+}
+
+/** mergeable_discussions_state?, read in the transaction that fires the hook. */
+async function blockingDiscussionsResolved(db: Tx, project: ProjectWithNamespace, mr: MergeRequestRow): Promise<boolean> {
+  if (!project.onlyAllowMergeIfAllDiscussionsAreResolved) return true;
+  return (await withUnresolvedThreads(db, [mr.id])).size === 0;
 }
