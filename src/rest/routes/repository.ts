@@ -11,6 +11,7 @@ export const repositoryRoutes: Route[] = [
   get("/projects/:id/repository/commits/:sha", "projectCommit"),
   post("/projects/:id/repository/commits/:sha/cherry_pick", "cherryPickCommit"),
   post("/projects/:id/repository/commits/:sha/revert", "revertCommit"),
+  get("/projects/:id/repository/commits/:sha/merge_requests", "projectCommitMergeRequests"),
   get("/projects/:id/repository/merge_base", "projectMergeBase"),
   get("/projects/:id/repository/tags", "projectTags"),
   post("/projects/:id/repository/tags", "createTag"),
