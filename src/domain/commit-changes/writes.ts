@@ -6,7 +6,7 @@ import { forbidden, notFound } from "../../errors.js";
 import { requireAuthenticated } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { mergedMergeRequestOf } from "../merge-requests/by-commit.js";
-import { canPushToBranch, findRepositoryProject } from "../repository/access.js";
+import { canPushToBranch, findRepositoryProject, requirePushCode } from "../repository/access.js";
 import { blankParamErrors, findBranch, requireParams } from "../repository/branches.js";
 import { commitRecord, resolveCommit, signature, type CommitRecord } from "../repository/git.js";
 import { cherryPickedTree, EmptyChangeError, MergeConflictError, revertedTree } from "../repository/merges.js";
@@ -29,6 +29,14 @@ export function cherryPickCommit(ctx: DomainContext, id: string, sha: string, in
 
 export function revertCommit(ctx: DomainContext, id: string, sha: string, input: Omit<CommitChangeInput, "message">): Promise<CommitChangeResult> {
   return changeCommit(ctx, id, sha, { ...input, message: null }, "revert");
+}
+
+/**
+ * The public graph's order: push_code on the project first (a bare 403 for readers, which the graph
+ * hides), so that only the branch's own refusal is left to tell.
+ */
+export async function requireProjectPusher(ctx: DomainContext, id: string): Promise<void> {
+  requirePushCode(ctx, await findRepositoryProject(ctx, id));
 }
 
 /** The endpoints' checks in GitLab's order: push to the branch (403), the commit (404), the branch (404). */
