@@ -2,13 +2,14 @@
 // Commits::CherryPickService and RevertService, Gitaly's UserCherryPick and UserRevert): a new
 // commit on the branch holding the commit's changes to its first parent, applied or undone,
 // moved through the one ref-update path so pushes' hooks, merge request heads and events follow.
-import { forbidden, notFound } from "../../errors.js";
+import { forbidden, notFound, type AppError } from "../../errors.js";
+import type { CommitObject, Signature } from "../../git/objects.js";
 import { requireAuthenticated } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { mergedMergeRequestOf } from "../merge-requests/by-commit.js";
 import { canPushToBranch, findRepositoryProject, requirePushCode } from "../repository/access.js";
 import { blankParamErrors, findBranch, requireParams } from "../repository/branches.js";
-import { commitRecord, resolveCommit, signature, type CommitRecord } from "../repository/git.js";
+import { commitRecord, resolveCommit, signature, type CommitRecord, type GitRepository } from "../repository/git.js";
 import { cherryPickedTree, EmptyChangeError, MergeConflictError, revertedTree } from "../repository/merges.js";
 import { BRANCH_PREFIX, moveRefs, withRepository } from "../repository/ref-updates.js";
 import { changeFailed, cherryPickMessage, revertMessage, type CommitChangeAction } from "./messages.js";
@@ -55,14 +56,7 @@ async function changeCommit(ctx: DomainContext, id: string, sha: string, input: 
     const branch = await findBranch(ctx.db, projectId, input.branch);
     if (!branch) throw notFound("Branch");
     const picked = (await repo.commit(commit.sha))!;
-    let tree: string;
-    try {
-      tree = action === "cherry_pick" ? await cherryPickedTree(repo, picked, branch.headSha, committer) : await revertedTree(repo, picked, branch.headSha, committer);
-    } catch (error) {
-      if (error instanceof MergeConflictError) throw changeFailed(action, merged, "conflict", !!input.dry_run);
-      if (error instanceof EmptyChangeError) throw changeFailed(action, merged, "empty", !!input.dry_run);
-      throw error;
-    }
+    const tree = await changedTree(repo, action, picked, branch.headSha, committer, (code) => changeFailed(action, merged, code, !!input.dry_run));
     if (input.dry_run) return null;
     // a cherry-pick keeps the picked commit's author (and date), a revert is the user's own
     const author = action === "cherry_pick" ? picked.author : committer;
@@ -70,4 +64,17 @@ async function changeCommit(ctx: DomainContext, id: string, sha: string, input: 
     await moveRefs(ctx, projectId, [{ ref: `${BRANCH_PREFIX}${input.branch}`, oldSha: branch.headSha, newSha }], { actorId: user.id });
     return commitRecord(projectId, (await repo.commit(newSha))!);
   });
+}
+
+/** The new commit's tree, or GitLab's 400 when git cannot apply the change or it changes nothing. */
+async function changedTree(
+  repo: GitRepository, action: CommitChangeAction, commit: CommitObject, ontoSha: string, committer: Signature, failed: (code: "conflict" | "empty") => AppError,
+): Promise<string> {
+  try {
+    return action === "cherry_pick" ? await cherryPickedTree(repo, commit, ontoSha, committer) : await revertedTree(repo, commit, ontoSha, committer);
+  } catch (error) {
+    if (error instanceof MergeConflictError) throw failed("conflict");
+    if (error instanceof EmptyChangeError) throw failed("empty");
+    throw error;
+  }
 }
