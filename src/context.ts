@@ -14,6 +14,10 @@ export interface RestBag {
   headers?: Record<string, string>;
   /** a `download` route's file: sent as the body instead of the root field's JSON */
   download?: Download;
+  /** the status when the route's own depends on the call (GitLab's `status :ok` inside an endpoint) */
+  status?: number;
+  /** a body in place of the root field's value (a cherry-pick's dry run answers {"dry_run":"success"}) */
+  answer?: Record<string, unknown>;
 }
 
 export interface Context extends DomainContext {

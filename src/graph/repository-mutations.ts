@@ -1,8 +1,10 @@
 // Repository writes: commitCreate (commit-api.ts rules, as REST POST
-// /projects/:id/repository/commits), tagCreate and tagDelete (tags.ts rules, as REST POST and
+// /projects/:id/repository/commits), commitCherryPick and commitRevert (commit-changes rules, as
+// REST POST .../commits/:sha/cherry_pick and .../revert), tagCreate and tagDelete (tags.ts rules, as REST POST and
 // DELETE /projects/:id/repository/tags) and mergeRequestRebase (rebase.ts rules, as REST PUT
 // /projects/:id/merge_requests/:iid/rebase, which Forgeline finishes before answering).
 import { rebaseMergeRequest } from "../domain/merge-requests/rebase.js";
+import { cherryPickCommit, requireProjectPusher, revertCommit } from "../domain/commit-changes/writes.js";
 import { createCommitAsPusher } from "../domain/repository/commit-api.js";
 import { createTag, deleteTag } from "../domain/repository/tags.js";
 import { FILE_ACTIONS } from "../domain/repository/file-actions.js";
@@ -12,7 +14,7 @@ import { changeMergeRequest, mergeRequestInputFields } from "./merge-request-inp
 import { MergeRequestRef } from "./merge-requests.js";
 import { projectPathOf } from "./mutation-inputs.js";
 import { refusalsAsErrors } from "./errors.js";
-import { payloadMutation } from "./payload-mutation.js";
+import { payloadMutation, type PayloadInputFieldBuilder } from "./payload-mutation.js";
 import { TagRef } from "./tags.js";
 
 /** GitLab's CommitActionMode: CREATE, UPDATE, MOVE, DELETE, CHMOD. */
@@ -58,6 +60,34 @@ payloadMutation("commitCreate", {
         execute_filemode: action.executeFilemode,
       })),
     })),
+  returns: { field: "commit", type: CommitRef },
+});
+
+const commitChangeFields = (t: PayloadInputFieldBuilder) => ({
+  projectPath: t.id({ required: true }),
+  sha: t.string({ required: true, description: "The commit: a SHA, or a branch or tag name." }),
+  branch: t.string({ required: true, description: "The branch the new commit goes on." }),
+  dryRun: t.boolean({ description: "Only check that the change applies: nothing is written and `commit` is null." }),
+});
+
+payloadMutation("commitCherryPick", {
+  description: "Applies a commit's changes to a branch as a new commit (a merge commit's against its first parent).",
+  inputFields: (t) => ({ ...commitChangeFields(t), message: t.string({ description: "The new commit's message instead of GitLab's." }) }),
+  // a protected branch's refusal and a conflict are listed in `errors`
+  write: async (input, ctx) => {
+    await requireProjectPusher(ctx, projectPathOf(input.projectPath));
+    return refusalsAsErrors(() => cherryPickCommit(ctx, projectPathOf(input.projectPath), input.sha, { branch: input.branch, dry_run: input.dryRun, message: input.message }));
+  },
+  returns: { field: "commit", type: CommitRef },
+});
+
+payloadMutation("commitRevert", {
+  description: "Undoes a commit's changes on a branch with a new commit (a merge commit's against its first parent).",
+  inputFields: commitChangeFields,
+  write: async (input, ctx) => {
+    await requireProjectPusher(ctx, projectPathOf(input.projectPath));
+    return refusalsAsErrors(() => revertCommit(ctx, projectPathOf(input.projectPath), input.sha, { branch: input.branch, dry_run: input.dryRun }));
+  },
   returns: { field: "commit", type: CommitRef },
 });
 

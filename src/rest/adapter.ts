@@ -67,6 +67,7 @@ export function createRestHandler(schema: GraphQLSchema, services: Services, log
     if (result.errors?.length) throw executionError(result.errors, log);
     if (successStatus(route) === 204) return noContent();
     if (route.download) return downloadResponse(successStatus(route), ctx.rest.download, request.method === "HEAD");
+    if (ctx.rest.answer) return jsonResponse(ctx.rest.status ?? successStatus(route), ctx.rest.answer, ctx.rest.headers ?? {});
     const data = result.data?.[operation.fieldName];
     applyExposure(data, operation.exposure);
     if (route.text) return blobResponse(successStatus(route), data as { file_name: string; content: string });

@@ -16,9 +16,21 @@ export interface Route {
   text?: boolean;
   /** the file the root field puts in `ctx.rest.download` is sent as the body (any type, streamed) */
   download?: boolean;
+  /**
+   * answers besides the root field's entity, which its resolver leaves in `ctx.rest.answer` (a
+   * dry run's 200 {"dry_run":"success"}), for the API description
+   */
+  otherAnswers?: readonly OtherAnswer[];
 }
 
-type RouteOptions = Pick<Route, "status" | "files">;
+export interface OtherAnswer {
+  status: number;
+  description: string;
+  /** JSON Schema of the body */
+  schema: Record<string, unknown>;
+}
+
+type RouteOptions = Pick<Route, "status" | "files" | "otherAnswers">;
 
 export const get = (path: string, field: string, options: Pick<Route, "text" | "download"> = {}): Route => ({ method: "GET", path, field: `Query.${field}`, ...options });
 export const post = (path: string, field: string, options: RouteOptions = {}): Route => ({ method: "POST", path, field: `Mutation.${field}`, ...options });

@@ -15,6 +15,7 @@ import "./project-hooks.js";
 import "./applications.js";
 import "./topics.js";
 import "./repository.js";
+import "./commit-changes.js";
 import "./tags.js";
 import "./repository-files.js";
 import "./repository-browse.js";

@@ -11,6 +11,7 @@ import {
   listAllMergeRequests, listGroupMergeRequests, listProjectMergeRequests, MERGE_REQUEST_ORDER, MERGE_REQUEST_STATES,
 } from "../domain/merge-requests/lists.js";
 import { getMergeRequest, type MergeRequestRow } from "../domain/merge-requests/queries.js";
+import { listCommitMergeRequests } from "../domain/merge-requests/by-commit.js";
 import { findGroup, findProject } from "../domain/shared/access.js";
 import { canMerge, detailedMergeStatusOf, discussionsResolved, isSubscribed } from "../domain/merge-requests/presenter.js";
 import { squashOnMerge } from "../domain/projects/merge-settings.js";
@@ -194,6 +195,12 @@ builder.queryFields((t) => ({
     type: [MergeRequestEntity],
     args: filterArgs,
     resolve: async (query, _r, { page, per_page, ...filters }, ctx) => rowsOf(ctx, await listAllMergeRequests(ctx, filters, { page, per_page }, query)),
+  }),
+  projectCommitMergeRequests: t.prismaField({
+    type: [MergeRequestEntity],
+    args: { id: t.arg.id({ required: true }), sha: t.arg.string({ required: true }), state: t.arg({ type: StateFilter, required: false }), ...pageArgs },
+    resolve: async (query, _r, { id, sha, page, per_page, state }, ctx) =>
+      rowsOf(ctx, await listCommitMergeRequests(ctx, await findProject(ctx, String(id)), sha, { state }, { page, per_page }, query)),
   }),
   projectMergeRequest: t.prismaField({
     type: MergeRequestDetail,

@@ -131,6 +131,14 @@ describe("the document", () => {
     expect(operation("PUT", "/groups/:id/hooks/:hook_id/url_variables/:key").responses["204"].content).toBeUndefined();
   });
 
+  it("documents a route's other answers beside its entity (a cherry-pick's or revert's dry run)", () => {
+    for (const path of ["/projects/:id/repository/commits/:sha/cherry_pick", "/projects/:id/repository/commits/:sha/revert"]) {
+      const answers = operation("POST", path).responses;
+      expect(answers["201"].content["application/json"].schema).toBeDefined();
+      expect(answers["200"].content["application/json"].schema).toMatchObject({ properties: { dry_run: { enum: ["success"] } } });
+    }
+  });
+
   it("puts the pagination headers on paginated routes only", () => {
     const headers = operation("GET", "/projects/:id/merge_requests").responses["200"].headers;
     expect(Object.keys(headers)).toEqual(["X-Total", "X-Total-Pages", "X-Per-Page", "X-Page", "X-Next-Page", "X-Prev-Page", "Link"]);

@@ -1,9 +1,10 @@
-// Merges, squashes and rebases written as git objects (the refs are moved by the caller through
-// the ref-update path). Merges use `git merge-tree --write-tree`, as Gitaly does. Git 2.39 has no
-// `merge-tree --merge-base`, which a cherry-pick needs (the merge base must be the picked commit's
-// parent): each picked commit is merged with a stand-in commit that has the new base's tree and
-// the picked commit's parent as its only parent, so that parent is the merge base git finds.
-import type { Signature } from "../../git/objects.js";
+// Merges, squashes, rebases, cherry-picks and reverts written as git objects (the refs are moved
+// by the caller through the ref-update path). Merges use `git merge-tree --write-tree`, as Gitaly
+// does. Git 2.39 has no `merge-tree --merge-base`, which a cherry-pick or revert needs (the merge
+// base must be a commit of our choosing, not the one git would find): both sides are written as
+// stand-in commits whose only parent is the wanted base, so that base is the merge base git finds.
+import type { CommitObject, Signature } from "../../git/objects.js";
+import { EMPTY_TREE } from "../../git/repository.js";
 import type { GitRepository } from "./git.js";
 
 export interface Person {
@@ -40,6 +41,46 @@ export async function writeSquashCommit(repo: GitRepository, targetSha: string, 
   return repo.writeCommit({ tree, parents: [targetSha], author, committer, message });
 }
 
+/** A cherry-pick or revert that changes nothing on the branch (Gitaly's ChangesAlreadyApplied). */
+export class EmptyChangeError extends Error {
+  constructor() {
+    super("the change is already applied");
+  }
+}
+
+/**
+ * The tree of merging `theirsTree` into `oursTree` from `baseSha` (null: from the empty tree), as
+ * `git merge-tree --merge-base` would give; MergeConflictError when git cannot.
+ */
+export async function mergedTreeFromBase(repo: GitRepository, baseSha: string | null, oursTree: string, theirsTree: string, person: Signature): Promise<string> {
+  const standIn = (tree: string) => repo.writeCommit({ tree, parents: baseSha ? [baseSha] : [], author: person, committer: person, message: "stand-in\n" });
+  const [ours, theirs] = await Promise.all([standIn(oursTree), standIn(theirsTree)]);
+  return mergedTree(repo, ours, theirs);
+}
+
+/**
+ * Gitaly's UserCherryPick: the changes `commit` made to its first parent (mainline 1 for a merge
+ * commit), applied to the tree of `ontoSha`. EmptyChangeError when they are already there.
+ */
+export async function cherryPickedTree(repo: GitRepository, commit: CommitObject, ontoSha: string, person: Signature): Promise<string> {
+  const onto = (await repo.commit(ontoSha))!;
+  const tree = await mergedTreeFromBase(repo, commit.parents[0] ?? null, onto.tree, commit.tree, person);
+  if (tree === onto.tree) throw new EmptyChangeError();
+  return tree;
+}
+
+/**
+ * Gitaly's UserRevert: the changes `commit` made to its first parent (mainline 1 for a merge
+ * commit) undone on the tree of `ontoSha`. EmptyChangeError when nothing is left to undo.
+ */
+export async function revertedTree(repo: GitRepository, commit: CommitObject, ontoSha: string, person: Signature): Promise<string> {
+  const onto = (await repo.commit(ontoSha))!;
+  const parentTree = commit.parents[0] ? (await repo.commit(commit.parents[0]))!.tree : EMPTY_TREE;
+  const tree = await mergedTreeFromBase(repo, commit.sha, onto.tree, parentTree, person);
+  if (tree === onto.tree) throw new EmptyChangeError();
+  return tree;
+}
+
 /**
  * `git rebase`: the commits (oldest first; merge commits are dropped as git drops them) written
  * again on top of `ontoSha`, each keeping its author and message, committed by `committer`. A
@@ -56,8 +97,7 @@ export async function rebaseCommits(repo: GitRepository, ontoSha: string, shas: 
       continue;
     }
     const ontoCommit = (await repo.commit(onto))!;
-    const standIn = await repo.writeCommit({ tree: ontoCommit.tree, parents: parent ? [parent] : [], author: committer, committer, message: "rebase\n" });
-    const tree = await mergedTree(repo, standIn, commit.sha);
+    const tree = await mergedTreeFromBase(repo, parent, ontoCommit.tree, commit.tree, committer);
     onto = await repo.writeCommit({ tree, parents: [onto], author: commit.author, committer, message: commit.message });
   }
   return onto;

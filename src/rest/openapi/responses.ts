@@ -74,6 +74,9 @@ const ref = (kind: "responses" | "headers", name: string) => ({ $ref: `#/compone
 
 export function responses(route: Route, status: number, body: JsonSchema, pagination: Pagination): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = { [status]: success(route, status, body, pagination) };
+  for (const other of route.otherAnswers ?? []) {
+    out[other.status] = { description: other.description, content: { "application/json": { schema: other.schema } } };
+  }
   if (route.method === "GET" && route.path.startsWith("/projects/:id")) {
     out["301"] = {
       description: "The project moved: the same route under its numeric id (Location).",

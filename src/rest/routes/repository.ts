@@ -1,5 +1,12 @@
 // repository rows of the /api/v4 route table: branches, commits, merge base, tags, protected branches
-import { del, get, post, type Route } from "../route-helpers.js";
+import { del, get, post, type OtherAnswer, type Route } from "../route-helpers.js";
+
+/** A cherry-pick's or revert's dry run that would have succeeded (the commits API's `status :ok`). */
+const DRY_RUN_SUCCESS: OtherAnswer = {
+  status: 200,
+  description: "dry_run: the change would apply; nothing was written.",
+  schema: { type: "object", properties: { dry_run: { type: "string", enum: ["success"] } }, required: ["dry_run"] },
+};
 
 export const repositoryRoutes: Route[] = [
   get("/projects/:id/repository/branches", "projectBranches"),
@@ -9,6 +16,9 @@ export const repositoryRoutes: Route[] = [
   get("/projects/:id/repository/commits", "projectCommits"),
   post("/projects/:id/repository/commits", "createCommit"),
   get("/projects/:id/repository/commits/:sha", "projectCommit"),
+  post("/projects/:id/repository/commits/:sha/cherry_pick", "cherryPickCommit", { otherAnswers: [DRY_RUN_SUCCESS] }),
+  post("/projects/:id/repository/commits/:sha/revert", "revertCommit", { otherAnswers: [DRY_RUN_SUCCESS] }),
+  get("/projects/:id/repository/commits/:sha/merge_requests", "projectCommitMergeRequests"),
   get("/projects/:id/repository/merge_base", "projectMergeBase"),
   get("/projects/:id/repository/tags", "projectTags"),
   post("/projects/:id/repository/tags", "createTag"),

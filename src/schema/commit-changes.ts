@@ -1,0 +1,46 @@
+// Cherry-picking and reverting a commit onto a branch (POST .../commits/:sha/cherry_pick and
+// .../revert): GitLab's Commit entity, or after a successful dry run 200 {"dry_run":"success"},
+// which the field leaves to the REST answer (its GraphQL value is then null).
+import type { Context } from "../context.js";
+import { cherryPickCommit, revertCommit, type CommitChangeResult } from "../domain/commit-changes/writes.js";
+import { builder } from "./builder.js";
+import { CommitEntity } from "./repository.js";
+
+/** A dry run that would have succeeded answers 200 {"dry_run":"success"} on REST. */
+function answered(ctx: Context, result: CommitChangeResult) {
+  if (!result) {
+    ctx.rest.status = 200;
+    ctx.rest.answer = { dry_run: "success" };
+  }
+  return result;
+}
+
+builder.mutationFields((t) => ({
+  cherryPickCommit: t.field({
+    type: CommitEntity,
+    nullable: true,
+    description: "The new commit; null after a dry run that would have succeeded.",
+    extensions: { access: "authenticated" },
+    args: {
+      id: t.arg.id({ required: true }),
+      sha: t.arg.string({ required: true }),
+      branch: t.arg.string({ required: true }),
+      dry_run: t.arg.boolean({ required: false }),
+      message: t.arg.string({ required: false }),
+    },
+    resolve: async (_r, { id, sha, ...input }, ctx) => answered(ctx, await cherryPickCommit(ctx, String(id), sha, input)),
+  }),
+  revertCommit: t.field({
+    type: CommitEntity,
+    nullable: true,
+    description: "The new commit; null after a dry run that would have succeeded.",
+    extensions: { access: "authenticated" },
+    args: {
+      id: t.arg.id({ required: true }),
+      sha: t.arg.string({ required: true }),
+      branch: t.arg.string({ required: true }),
+      dry_run: t.arg.boolean({ required: false }),
+    },
+    resolve: async (_r, { id, sha, ...input }, ctx) => answered(ctx, await revertCommit(ctx, String(id), sha, input)),
+  }),
+}));
