@@ -15,6 +15,7 @@ import { listCommitMergeRequests } from "../domain/merge-requests/by-commit.js";
 import { findGroup, findProject } from "../domain/shared/access.js";
 import { canMerge, detailedMergeStatusOf, discussionsResolved, isSubscribed } from "../domain/merge-requests/presenter.js";
 import { squashOnMerge } from "../domain/projects/merge-settings.js";
+import { rebaseInProgress } from "../domain/merge-requests/rebase.js";
 import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-facts.js";
 import { createMergeRequest, updateMergeRequest } from "../domain/merge-requests/writes.js";
 import { builder } from "./builder.js";
@@ -124,7 +125,11 @@ export const detailFields = (t: Fields, includeSubscribed: boolean) => ({
 /** Entities::MergeRequest: one merge request, as GET, POST and PUT answer it. */
 export const MergeRequestDetail = builder.prismaObject("MergeRequest", {
   variant: "MergeRequestDetail",
-  fields: (t) => detailFields(t as Fields, true),
+  fields: (t) => ({
+    ...detailFields(t as Fields, true),
+    // GitLab adds it with include_rebase_in_progress; clients polling a rebase read it
+    rebase_in_progress: t.boolean({ resolve: (mr: unknown, _a: unknown, ctx: Context) => rebaseInProgress(ctx, row(mr)) }),
+  }),
 });
 
 /** Entities::MergeRequest presented with include_subscribed: false (an issue's related merge requests). */

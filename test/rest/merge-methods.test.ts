@@ -354,6 +354,24 @@ describe("a rebase git cannot do", () => {
   });
 });
 
+describe("rebase_in_progress", () => {
+  it("is true while a rebase waits for or holds the repository, false before and after", async () => {
+    const project = await projectWith({ merge_method: "ff" });
+    const { mr, source } = await diverged(project);
+    expect((await show(project.id, mr.iid)).rebase_in_progress).toBe(false);
+    const release = await t.services.repositoryLocks.acquire(project.id);
+    const rebasing = team.developer.api.put(`${mrPath(project.id, mr.iid)}/rebase`);
+    let seen = false;
+    for (let tries = 0; tries < 100 && !seen; tries++) seen = (await show(project.id, mr.iid, team.reporter.api)).rebase_in_progress;
+    const sourceWhileLocked = await head(project.id, source);
+    await release();
+    expect(seen).toBe(true);
+    expect((await rebasing).status).toBe(202);
+    expect(await show(project.id, mr.iid)).toMatchObject({ rebase_in_progress: false, detailed_merge_status: "mergeable" });
+    expect(await head(project.id, source)).not.toBe(sourceWhileLocked);
+  });
+});
+
 describe("merges racing", () => {
   it("two merges of one merge request give one merge; two merge requests merged at once both land", async () => {
     const project = await projectWith({});

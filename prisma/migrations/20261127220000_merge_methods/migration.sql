@@ -5,8 +5,9 @@ ALTER TABLE "Project" ADD COLUMN "squashOption" TEXT NOT NULL DEFAULT 'default_o
 ALTER TABLE "Project" ADD COLUMN "mergeCommitTemplate" TEXT;
 ALTER TABLE "Project" ADD COLUMN "squashCommitTemplate" TEXT;
 ALTER TABLE "Project" ADD COLUMN "onlyAllowMergeIfAllDiscussionsAreResolved" BOOLEAN NOT NULL DEFAULT 0;
--- why the last rebase failed (GitLab's merge_error)
+-- why the last rebase failed (GitLab's merge_error), and since when a rebase runs (rebase_in_progress)
 ALTER TABLE "MergeRequest" ADD COLUMN "mergeError" TEXT;
+ALTER TABLE "MergeRequest" ADD COLUMN "rebaseStartedAt" DATETIME;
 ALTER TABLE "MergeRequest" ADD COLUMN "divergedFromTarget" BOOLEAN NOT NULL DEFAULT 0;
 
 -- open merge requests are checked again, which finds whether each can be fast-forwarded

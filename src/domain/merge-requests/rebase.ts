@@ -6,6 +6,7 @@
 // merge_error, which the next successful rebase or merge clears. The merge ref is the merge commit
 // of the target and source heads, kept in refs/merge-requests/:iid/merge.
 import { AppError, forbidden } from "../../errors.js";
+import type { MergeRequest } from "../../generated/prisma/client.js";
 import { requireAuthenticated } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { canPushToBranch } from "../repository/access.js";
@@ -26,7 +27,7 @@ export async function rebaseMergeRequest(ctx: DomainContext, projectRef: string,
   if (!(await canPushToBranch(ctx, access, mr.sourceBranch))) throw forbidden("Cannot push to source branch");
   const protections = await protectedBranchesMatching(ctx.db, mr.projectId, mr.sourceBranch);
   if (protections.length && !protections.some((p) => p.allowForcePush)) throw forbidden("Source branch is protected from force push");
-  await withRepository(ctx, mr.projectId, async (repo) => {
+  await whileRebasing(ctx, mr.id, () => withRepository(ctx, mr.projectId, async (repo) => {
     const [sourceSha, targetSha] = await Promise.all([branchHead(ctx.db, mr.projectId, mr.sourceBranch), branchHead(ctx.db, mr.projectId, mr.targetBranch)]);
     if (!sourceSha || !targetSha) return;
     if ((await repo.mergeBase([targetSha, sourceSha])) === targetSha) return; // already on top of the target
@@ -45,8 +46,25 @@ export async function rebaseMergeRequest(ctx: DomainContext, projectRef: string,
         await tx.mergeRequest.updateMany({ where: { id: mr.id, mergeError: { not: null } }, data: { mergeError: null } });
       },
     });
-  });
+  }));
   return { rebase_in_progress: false };
+}
+
+/** A rebase that started this long ago is taken for one whose process died (GitLab asks Sidekiq). */
+const REBASE_TIMEOUT_MS = 10 * 60_000;
+
+/** GitLab's rebase_in_progress?: a rebase of the merge request runs (in any process). */
+export const rebaseInProgress = (ctx: DomainContext, mr: Pick<MergeRequest, "rebaseStartedAt">) =>
+  mr.rebaseStartedAt !== null && ctx.now().getTime() - mr.rebaseStartedAt.getTime() < REBASE_TIMEOUT_MS;
+
+/** Marks the merge request as being rebased while `rebase` runs (waiting for the lock included); updated_at stays. */
+async function whileRebasing(ctx: DomainContext, id: number, rebase: () => Promise<void>): Promise<void> {
+  await ctx.db.$executeRaw`UPDATE "MergeRequest" SET "rebaseStartedAt" = ${ctx.now()} WHERE "id" = ${id}`;
+  try {
+    await rebase();
+  } finally {
+    await ctx.db.$executeRaw`UPDATE "MergeRequest" SET "rebaseStartedAt" = NULL WHERE "id" = ${id}`;
+  }
 }
 
 /** RebaseService::REBASE_ERROR: what merge_error says after a rebase git could not do. */
