@@ -425,7 +425,16 @@ describe("what did not happen is not sent", () => {
       }),
       await owner.api.post(`/groups/${group.id}/members`, { user_id: developer.id, access_level: 30 }),
     ];
-    for (const res of refused) expect(res.status, res.text).toBeGreaterThanOrEqual(400);
+    expect(refused.map((res) => [res.status, res.body])).toEqual([
+      [400, { message: { title: ["is too long (maximum is 255 characters)"] } }],
+      [400, { message: { title: ["can't be blank"] } }],
+      [400, { message: { source_branch: ["does not exist"] } }],
+      [409, { message: [`Another open merge request already exists for this source branch: !${mr.iid}`] }],
+      [404, { message: "404 Award Emoji Name has already been taken Not Found" }],
+      [400, { message: "400 Bad request - Note {:note=>[\"can't be blank\"]}" }],
+      [400, { message: "A file with this name already exists" }],
+      [409, { message: "Member already exists" }],
+    ]);
     expect(await bed.t.services.db.webHookDelivery.count()).toBe(queued);
     await bed.drain();
     expect(bed.receiver.requests).toEqual([]);

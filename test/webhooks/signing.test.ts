@@ -213,7 +213,10 @@ describe("over /graphql", () => {
     const rotate = `mutation($id: ID!, $hook: Int!) { rotateProjectHookSigningSecret(id: $id, hook_id: $hook) { signing_enabled signing_secret } }`;
     const rotated = await owner.api.graphql(rotate, { id: String(project.id), hook: hook.id });
     expect(rotated.body.data.rotateProjectHookSigningSecret).toMatchObject({ signing_enabled: true, signing_secret: expect.stringMatching(/^whsec_/) });
+    const sealed = async () => (await bed.t.services.db.webHook.findUniqueOrThrow({ where: { id: hook.id } })).encryptedSigningSecret;
+    const before = await sealed();
     const refused = await developer.api.graphql(rotate, { id: String(project.id), hook: hook.id });
-    expect(refused.body.errors?.[0]).toBeDefined();
+    expect(refused.body).toMatchObject({ data: null, errors: [{ message: "403 Forbidden", path: ["rotateProjectHookSigningSecret"] }] });
+    expect(await sealed()).toBe(before);
   });
 });
