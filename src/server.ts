@@ -121,7 +121,7 @@ async function runPrimary(config: Config) {
   const web: Listener = clustered ? superviseWebProcesses(config.webConcurrency, console.error) : await serveHttp(services);
   // the webhook delivery worker (WEBHOOK_WORKER=false when workers run apart: `npm run worker`)
   const worker = config.webhookWorker ? createWorker(services) : null;
-  worker?.start();
+  void worker?.start();
   // the web processes' commits wake it (a web process runs no worker)
   if (clustered) cluster.on("message", (_from, message) => isWakeMessage(message) && worker?.wake());
   onStopSignal(async () => {

@@ -8,7 +8,7 @@ async function main() {
   const [{ createServices }, { createWorker }] = await Promise.all([import("./services.js"), import("./webhooks/worker.js")]);
   const services = await createServices(config);
   const worker = createWorker(services);
-  worker.start();
+  void worker.start();
   console.log(`Forgeline webhook worker ${worker.owner} started`);
   const stop = () => {
     void worker.stop().finally(() => void services.db.$disconnect().finally(() => process.exit(0)));

@@ -54,7 +54,8 @@ export interface Worker {
   readonly owner: string;
   /** claims and delivers one batch of the rows due now; resolves to how many were delivered */
   runOnce(): Promise<number>;
-  start(): void;
+  /** starts claiming; resolves once the first look at the outbox is over (what was due then is claimed) */
+  start(): Promise<void>;
   /** a started worker claims at once (rows committed) */
   wake(): void;
   /** finishes the deliveries in hand, then stops */
@@ -283,12 +284,13 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
     owner,
     runOnce,
     wake,
-    start() {
+    async start() {
       if (!stopped) return;
       stopped = false;
       unsubscribe = onOutboxCommit(services.db, wake);
       if (settings.listen && services.dialect === "postgresql") listener = listenOnChannel(config.databaseUrl, NOTIFY_CHANNEL, wake, log);
-      void pump().finally(schedule);
+      const firstLook = pump().finally(schedule);
+      await firstLook;
     },
     async stop() {
       stopped = true;

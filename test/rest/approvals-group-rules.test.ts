@@ -62,16 +62,26 @@ describe("with the approval_group_rules flag on", () => {
   });
 
   it("lists them (paginated) for Owners and administrators only", async () => {
-    const res = await owner.api.get(rules(group.id), { query: { per_page: 1 } });
+    // a group of its own, so that the test passes alone
+    const listed = await createGroup(owner.api);
+    await addMember(owner.api, "groups", listed.id, maintainer.id, 40);
+    await addMember(owner.api, "groups", listed.id, developer.id, 30);
+    for (const name of ["First", "Second"]) {
+      const created = await owner.api.post(rules(listed.id), { name, approvals_required: 1, user_ids: [developer.id], rule_type: "regular" });
+      expect(created.status, created.text).toBe(201);
+    }
+    const res = await owner.api.get(rules(listed.id), { query: { per_page: 1 } });
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(1);
     expect(res.headers.get("x-total")).toBe("2");
-    expect((await t.root.get(rules(group.id))).body.map((r: any) => r.name)).toEqual(["Security", "By admin"]);
+    expect((await t.root.get(rules(listed.id))).body.map((r: any) => r.name)).toEqual(["First", "Second"]);
     for (const user of [maintainer, developer]) {
-      expect((await user.api.get(rules(group.id))).body).toEqual({ message: "403 Forbidden" });
-      expect((await user.api.post(rules(group.id), { name: "No", approvals_required: 1 })).status).toBe(403);
+      expect((await user.api.get(rules(listed.id))).body).toEqual({ message: "403 Forbidden" });
+      const refused = await user.api.post(rules(listed.id), { name: "No", approvals_required: 1 });
+      expect([refused.status, refused.body]).toEqual([403, { message: "403 Forbidden" }]);
     }
-    expect((await outsider.api.get(rules(group.id))).status).toBe(404);
+    expect((await outsider.api.get(rules(listed.id))).body).toEqual({ message: "404 Group Not Found" });
+    expect((await t.root.get(rules(listed.id))).body).toHaveLength(2);
   });
 
   it("updates a rule; an unknown id answers 404 Approval Rule Not Found", async () => {

@@ -8,7 +8,7 @@ import { destroyIssues } from "../../src/domain/issues/destroy.js";
 import { destroyProjects } from "../../src/domain/deletions/projects.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { createIssue } from "../helpers/issues.js";
-import { onPostgresql } from "../helpers/test-database.js";
+import { onPostgresql, queryDatabase } from "../helpers/test-database.js";
 import { createTeam, createTeamProject, type Team } from "../helpers/team.js";
 
 let t: TestApp;
@@ -37,11 +37,23 @@ async function raceAgainstDeletion(deletion: (tx: any) => Promise<void>, write: 
   await deleted;
   let answered = false;
   const response = write().finally(() => (answered = true));
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const waited = !answered;
+  // the write waits when a session of the database waits on a lock before it has answered
+  const waited = await sessionWaitsOnLock(() => answered);
   release();
   await transaction;
   return { response: await response, waited };
+}
+
+/** Polls pg_stat_activity until a session of the test database waits on a lock (true), or `done()` (false). */
+async function sessionWaitsOnLock(done: () => boolean): Promise<boolean> {
+  const deadline = Date.now() + 10_000;
+  while (!done() && Date.now() < deadline) {
+    const [row] = await queryDatabase<{ n: unknown }>(t.services.config.databaseUrl,
+      "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+    if (Number(row!.n) > 0) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
 }
 
 const ctx = () => ({ ...t.services, dialect: "postgresql", actor: null, now: () => new Date() }) as any;

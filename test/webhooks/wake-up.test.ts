@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addMember, createGroup, createUser, type TestUser } from "../helpers/factories.js";
-import { onPostgresql, TEST_ENCRYPTION_KEY } from "../helpers/test-database.js";
+import { onPostgresql, queryDatabase, TEST_ENCRYPTION_KEY } from "../helpers/test-database.js";
 import { startReceiver, type Receiver } from "./receiver.js";
 import { createHook, deliveriesOf, resetHooks, startTestbed, type WebhookTestbed } from "./setup.js";
 
@@ -42,9 +42,8 @@ describe("in one process", () => {
   it("a commit wakes the started worker: the delivery arrives long before the next poll", async () => {
     await createHook(bed, group.id, { member_events: true });
     const worker = bed.worker({ pollIntervalMs: POLL_MS });
-    worker.start();
+    await worker.start(); // its first look at the outbox (empty) is over: what comes now, a wake-up brings
     try {
-      await new Promise((resolve) => setTimeout(resolve, 100)); // the first look at the outbox (empty) is over
       for (let i = 1; i <= 3; i++) {
         await memberEvent();
         await bed.receiver.waitFor(i, 20_000);
@@ -110,12 +109,14 @@ describe.runIf(onPostgresql)("across processes (PostgreSQL LISTEN/NOTIFY)", () =
       ALLOW_LOCAL_WEBHOOKS: "true", WEBHOOK_POLL_INTERVAL: String(POLL_MS), DATA_DIR: bed.t.dataDir,
     };
     delete env.NODE_OPTIONS;
+    const listenersBefore = await listeners();
     child = spawn(process.execPath, ["--import", "tsx", "src/worker.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout!.on("data", (chunk) => (output += chunk));
     child.stderr!.on("data", (chunk) => (output += chunk));
     await waitUntil(async () => output.includes("started"), 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // its LISTEN connection is up
+    // its LISTEN connection is up: one more session of the database is listening
+    await waitUntil(async () => (await listeners()) > listenersBefore, 20_000);
     bed.t.services.now = () => new Date(); // the other process's clock
     try {
       for (let i = 1; i <= 2; i++) {
@@ -138,4 +139,11 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs = 20_000) {
     if (Date.now() > deadline) throw new Error("condition not met in time");
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Sessions of the test's PostgreSQL database whose last statement was a LISTEN (they wait for NOTIFY). */
+async function listeners(): Promise<number> {
+  const [row] = await queryDatabase<{ n: unknown }>(bed.t.services.config.databaseUrl,
+    "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN %'");
+  return Number(row!.n);
 }
