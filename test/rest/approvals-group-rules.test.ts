@@ -75,7 +75,12 @@ describe("with the approval_group_rules flag on", () => {
     expect(res.body).toHaveLength(1);
     expect(res.headers.get("x-total")).toBe("2");
     expect((await t.root.get(rules(listed.id))).body.map((r: any) => r.name)).toEqual(["First", "Second"]);
-    for (const user of [maintainer, developer]) {
+    const guest = await createUser(t);
+    await addMember(owner.api, "groups", listed.id, guest.id, 10);
+    expect((await t.anon.get(rules(listed.id))).body).toEqual({ message: "401 Unauthorized" });
+    const anonymousCreate = await t.anon.post(rules(listed.id), { name: "No", approvals_required: 1 });
+    expect([anonymousCreate.status, anonymousCreate.body]).toEqual([401, { message: "401 Unauthorized" }]);
+    for (const user of [guest, maintainer, developer]) {
       expect((await user.api.get(rules(listed.id))).body).toEqual({ message: "403 Forbidden" });
       const refused = await user.api.post(rules(listed.id), { name: "No", approvals_required: 1 });
       expect([refused.status, refused.body]).toEqual([403, { message: "403 Forbidden" }]);

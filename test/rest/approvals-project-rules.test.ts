@@ -8,7 +8,7 @@ import { createProjectRule, idsOf } from "../helpers/approvals.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { addMember, createGroup, createUser, type TestUser } from "../helpers/factories.js";
 import { protectBranch } from "../helpers/repository.js";
-import { createTeamProject, createTeamWithProjects, type TeamWithProjects } from "../helpers/team.js";
+import { ACTORS, clientOf, createTeamProject, createTeamWithProjects, type Actor, type TeamWithProjects } from "../helpers/team.js";
 
 let t: TestApp;
 let team: TeamWithProjects;
@@ -249,5 +249,35 @@ describe("members of approver groups", () => {
     await addMember(team.owner.api, "groups", group.id, team.developer.id, 30);
     const rule = await createProjectRule(team.owner.api, project.id, { name: "Group rule", approvals_required: 2, group_ids: [group.id], user_ids: [team.developer.id] });
     expect(idsOf(rule.eligible_approvers)).toEqual([team.owner.id, team.developer.id, member.id].sort((a, b) => a - b));
+  });
+});
+
+/** What each actor gets from a Maintainer-only write on the private project (GitLab's answers). */
+const WRITE_REFUSALS: Partial<Record<Actor, [number, object]>> = {
+  anonymous: [401, { message: "401 Unauthorized" }],
+  nonMember: [404, { message: "404 Project Not Found" }],
+  guest: [403, { message: "403 Forbidden" }],
+  reporter: [403, { message: "403 Forbidden" }],
+  developer: [403, { message: "403 Forbidden" }],
+};
+
+describe("writes to one rule, by every actor", () => {
+  it.each(ACTORS)("PUT as %s: Maintainers and up change it, the others get GitLab's refusal and change nothing", async (actor) => {
+    const rule = await createProjectRule(team.owner.api, project.id, { name: `Put ${actor}`, approvals_required: 1, user_ids: [team.guest.id] });
+    const res = await clientOf(t, team, actor).put(`${rules(project.id)}/${rule.id}`, { name: `Renamed ${actor}`, approvals_required: 2 });
+    const refusal = WRITE_REFUSALS[actor];
+    if (refusal) expect([res.status, res.body]).toEqual(refusal);
+    else expect([res.status, res.body.name, res.body.approvals_required]).toEqual([200, `Renamed ${actor}`, 2]);
+    const after = (await t.root.get(`${rules(project.id)}/${rule.id}`)).body;
+    expect([after.name, after.approvals_required]).toEqual(refusal ? [`Put ${actor}`, 1] : [`Renamed ${actor}`, 2]);
+  });
+
+  it.each(ACTORS)("DELETE as %s: Maintainers and up delete it, the others get GitLab's refusal and it stays", async (actor) => {
+    const rule = await createProjectRule(team.owner.api, project.id, { name: `Delete ${actor}`, approvals_required: 1, user_ids: [team.guest.id] });
+    const res = await clientOf(t, team, actor).delete(`${rules(project.id)}/${rule.id}`);
+    const refusal = WRITE_REFUSALS[actor];
+    if (refusal) expect([res.status, res.body]).toEqual(refusal);
+    else expect([res.status, res.text]).toEqual([204, ""]);
+    expect((await t.root.get(`${rules(project.id)}/${rule.id}`)).status).toBe(refusal ? 200 : 404);
   });
 });

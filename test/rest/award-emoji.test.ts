@@ -14,7 +14,7 @@ import { createNote, createSnippet } from "../helpers/snippets-notes.js";
 import { ACCESS_LEVEL, createTeamWithProjects } from "../helpers/team.js";
 
 type Visibility = "public" | "private";
-type Actor = "anonymous" | "non_member" | "guest" | "developer" | "owner" | "admin";
+type Actor = "anonymous" | "non_member" | "guest" | "reporter" | "developer" | "maintainer" | "owner" | "admin";
 /** ok; 404 Project Not Found; 404 Award Emoji Not Found; 401 */
 type Outcome = "ok" | "no_project" | "hidden" | "unauthorized";
 
@@ -28,7 +28,9 @@ const MATRIX: Record<Actor, Record<Visibility, [Outcome, Outcome, Outcome]>> = {
   anonymous: { public: ["ok", "hidden", "unauthorized"], private: ["no_project", "no_project", "no_project"] },
   non_member: { public: ["ok", "ok", "unauthorized"], private: ["no_project", "no_project", "no_project"] },
   guest: { public: ["ok", "ok", "unauthorized"], private: ["ok", "ok", "unauthorized"] },
+  reporter: { public: ["ok", "ok", "unauthorized"], private: ["ok", "ok", "unauthorized"] },
   developer: { public: ["ok", "ok", "unauthorized"], private: ["ok", "ok", "unauthorized"] },
+  maintainer: { public: ["ok", "ok", "unauthorized"], private: ["ok", "ok", "unauthorized"] },
   owner: { public: ["ok", "ok", "unauthorized"], private: ["ok", "ok", "unauthorized"] },
   admin: { public: ["ok", "ok", "ok"], private: ["ok", "ok", "ok"] },
 };
@@ -48,14 +50,19 @@ let t: TestApp;
 let author: TestUser; // owns the projects and the awardables
 let reactor: TestUser; // a Developer whose reactions the actors try to delete
 let guest: TestUser;
+let reporter: TestUser;
 let developer: TestUser;
+let maintainer: TestUser;
 let nonMember: TestUser;
 const targets = new Map<string, { target: AwardableTarget; awardableId: number; reactionId: number }>();
 
 const key = (visibility: Visibility, kind: AwardableKind, onNote: boolean) => `${visibility}/${kind}/${onNote ? "note" : "awardable"}`;
 
 function clientOf(actor: Actor): ApiClient {
-  return { anonymous: t.anon, non_member: nonMember.api, guest: guest.api, developer: developer.api, owner: author.api, admin: t.root }[actor];
+  return {
+    anonymous: t.anon, non_member: nonMember.api, guest: guest.api, reporter: reporter.api, developer: developer.api,
+    maintainer: maintainer.api, owner: author.api, admin: t.root,
+  }[actor];
 }
 
 async function createAwardable(kind: AwardableKind, projectId: number, visibility: Visibility): Promise<{ ref: number; id: number }> {
@@ -67,7 +74,7 @@ async function createAwardable(kind: AwardableKind, projectId: number, visibilit
 beforeAll(async () => {
   t = await startTestApp();
   const team = await createTeamWithProjects(t);
-  ({ owner: author, guest, developer, nonMember } = team);
+  ({ owner: author, guest, reporter, developer, maintainer, nonMember } = team);
   reactor = await createUser(t);
   for (const [visibility, project] of [["public", team.publicProject], ["private", team.privateProject]] as const) {
     await addMember(author.api, "projects", project.id, reactor.id, ACCESS_LEVEL.developer);

@@ -8,6 +8,7 @@ import { createHook, resetHooks, startTestbed, type WebhookTestbed } from "./set
 
 let bed: WebhookTestbed;
 let owner: TestUser, developer: TestUser, stranger: TestUser;
+let guest: TestUser, reporter: TestUser, maintainer: TestUser;
 let group: any, project: any;
 
 const events = (g: number, h: number) => `/groups/${g}/hooks/${h}/events`;
@@ -16,9 +17,9 @@ const test = (g: number, h: number, trigger: string) => `/groups/${g}/hooks/${h}
 
 beforeAll(async () => {
   bed = await startTestbed();
-  [owner, developer, stranger] = await Promise.all([createUser(bed.t), createUser(bed.t), createUser(bed.t)]);
+  [owner, developer, stranger, guest, reporter, maintainer] = await Promise.all(Array.from({ length: 6 }, () => createUser(bed.t)));
   group = await createGroup(owner.api);
-  await addMember(owner.api, "groups", group.id, developer.id, 30);
+  for (const [user, level] of [[guest, 10], [reporter, 20], [developer, 30], [maintainer, 40]] as const) await addMember(owner.api, "groups", group.id, user.id, level);
   project = await createProject(owner.api, { namespace_id: group.id });
 });
 afterAll(() => bed.close());
@@ -46,11 +47,26 @@ describe("access", () => {
     ["POST resend", (api, h) => api.post(resend(group.id, h, 1))],
     ["POST test", (api, h) => api.post(test(group.id, h, "push_events"))],
   ];
-  it.each(calls)("%s: 401 anonymous, 404 non-member of the private group, 403 Developer", async (_name, call) => {
+  it.each(calls)("%s: 401 anonymous, 404 non-member of the private group, 403 to every member below Owner", async (_name, call) => {
     const hook = await createHook(bed, group.id);
-    expect((await call(bed.t.anon, hook.id)).status).toBe(401);
-    expect(await call(stranger.api, hook.id)).toMatchObject({ status: 404, body: { message: "404 Group Not Found" } });
-    expect(await call(developer.api, hook.id)).toMatchObject({ status: 403, body: { message: "403 Forbidden" } });
+    const anonymous = await call(bed.t.anon, hook.id);
+    expect([anonymous.status, anonymous.body]).toEqual([401, { message: "401 Unauthorized" }]);
+    const outsider = await call(stranger.api, hook.id);
+    expect([outsider.status, outsider.body]).toEqual([404, { message: "404 Group Not Found" }]);
+    for (const member of [guest, reporter, developer, maintainer]) {
+      const res = await call(member.api, hook.id);
+      expect([res.status, res.body]).toEqual([403, { message: "403 Forbidden" }]);
+    }
+    // nothing was sent or recorded for them
+    expect(await bed.t.services.db.webHookLog.count({ where: { hookId: hook.id } })).toBe(0);
+  });
+
+  it("GET events: the Owner and an administrator read them", async () => {
+    const hook = await hookWithEvents(1);
+    for (const api of [owner.api, bed.t.root]) {
+      const res = await api.get(events(group.id, hook.id));
+      expect([res.status, res.body.length]).toEqual([200, 1]);
+    }
   });
 
   it.each(calls)("%s: an unknown hook is 404 Not found", async (_name, call) => {
