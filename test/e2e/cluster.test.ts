@@ -125,7 +125,8 @@ describe("SIGTERM", () => {
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = request(`${server.apiUrl}/projects/${project.body.id}/issues`, {
         method: "POST",
-        headers: { "PRIVATE-TOKEN": E2E_ROOT_TOKEN, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) },
+        // a web process that parsed the headers answers 100 Continue: the request is in its hands
+        headers: { "PRIVATE-TOKEN": E2E_ROOT_TOKEN, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Expect: "100-continue" },
       });
       req.on("response", (response) => {
         let text = "";
@@ -133,11 +134,12 @@ describe("SIGTERM", () => {
         response.on("end", () => resolve({ status: response.statusCode!, text }));
       });
       req.on("error", reject);
-      req.write(body.slice(0, 10)); // the request is in flight: headers and part of its body sent
-      setTimeout(() => {
+      req.on("continue", () => {
+        req.write(body.slice(0, 10)); // the request is in flight: headers and part of its body sent
         process.kill(server.pid, "SIGTERM"); // the primary only: it tells the web processes to drain
-        setTimeout(() => req.end(body.slice(10)), 500);
-      }, 300);
+        setTimeout(() => req.end(body.slice(10)), 500); // the rest comes while they drain
+      });
+      req.flushHeaders();
     });
     const { status, text } = await answer;
     expect(status).toBe(201);
