@@ -104,9 +104,18 @@ function report(manifest: Manifest, archive: string, config: Config) {
   console.log(`repositories: ${manifest.repositories.length} into ${config.repositoriesDir} (${size("repositories/")})`);
   console.log(`uploaded files: ${uploads} into ${config.uploadsDir}`);
   console.log(manifest.secretsIncluded
-    ? `secrets: the encryption key into ${path.join(config.dataDir, KEY_FILE)}${config.webhookEncryptionKey ? " (WEBHOOK_ENCRYPTION_KEY is set and wins over it: unset it or give the archive's key)" : ""}`
+    ? `secrets: the encryption key into ${path.join(config.dataDir, KEY_FILE)}${keyNote(config)}`
     : "secrets: not in the archive: start the server with the instance's WEBHOOK_ENCRYPTION_KEY (or put its encryption.key into DATA_DIR)");
   console.log("restored: start the server on these settings");
+}
+
+/** The server takes WEBHOOK_ENCRYPTION_KEY over the file: say so when they differ. */
+function keyNote(config: Config): string {
+  if (!config.webhookEncryptionKey) return "";
+  const restored = readFileSync(path.join(config.dataDir, KEY_FILE), "utf8").trim();
+  return restored === config.webhookEncryptionKey.bytes().toString("hex")
+    ? " (the same as WEBHOOK_ENCRYPTION_KEY)"
+    : " (WEBHOOK_ENCRYPTION_KEY is set to another key and wins over it: unset it or set it to the restored key)";
 }
 
 main().catch((error) => {
