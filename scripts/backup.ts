@@ -20,7 +20,7 @@ import { cp } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig, ConfigError, type Config } from "../src/config.js";
-import { ArchiveError, entriesOf, FORMAT_VERSION, formatBytes, pack, writeManifest, type Manifest } from "../src/backup/archive.js";
+import { ArchiveError, entriesOf, FORMAT_VERSION, formatBytes, isGzipName, pack, writeManifest, type Manifest } from "../src/backup/archive.js";
 import { databaseFileName, dumpDatabase, kindOf } from "../src/backup/database.js";
 import { backupRepositories, hasContent } from "../src/backup/repositories.js";
 import { sourceRevision } from "../src/domain/instance/metadata.js";
@@ -53,7 +53,7 @@ async function main() {
   try {
     const manifest = await stage(config, staging, includeSecrets);
     const partial = `${output}.partial`;
-    await pack(staging, partial);
+    await pack(staging, partial, isGzipName(output)); // named by the final name, not the partial one
     renameSync(partial, output);
     report(manifest, output);
   } finally {

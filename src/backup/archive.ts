@@ -59,12 +59,13 @@ export async function entriesOf(staging: string): Promise<ManifestEntry[]> {
   return entries;
 }
 
-const isGzip = (file: string) => /\.(tgz|gz)$/.test(file);
+/** An archive named *.gz or *.tgz is compressed. */
+export const isGzipName = (file: string) => /\.(tgz|gz)$/.test(file);
 
-/** Packs `staging` into `archive` (gzip when its name ends in .gz or .tgz), the manifest first. */
-export async function pack(staging: string, archive: string): Promise<void> {
+/** Packs `staging` into `archive`, the manifest first. */
+export async function pack(staging: string, archive: string, gzip: boolean): Promise<void> {
   const members = readdirSync(staging).filter((name) => name !== MANIFEST).sort();
-  const flags = isGzip(archive) ? "-czf" : "-cf";
+  const flags = gzip ? "-czf" : "-cf";
   await promisify(execFile)("tar", [flags, archive, "-C", staging, MANIFEST, ...members]);
 }
 

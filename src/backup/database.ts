@@ -49,9 +49,14 @@ export async function dumpDatabase(databaseUrl: string, file: string): Promise<s
   return latestMigrationOnPostgresql(databaseUrl);
 }
 
+/**
+ * Also turns the copy out of WAL mode, so that it is one file (no -wal or -shm beside it) that
+ * opens alone; the server sets WAL again when it opens the restored file.
+ */
 function latestMigrationOnSqlite(file: string): string | null {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = new Database(file, { fileMustExist: true });
   try {
+    db.pragma("journal_mode = DELETE");
     return (db.prepare(LATEST_MIGRATION_SQL).pluck().get() as string | undefined) ?? null;
   } finally {
     db.close();
