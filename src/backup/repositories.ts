@@ -42,12 +42,23 @@ export interface RepositoriesBackup {
   bundled: number;
 }
 
-/** Writes each repository under `root` into `into` as `<path>/` (its files) and `<path>.bundle`. */
+/**
+ * Writes each repository under `root` into `into` as `<path>/` (its files) and `<path>.bundle`.
+ * A repository removed while the backup runs (its project deleted) is left out.
+ */
 export async function backupRepositories(root: string, into: string): Promise<RepositoriesBackup> {
-  const repositories = findRepositories(root);
+  const repositories: string[] = [];
   let bundled = 0;
-  for (const repository of repositories) {
-    if (await backupRepository(path.join(root, repository), path.join(into, repository))) bundled++;
+  for (const repository of findRepositories(root)) {
+    const [gitDir, target] = [path.join(root, repository), path.join(into, repository)];
+    try {
+      if (await backupRepository(gitDir, target)) bundled++;
+      repositories.push(repository);
+    } catch (error) {
+      if (existsSync(path.join(gitDir, "HEAD"))) throw error;
+      rmSync(target, { recursive: true, force: true });
+      rmSync(`${target}.bundle`, { force: true });
+    }
   }
   return { repositories, bundled };
 }
