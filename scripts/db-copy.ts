@@ -26,6 +26,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { isPostgresqlUrl } from "../src/config.js";
 import { applyMigrations } from "../src/db/migrate.js";
+import { findRepositories } from "../src/backup/repositories.js";
 
 /** Filled by the migrations, not copied: migration history, cache versions. */
 const NOT_COPIED = new Set(["_prisma_migrations", "CacheVersion"]);
@@ -91,14 +92,7 @@ function repositoriesCopy(from: string, to: string | undefined): RepositoriesCop
 }
 
 function countRepositories(hashed: string): number {
-  const children = (folder: string) => (existsSync(folder) ? readdirSync(folder, { withFileTypes: true }).filter((e) => e.isDirectory()) : []);
-  let count = 0;
-  for (const first of children(hashed)) {
-    for (const second of children(path.join(hashed, first.name))) {
-      count += children(path.join(hashed, first.name, second.name)).filter((e) => e.name.endsWith(".git")).length;
-    }
-  }
-  return count;
+  return findRepositories(hashed).length;
 }
 
 async function copyRepositories({ from, to }: RepositoriesCopy): Promise<void> {
