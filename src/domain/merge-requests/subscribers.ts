@@ -4,9 +4,8 @@
 // mergeability to be checked again.
 import type { DomainContext } from "../shared/context.js";
 import { BLANK_SHA, subscribe, type PushEvent, type Tx } from "../shared/events.js";
-import { branchHead } from "./branches.js";
 import { markUnchecked } from "./mergeability.js";
-import { recordVersion } from "./versions.js";
+import { takeVersion } from "./versions.js";
 
 subscribe("push", async (tx, event, ctx) => {
   await moveSourceHeads(tx, ctx, event);
@@ -22,7 +21,6 @@ async function moveSourceHeads(tx: Tx, ctx: DomainContext, event: PushEvent): Pr
   });
   for (const mr of moved) {
     await tx.mergeRequest.update({ where: { id: mr.id }, data: { headSha: event.after } });
-    const startSha = await branchHead(tx, mr.projectId, mr.targetBranch);
-    await recordVersion(tx, ctx, { ...mr, headSha: event.after }, startSha, ctx.now());
+    await takeVersion(tx, ctx, { ...mr, headSha: event.after }, event.actorId);
   }
 }

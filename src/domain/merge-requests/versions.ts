@@ -9,7 +9,8 @@ import { diffFiles, patchId } from "../../git/diff.js";
 import { recordNotFound } from "../../errors.js";
 import type { Services } from "../shared/context.js";
 import type { DomainContext } from "../shared/context.js";
-import type { Tx } from "../shared/events.js";
+import { publish, type Tx } from "../shared/events.js";
+import { branchHead } from "./branches.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { diffCollection, type DiffView } from "../repository/diffs.js";
 import { readCommits, repositoryOf, type CommitRecord } from "../repository/git.js";
@@ -44,6 +45,17 @@ export async function recordVersion(db: Db | Tx, services: Pick<Services, "git">
       createdAt: at,
     },
   });
+}
+
+/**
+ * MergeRequest#reload_diff, inside the transaction of what changed the diff: a new version against
+ * the target branch's head now, announced so that the diff threads follow it.
+ */
+export async function takeVersion(tx: Tx, ctx: DomainContext, mr: VersionedRequest & Pick<MergeRequest, "targetBranch">, actorId: number | null): Promise<Version> {
+  const previous = await tx.mergeRequestDiff.findFirst({ where: { mergeRequestId: mr.id }, orderBy: { id: "desc" } });
+  const latest = await recordVersion(tx, ctx, mr, await branchHead(tx, mr.projectId, mr.targetBranch), ctx.now());
+  await publish(tx, ctx, "merge_request_diff", { projectId: mr.projectId, mergeRequestId: mr.id, previous, latest, actorId });
+  return latest;
 }
 
 /** The newest version, taken from the merge request's current state when it has none yet. */

@@ -13,7 +13,7 @@ import { isDraftTitle } from "./fields.js";
 import { canSetMetadata, findMergeRequestWithAccess, requireCreateMergeRequest, type MergeRequestRow, type MergeRequestWithPeople } from "./queries.js";
 import { mergeRequestReaders } from "./people.js";
 import { validateMergeRequest } from "./rules.js";
-import { recordVersion } from "./versions.js";
+import { takeVersion } from "./versions.js";
 
 /** Params shared by create and update (GitLab's `optional_params`). */
 export interface MergeRequestParams {
@@ -84,7 +84,7 @@ export async function createMergeRequest(ctx: DomainContext, projectRef: string,
       },
       include: { assignees: true, reviewers: true },
     });
-    await recordVersion(tx, ctx, row, await branchHead(tx, row.projectId, row.targetBranch), now);
+    await takeVersion(tx, ctx, row, actor.user.id);
     await publish(tx, ctx, "merge_request", { action: "open", projectId: row.projectId, mergeRequestId: row.id, actorId: actor.user.id, changes: {} });
     return row;
   });
@@ -110,7 +110,7 @@ export async function updateMergeRequest(ctx: DomainContext, projectRef: string,
     await validateMergeRequest(tx, { ...mr, ...next }, { sourceBranch: false, targetBranch: next.targetBranch !== mr.targetBranch }, false);
     const row = await tx.mergeRequest.update({ where: { id: mr.id }, data: await rowData(tx, ctx, mr, next, metadata, input), include: { assignees: true, reviewers: true } });
     await replacePeople(tx, mr, metadata);
-    if (diffReloads(mr, next)) await recordVersion(tx, ctx, row, await branchHead(tx, row.projectId, row.targetBranch), ctx.now());
+    if (diffReloads(mr, next)) await takeVersion(tx, ctx, row, actor.user.id);
     changes.updated_at = { previous: mr.updatedAt, current: row.updatedAt }; // every save moves it, as GitLab reports
     await publish(tx, ctx, "merge_request", { action: actionOf(mr.state, next.state), projectId: mr.projectId, mergeRequestId: mr.id, actorId: actor.user.id, changes });
     return metadata.assigneeIds || metadata.reviewerIds
