@@ -102,4 +102,29 @@ describe("diff threads after a push", () => {
     expect(stillOutdated.notes).toHaveLength(2);
     expect(stillOutdated.notes[0].position).toEqual(original({ old_line: null, new_line: 10 }));
   });
+
+  it("a thread started on an older version is placed on the newest diff (original_position kept), or outdated at once", async () => {
+    const file = `${uniq("late")}.txt`;
+    await write(team.maintainer.api, "main", file, text(ORIGINAL));
+    const source = uniq("late");
+    await write(team.developer.api, source, file, text(FIRST), "main");
+    const mr = await createMergeRequest(team.developer.api, project.id, { source_branch: source, createSourceBranch: false });
+    const v1 = (await team.developer.api.get(mrPath(project.id, mr.iid))).body.diff_refs;
+    await write(team.developer.api, source, file, text(SECOND));
+    const v2 = (await team.developer.api.get(mrPath(project.id, mr.iid))).body.diff_refs;
+    const start = async (lines: object) => {
+      const res = await team.developer.api.post(`${mrPath(project.id, mr.iid)}/discussions`, {
+        body: "Late", position: { ...v1, position_type: "text", old_path: file, new_path: file, ...lines },
+      });
+      expect(res.status, res.text).toBe(201);
+      return res.body.notes[0];
+    };
+    const moved = await start({ old_line: 8, new_line: 8 });
+    expect(moved.position).toEqual({ ...v2, old_path: file, new_path: file, position_type: "text", old_line: 8, new_line: 9, line_range: null });
+    const gone = await start({ new_line: 10 });
+    expect(gone.position).toMatchObject({ ...v1, new_line: 10, old_line: null });
+    const [movedRow, goneRow] = await rows([moved.id, gone.id]);
+    expect(JSON.parse(movedRow!.originalPosition!)).toMatchObject({ ...v1, old_line: 8, new_line: 8 });
+    expect(JSON.parse(goneRow!.changePosition!)).toMatchObject({ head_sha: v2.head_sha, old_line: 10, new_line: null });
+  });
 });

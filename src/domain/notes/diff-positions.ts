@@ -3,13 +3,13 @@
 // and the line by its path and its old and/or new number: an added line by its new number, a
 // removed one by its old number, an unchanged one by both. It must name a line of that diff (one
 // of its hunks, or an unchanged line GitLab unfolds around them), whose line code is stored.
+// Validating a new diff note: diff-note-rules.ts; following the diff after pushes: position-tracing.ts.
 import { runGit } from "../../git/command.js";
 import { diffPatches } from "../../git/diff.js";
 import type { Note } from "../../generated/prisma/client.js";
-import type { DomainContext, Services } from "../shared/context.js";
-import { lineAt, lineCode, parseDiffLines, unfoldedLine, type DiffLine } from "../repository/diff-lines.js";
+import type { Services } from "../shared/context.js";
+import { lineAt, parseDiffLines, unfoldedLine, type DiffLine } from "../repository/diff-lines.js";
 import { repositoryOf } from "../repository/git.js";
-import { latestVersion } from "../merge-requests/versions.js";
 
 export const DIFF_NOTE = "DiffNote";
 
@@ -60,7 +60,7 @@ export const filePathOf = (position: DiffPosition) => position.new_path || posit
 const pathsOf = (position: DiffPosition) => [...new Set([position.old_path, position.new_path].filter((p): p is string => !!p))];
 
 /** Position#complete?: a file, a line (or an image box), and the three shas. */
-function isComplete(position: DiffPosition): boolean {
+export function isComplete(position: DiffPosition): boolean {
   const placed = position.position_type === "text"
     ? position.old_line != null || position.new_line != null
     : position.x != null && position.y != null && position.width != null && position.height != null;
@@ -91,39 +91,6 @@ export async function lineOf(services: Pick<Services, "git">, projectId: number,
   const inHunks = lineAt(found.lines, oldLine, newLine);
   if (inHunks || oldLine == null || newLine == null || found.file.status === "A" || found.file.status === "D") return inHunks;
   return unfoldedLine(found.lines, oldLine, newLine, await found.oldFileLines());
-}
-
-/** What a DiffNote row stores besides a note's columns. */
-export interface DiffNoteFields {
-  position: string;
-  originalPosition: string;
-  changePosition: string | null;
-  lineCode: string | null;
-}
-
-/**
- * DiffNote's validations of a new note's position on a merge request, in the model's order
- * (line_code, position, noteable), with what the note stores when there are none.
- */
-export async function placeDiffNote(
-  ctx: DomainContext,
-  mergeRequestId: number,
-  input: PositionInput,
-): Promise<{ fields: DiffNoteFields; errors: Record<string, string[]> }> {
-  const position = positionOf(input);
-  const mr = await ctx.db.mergeRequest.findUniqueOrThrow({ where: { id: mergeRequestId } });
-  const errors: Record<string, string[]> = {};
-  let code: string | null = null;
-  if (position.position_type === "text") {
-    const line = await lineOf(ctx, mr.projectId, position);
-    code = line && lineCode(filePathOf(position)!, line);
-    if (!code) errors.line_code = ["can't be blank", "must be a valid line code"];
-  }
-  if (!isComplete(position)) errors.position = ["is incomplete"];
-  const version = await latestVersion(ctx, mr);
-  if (!version.baseCommitSha || !version.startCommitSha || !version.headCommitSha) errors.noteable = ["doesn't support new-style diff notes"];
-  const json = JSON.stringify(position);
-  return { fields: { position: json, originalPosition: json, changePosition: null, lineCode: code }, errors };
 }
 
 /** The note's position as the entity shows it (null: not a diff note). */

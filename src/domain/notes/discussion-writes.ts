@@ -9,7 +9,8 @@ import { isAdmin, type DomainContext } from "../shared/context.js";
 import { addNote, changeNote } from "./writes.js";
 import { canReadNote, findNoteable, findNoteRecord, passesLock, withIid, type Noteable, type NoteableType, type NoteView } from "./queries.js";
 import { discussionOf, findDiscussion, isResolvable, isThreadNote, isThreadResolved, readableDiscussionNotes, THREAD_NOTE, type DiscussionView } from "./discussions.js";
-import { DIFF_NOTE, placeDiffNote, type PositionInput } from "./diff-positions.js";
+import { DIFF_NOTE, type PositionInput } from "./diff-positions.js";
+import { placeDiffNote } from "./diff-note-rules.js";
 
 export interface DiscussionCreateInput {
   body: string;

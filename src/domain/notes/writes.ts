@@ -11,7 +11,7 @@ import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { holdParent, lockForDeletion } from "../shared/row-locks.js";
 import { findNoteable, findNoteRecord, passesLock, withIid, type Noteable, type NoteableType, type NoteView } from "./queries.js";
 import { canReadInternalNotes } from "../shared/access.js";
-import type { DiffNoteFields } from "./diff-positions.js";
+import type { DiffNoteFields } from "./diff-note-rules.js";
 
 const MAX_BODY = 1_000_000;
 
