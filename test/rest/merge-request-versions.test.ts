@@ -1,7 +1,7 @@
 // Merge request diff versions (GET .../merge_requests/:iid/versions and .../versions/:version_id):
 // one at creation and one per push to the source branch, newest first, their shas what git says;
 // the merge request's diff_refs are the newest version's; a move of the target branch alone takes
-// no version; one version's commits and diffs (unidiff); who may read them; a merge request
+// no version, a rebase does, a merge does not; one version's commits and diffs (unidiff); who may read them; a merge request
 // without versions (opened before they existed) gets one from its current state when first read.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient } from "../helpers/api.js";
@@ -99,6 +99,21 @@ describe("versions of a merge request's diff", () => {
     expect(res.body[0].start_commit_sha).toBe(before.start_commit_sha);
     const shown = (await team.developer.api.get(mrPath(project.id, mr.iid))).body;
     expect(shown.diff_refs.start_sha).toBe(before.start_commit_sha);
+  });
+
+  it("a rebase takes a version on the target's head; a merge takes none", async () => {
+    const { mr, source } = await openedWithFile();
+    await write(team.maintainer.api, "main", `${uniq("ahead")}.txt`, "ahead\n");
+    const rebase = await team.developer.api.put(`${mrPath(project.id, mr.iid)}/rebase`);
+    expect(rebase.status, rebase.text).toBe(202);
+    const rebased = (await team.developer.api.get(versionsPath(mr.iid))).body;
+    expect(rebased).toHaveLength(2);
+    expect(rebased[0]).toMatchObject(expectedShas(source));
+    expect(rebased[0].base_commit_sha).toBe(git().text("rev-parse", "refs/heads/main"));
+    const merged = await team.maintainer.api.put(`${mrPath(project.id, mr.iid)}/merge`, {});
+    expect(merged.status, merged.text).toBe(200);
+    expect((await team.developer.api.get(versionsPath(mr.iid))).body).toEqual(rebased);
+    expect(merged.body.diff_refs).toEqual({ base_sha: rebased[0].base_commit_sha, start_sha: rebased[0].start_commit_sha, head_sha: rebased[0].head_commit_sha });
   });
 
   it("retargeting takes a version", async () => {
