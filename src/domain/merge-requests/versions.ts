@@ -7,8 +7,7 @@ import type { MergeRequest, MergeRequestDiff } from "../../generated/prisma/clie
 import type { Db } from "../../db/client.js";
 import { diffFiles, patchId } from "../../git/diff.js";
 import { recordNotFound } from "../../errors.js";
-import type { Services } from "../shared/context.js";
-import type { DomainContext } from "../shared/context.js";
+import type { DomainContext, Services } from "../shared/context.js";
 import { publish, type Tx } from "../shared/events.js";
 import { branchHead } from "./branches.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
@@ -83,8 +82,8 @@ export interface VersionDetail extends Version {
 
 /** GET .../versions/:version_id: one version of this merge request, or `404 Not found`. */
 export async function getVersion(ctx: DomainContext, { mergeRequest }: MergeRequestAccess, versionId: number, options: { unidiff?: boolean }): Promise<VersionDetail> {
-  const versions = await versionsOf(ctx, mergeRequest);
-  const version = versions.find((v) => v.id === versionId);
+  await latestVersion(ctx, mergeRequest);
+  const version = await ctx.db.mergeRequestDiff.findFirst({ where: { id: versionId, mergeRequestId: mergeRequest.id } });
   if (!version) throw recordNotFound();
   const [commits, diffs] = await Promise.all([versionCommits(ctx, mergeRequest.projectId, version), versionDiffs(ctx, mergeRequest.projectId, version, options)]);
   return { ...version, commits, diffs };
