@@ -1,8 +1,9 @@
 // Merge request diff versions (GitLab's MergeRequestDiff, lib/api/merge_request_diffs.rb): a
 // version is taken when a merge request is opened, whenever its source head moves (a push, a
-// rebase: subscribers.ts) and when it is retargeted. The newest version is the merge request's
-// diff: its diff_refs, changes_count and changes. A merge request opened before versions existed
-// gets its first one, from its current state, when it is first read (versionsOf).
+// rebase: subscribers.ts) and when it is retargeted or reopened (takeVersion); a push to the
+// target alone, or a merge, takes none. The newest version is the merge request's diff: its
+// diff_refs, changes_count and changes. A merge request opened before versions existed gets its
+// first one, from its current state, when it is first read (latestVersion).
 import type { MergeRequest, MergeRequestDiff } from "../../generated/prisma/client.js";
 import type { Db } from "../../db/client.js";
 import { diffFiles, patchId } from "../../git/diff.js";
