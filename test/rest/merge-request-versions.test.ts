@@ -116,6 +116,18 @@ describe("versions of a merge request's diff", () => {
     expect(merged.body.diff_refs).toEqual({ base_sha: rebased[0].base_commit_sha, start_sha: rebased[0].start_commit_sha, head_sha: rebased[0].head_commit_sha });
   });
 
+  it("reopening takes a version with the source branch's head, pushed while it was closed", async () => {
+    const { mr, source, file } = await openedWithFile();
+    await team.developer.api.put(mrPath(project.id, mr.iid), { state_event: "close" });
+    const pushed = await write(team.developer.api, source, file, "closed\n");
+    expect((await team.developer.api.get(versionsPath(mr.iid))).body).toHaveLength(1);
+    const reopened = await team.developer.api.put(mrPath(project.id, mr.iid), { state_event: "reopen" });
+    expect(reopened.body.sha).toBe(pushed.id);
+    const versions = (await team.developer.api.get(versionsPath(mr.iid))).body;
+    expect(versions).toHaveLength(2);
+    expect(versions[0]).toMatchObject(expectedShas(source));
+  });
+
   it("retargeting takes a version", async () => {
     const { mr } = await openedWithFile();
     const other = uniq("other-target");

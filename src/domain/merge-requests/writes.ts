@@ -203,7 +203,8 @@ async function rowData(tx: Tx, ctx: DomainContext, mr: MergeRequestWithPeople, n
     draft: isDraftTitle(next.title),
     ...(recheck ? { mergeStatus: "unchecked", mergeStatusVersion: { increment: 1 } } : {}),
     ...(closed ? { closedById: ctx.actor!.user.id, closedAt: ctx.now() } : {}),
-    ...(reopened ? { closedById: null, closedAt: null } : {}),
+    // a closed merge request does not follow its branch: reopened, it takes the branch's head (ReopenService's reload_diff)
+    ...(reopened ? { closedById: null, closedAt: null, headSha: (await branchHead(tx, mr.projectId, mr.sourceBranch)) ?? mr.headSha } : {}),
     ...(metadata.labels ? { labels: JSON.stringify(metadata.labels) } : {}),
     ...(metadata.discussionLocked != null ? { discussionLocked: metadata.discussionLocked } : {}),
     ...(input.squash != null ? { squash: input.squash } : {}),
