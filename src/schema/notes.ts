@@ -25,6 +25,9 @@ const DiffPositionEntity = builder.objectRef<DiffPosition>("DiffPosition").imple
     old_line: t.int({ nullable: true, resolve: (p) => p.old_line ?? null }),
     new_line: t.int({ nullable: true, resolve: (p) => p.new_line ?? null }),
     line_range: t.field({ type: "JSON", nullable: true, resolve: () => null }),
+    // an image position's box (ImageFormatter#to_h), left out of text positions
+    ...Object.fromEntries((["width", "height", "x", "y"] as const).map((key) =>
+      [key, t.int({ nullable: true, extensions: { restIf: key }, resolve: (p) => p[key] ?? null })])),
   }),
 });
 

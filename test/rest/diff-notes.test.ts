@@ -140,6 +140,19 @@ describe("a thread on a line of the diff", () => {
     expect(notInteger.body).toEqual({ error: "position[new_line] is invalid" });
   });
 
+  it("an image position: its box instead of lines, no line code; without its box it is incomplete", async () => {
+    const image = { ...r.refs, position_type: "image", old_path: r.file, new_path: r.file };
+    const res = await team.developer.api.post(discussionsPath(r.mr.iid), { body: "This pixel", position: { ...image, width: 100, height: 50, x: 3, y: 4 } });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.notes[0].position).toEqual({
+      base_sha: r.refs.base_sha, start_sha: r.refs.start_sha, head_sha: r.refs.head_sha, old_path: r.file, new_path: r.file, position_type: "image",
+      old_line: null, new_line: null, line_range: null, width: 100, height: 50, x: 3, y: 4,
+    });
+    expect(await lineCodeOf(res.body.notes[0].id)).toBeNull();
+    const incomplete = await team.developer.api.post(discussionsPath(r.mr.iid), { body: "x", position: { ...image, x: 3 } });
+    expect(incomplete.body).toEqual({ message: `400 Bad request - Note {:position=>["is incomplete"]}` });
+  });
+
   it("form-encoded bracket params (python-gitlab's way) place the same note", async () => {
     const form = new URLSearchParams({ body: "From a form" });
     for (const [key, value] of Object.entries(position(r, { old_line: 10 }))) form.set(`position[${key}]`, String(value));
