@@ -35,41 +35,62 @@ const placed = (refs: DiffRefs, file: DiffFileSide, oldLine: number | null, newL
 
 const straight = (from: string, to: string): DiffRefs => ({ base_sha: from, start_sha: from, head_sha: to });
 
+/** The three diffs a trace reads, the old and new diff refs, and the shas they start from. */
+interface Tracing {
+  ac: DiffFileSide;
+  bd: DiffFileSide;
+  cd: DiffFileSide;
+  newRefs: DiffRefs;
+  shas: { a: string; b: string; c: string; d: string };
+  valid: (position: DiffPosition | null) => Promise<boolean>;
+}
+
+const mapper = (file: DiffFileSide) => lineMapper(file?.patch ?? null);
+
 /** PositionTracer#trace for a text position on `oldRefs`, to `newRefs` (null: it cannot be traced). */
 export async function tracePosition(git: Git, projectId: number, position: DiffPosition, oldRefs: DiffRefs, newRefs: DiffRefs): Promise<Traced | null> {
   const [a, b, c, d] = [oldRefs.base_sha ?? oldRefs.start_sha, oldRefs.head_sha, newRefs.base_sha ?? newRefs.start_sha, newRefs.head_sha];
   if (!a || !b || !c || !d || position.position_type !== "text") return null;
   const path = filePathOf(position)!;
   const [ac, bd, cd] = await Promise.all([fileBetween(git, projectId, a, c, path), fileBetween(git, projectId, b, d, path), fileBetween(git, projectId, c, d, path)]);
-  const valid = async (p: DiffPosition | null) => !!p && !!(await lineOf(git, projectId, p));
+  const tracing: Tracing = { ac, bd, cd, newRefs, shas: { a, b, c, d }, valid: async (p) => !!p && !!(await lineOf(git, projectId, p)) };
   const oldLine = position.old_line ?? null;
   const newLine = position.new_line ?? null;
+  if (newLine != null && oldLine == null) return traceAdded(tracing, newLine);
+  if (oldLine != null && newLine == null) return traceRemoved(tracing, oldLine);
+  return oldLine != null && newLine != null ? traceUnchanged(tracing, oldLine, newLine) : null;
+}
 
-  if (newLine != null && oldLine == null) {
-    const dLine = lineMapper(bd?.patch ?? null).oldToNew(newLine);
-    if (dLine == null) return { position: placed(straight(b, d), bd ?? { oldPath: path, newPath: path, patch: "" }, newLine, null), outdated: true };
-    const cLine = lineMapper(cd?.patch ?? null).newToOld(dLine);
-    if (cLine == null) return { position: placed(newRefs, cd, null, dLine), outdated: false };
-    const moved = placed(newRefs, cd, cLine, dLine);
-    if (await valid(moved)) return { position: moved, outdated: false };
-    return { position: placed(straight(a, c), ac ?? { oldPath: path, newPath: path, patch: "" }, null, cLine), outdated: true };
-  }
-  if (oldLine != null && newLine == null) {
-    const cLine = lineMapper(ac?.patch ?? null).oldToNew(oldLine);
-    if (cLine == null) return { position: placed(straight(a, c), ac, oldLine, null), outdated: true };
-    const dLine = lineMapper(cd?.patch ?? null).oldToNew(cLine);
-    if (dLine != null) return { position: placed(straight(b, d), bd, null, dLine), outdated: true };
-    return { position: placed(newRefs, cd, cLine, null), outdated: false };
-  }
-  if (oldLine == null || newLine == null) return null;
-  const cLine = lineMapper(ac?.patch ?? null).oldToNew(oldLine);
-  const dLine = lineMapper(bd?.patch ?? null).oldToNew(newLine);
+/** An added line: followed head to head, then placed on the new diff (added still, or now unchanged). */
+async function traceAdded({ ac, bd, cd, newRefs, shas, valid }: Tracing, bLine: number): Promise<Traced> {
+  const dLine = mapper(bd).oldToNew(bLine);
+  if (dLine == null) return { position: placed(straight(shas.b, shas.d), bd, bLine, null), outdated: true };
+  const cLine = mapper(cd).newToOld(dLine);
+  if (cLine == null) return { position: placed(newRefs, cd, null, dLine), outdated: false };
+  const moved = placed(newRefs, cd, cLine, dLine);
+  if (await valid(moved)) return { position: moved, outdated: false };
+  return { position: placed(straight(shas.a, shas.c), ac, null, cLine), outdated: true };
+}
+
+/** A removed line: followed base to base, then placed on the new diff while it is removed there. */
+async function traceRemoved({ ac, bd, cd, newRefs, shas }: Tracing, aLine: number): Promise<Traced> {
+  const cLine = mapper(ac).oldToNew(aLine);
+  if (cLine == null) return { position: placed(straight(shas.a, shas.c), ac, aLine, null), outdated: true };
+  const dLine = mapper(cd).oldToNew(cLine);
+  if (dLine != null) return { position: placed(straight(shas.b, shas.d), bd, null, dLine), outdated: true };
+  return { position: placed(newRefs, cd, cLine, null), outdated: false };
+}
+
+/** An unchanged line: followed on both sides; still in the new diff, or now added, it moves. */
+async function traceUnchanged({ ac, bd, cd, newRefs, shas, valid }: Tracing, aLine: number, bLine: number): Promise<Traced> {
+  const cLine = mapper(ac).oldToNew(aLine);
+  const dLine = mapper(bd).oldToNew(bLine);
   if (cLine != null && dLine != null) {
     const moved = placed(newRefs, cd, cLine, dLine);
     return (await valid(moved)) ? { position: moved, outdated: false } : { position: null, outdated: true };
   }
   if (dLine != null) return { position: placed(newRefs, cd, null, dLine), outdated: false };
-  return { position: placed(straight(b, d), bd, newLine, null), outdated: true };
+  return { position: placed(straight(shas.b, shas.d), bd, bLine, null), outdated: true };
 }
 
 const refsOf = (position: DiffPosition): DiffRefs => ({ base_sha: position.base_sha, start_sha: position.start_sha, head_sha: position.head_sha });
