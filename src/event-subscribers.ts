@@ -3,6 +3,7 @@
 // before the first request; it lives beside services.ts because it wires src/webhooks onto the
 // domain, which imports nothing from src/webhooks.
 import "./domain/merge-requests/subscribers.js";
+import "./domain/notes/subscribers.js";
 import "./webhooks/subscribers.js";
 import "./webhooks/tag-push.js";
 import "./domain/merge-requests/approvals/subscribers.js";

@@ -109,3 +109,14 @@ function patchOf(lines: string[]): { patch: string; binary: boolean; additions: 
   }
   return { patch: `${body.join("\n")}\n`, binary: false, additions, deletions };
 }
+
+/**
+ * The patch id of the diff from `from` to `to` (`git patch-id --verbatim`, what Gitaly's
+ * GetPatchID answers), or null when the diff is empty.
+ */
+export async function patchId(gitDir: string, from: string | null, to: string): Promise<string | null> {
+  const diff = await runGit(gitDir, ["diff", "--patch", ...DIFF_OPTIONS, from ?? EMPTY_TREE_SHA, to]);
+  if (!diff.stdout.length) return null;
+  const out = await runGit(gitDir, ["patch-id", "--verbatim"], { input: diff.stdout });
+  return out.stdout.toString("utf8").split(" ")[0] || null;
+}

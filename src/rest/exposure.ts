@@ -1,7 +1,7 @@
 // Grape's conditional exposure (`expose :resolved, if: ->(note, _) { note.resolvable? }`) for REST
 // answers: a field marked `extensions: { restIf: "<sibling>" }` is left out of an object whose
-// sibling field is false; a field gated on itself is left out when it is null (`stats` of a commit
-// asked for without). GraphQL answers keep every field (null where GitLab leaves it out).
+// sibling field is false or null (or was left out: a note's commit_id goes with its position); a
+// field gated on itself is left out when it is null (`stats` of a commit asked for without). GraphQL answers keep every field (null where GitLab leaves it out).
 import { getNamedType, isObjectType, Kind, type GraphQLOutputType, type SelectionSetNode } from "graphql";
 
 /** Per response key: the sibling field that gates it, and the plan for the value below it. */
@@ -32,7 +32,7 @@ export function applyExposure(value: unknown, plan: ExposurePlan | undefined): v
   }
   const object = value as Record<string, unknown>;
   for (const [key, { gate, below }] of plan) {
-    if (gate && (object[gate] === false || (gate === key && object[key] === null))) delete object[key];
+    if (gate && (object[gate] === false || object[gate] == null)) delete object[key];
     else applyExposure(object[key], below);
   }
 }

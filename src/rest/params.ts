@@ -166,12 +166,41 @@ export function coerceArgs(args: readonly GraphQLArgument[], raw: Record<string,
       if (isNonNullType(arg.type) && arg.defaultValue === undefined) problems.push(`${arg.name} is missing`);
       continue;
     }
+    const inner = getNullableType(arg.type);
+    if (isInputObjectType(inner) && input && typeof input === "object" && !Array.isArray(input) && !(input instanceof Blob)) {
+      const nested = coerceHash(arg.name, Object.values(inner.getFields()), input as Record<string, unknown>);
+      if ("problems" in nested) problems.push(...nested.problems);
+      else values[arg.name] = nested.value;
+      continue;
+    }
     const result = coerceValue(arg.type, input);
-    if ("error" in result) problems.push(`${arg.name} ${result.error === "values" ? "does not have a valid value" : "is invalid"}`);
+    if ("error" in result) problems.push(`${arg.name} ${problemText(result.error)}`);
     else values[arg.name] = result.value;
   }
   if (problems.length) throw paramError(problems.join(", "));
   return values;
+}
+
+const problemText = (error: "invalid" | "values") => (error === "values" ? "does not have a valid value" : "is invalid");
+
+/**
+ * A Hash param (`optional :position, type: Hash do ... end`): each of its keys checked as Grape
+ * checks them, its problems named `hash[key]` ("position[base_sha] is missing").
+ */
+function coerceHash(name: string, fields: readonly GraphQLInputField[], input: Record<string, unknown>): { value: Record<string, unknown> } | { problems: string[] } {
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const field of fields) {
+    const value = input[field.name];
+    if (value === undefined || value === null) {
+      if (isNonNullType(field.type)) problems.push(`${name}[${field.name}] is missing`);
+      continue;
+    }
+    const result = coerceValue(field.type, value);
+    if ("error" in result) problems.push(`${name}[${field.name}] ${problemText(result.error)}`);
+    else out[field.name] = result.value;
+  }
+  return problems.length ? { problems } : { value: out };
 }
 
 /**

@@ -19,6 +19,26 @@ const DiscussionEntity = builder.objectRef<DiscussionView>("Discussion").impleme
   }),
 });
 
+const PositionType = builder.enumType("DiffPositionType", { values: ["text", "image"] as const });
+
+/** The `position` hash a thread on a merge request's diff starts from (lib/api/discussions.rb). */
+const PositionInput = builder.inputType("DiffPositionInput", {
+  fields: (t) => ({
+    base_sha: t.string({ required: true }),
+    start_sha: t.string({ required: true }),
+    head_sha: t.string({ required: true }),
+    position_type: t.field({ type: PositionType, required: true }),
+    new_path: t.string({ required: false }),
+    new_line: t.int({ required: false }),
+    old_path: t.string({ required: false }),
+    old_line: t.int({ required: false }),
+    width: t.int({ required: false }),
+    height: t.int({ required: false }),
+    x: t.int({ required: false }),
+    y: t.int({ required: false }),
+  }),
+});
+
 /** The noteable kinds: root field stem, the parent's path param, and whether threads resolve. */
 const KINDS = [
   { type: "Issue", stem: "issue", parent: "issue_iid", resolvable: true },
@@ -88,7 +108,13 @@ for (const { type, stem, parent, resolvable } of KINDS) {
       [`create${Stem}Discussion`]: t.field({
         type: DiscussionEntity,
         extensions: signedIn,
-        args: { id: t.arg.id({ required: true }), [parent]: t.arg.int({ required: true }), body: t.arg.string({ required: true }), created_at: t.arg.string({ required: false }) },
+        args: {
+          id: t.arg.id({ required: true }),
+          [parent]: t.arg.int({ required: true }),
+          body: t.arg.string({ required: true }),
+          created_at: t.arg.string({ required: false }),
+          ...(type === "MergeRequest" && { position: t.arg({ type: PositionInput, required: false }) }),
+        },
         resolve: (_r, args, ctx) => createDiscussion(ctx, type, path(args).id, ref(args), path<DiscussionCreateInput>(args)),
       }),
       [`create${Stem}DiscussionNote`]: t.field({

@@ -22,6 +22,7 @@ import "./repository-browse.js";
 import "./issues.js";
 import "./merge-requests.js";
 import "./merge-request-merging.js";
+import "./merge-request-versions.js";
 import "./issue-relations.js";
 import "./notes.js";
 import "./discussions.js";

@@ -3,7 +3,7 @@
 // and reopen), each through one domain function. Emoji reactions add upvotes, downvotes and
 // award_emoji to both types (award-emoji/queries.ts).
 import type { Context } from "../context.js";
-import { mergeRequestDiffOnce } from "../domain/merge-requests/commits.js";
+import { mergeRequestDiffOnce } from "../domain/merge-requests/versions.js";
 import { labelsOf, referencesOf } from "../domain/merge-requests/fields.js";
 import { projectPageUrl } from "../domain/shared/web-urls.js";
 import { taskCompletionStatus } from "../domain/shared/task-lists.js";

@@ -5,12 +5,31 @@ import { createNote, deleteNote, updateNote, type NoteCreateInput, type NoteUpda
 import { findNoteable, getNote, type NoteableType, type NoteView } from "../domain/notes/queries.js";
 import { listNotes, type NoteFilters } from "../domain/notes/lists.js";
 import { isResolvable } from "../domain/notes/discussions.js";
+import { positionShown, type DiffPosition } from "../domain/notes/diff-positions.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { UserBasic } from "./users.js";
 import { userLoader } from "../domain/shared/loaders.js";
 
 const onlyIfResolvable = { restIf: "resolvable" };
+
+/** Position#to_h: the diff (three shas), the file and the line (or an image's box). */
+const DiffPositionEntity = builder.objectRef<DiffPosition>("DiffPosition").implement({
+  fields: (t) => ({
+    base_sha: t.exposeString("base_sha", { nullable: true }),
+    start_sha: t.exposeString("start_sha", { nullable: true }),
+    head_sha: t.exposeString("head_sha", { nullable: true }),
+    old_path: t.exposeString("old_path", { nullable: true }),
+    new_path: t.exposeString("new_path", { nullable: true }),
+    position_type: t.exposeString("position_type"),
+    old_line: t.int({ nullable: true, resolve: (p) => p.old_line ?? null }),
+    new_line: t.int({ nullable: true, resolve: (p) => p.new_line ?? null }),
+    line_range: t.field({ type: "JSON", nullable: true, resolve: () => null }),
+    // an image position's box (ImageFormatter#to_h), left out of text positions
+    ...Object.fromEntries((["width", "height", "x", "y"] as const).map((key) =>
+      [key, t.int({ nullable: true, extensions: { restIf: key }, resolve: (p) => p[key] ?? null })])),
+  }),
+});
 
 export const NoteEntity = builder.prismaObject("Note", {
   name: "Note",
@@ -26,6 +45,9 @@ export const NoteEntity = builder.prismaObject("Note", {
     system: t.exposeBoolean("system"),
     noteable_id: t.exposeInt("noteableId"),
     noteable_type: t.exposeString("noteableType"),
+    // Entities::Note shows these for diff notes only (`if: note.is_a?(DiffNote)`): see rest/exposure.ts
+    commit_id: t.string({ nullable: true, extensions: { restIf: "position" }, resolve: () => null }),
+    position: t.field({ type: DiffPositionEntity, nullable: true, extensions: { restIf: "position" }, resolve: (note) => positionShown(note) }),
     project_id: t.exposeInt("projectId"),
     resolvable: t.boolean({ resolve: (note) => isResolvable(note) }),
     // Entities::Note exposes these only for resolvable notes (`if: resolvable?`): see rest/exposure.ts

@@ -1,9 +1,8 @@
 // The commits of a merge request: what its source head has that the target branch lacks
-// (`git log target..source`), the diff refs around them and the files they change. Both depend
-// only on two commit ids, so what git answered is kept by those ids (GitRepository.remember).
+// (`git log target..source`), and the merge base. Both depend only on two commit ids, so what git
+// answered is kept by those ids (GitRepository.remember). Diff refs: versions.ts.
 import DataLoader from "dataloader";
 import type { MergeRequest } from "../../generated/prisma/client.js";
-import { diffFiles } from "../../git/diff.js";
 import type { Services } from "../shared/context.js";
 import type { LoaderFactory } from "../shared/loaders.js";
 import { readCommit, readCommits, repositoryOf, type CommitRecord } from "../repository/git.js";
@@ -70,41 +69,6 @@ async function targetBranchHeads(r: Reader, mrs: MergeRequestRefs[]): Promise<Ma
     select: { projectId: true, name: true, headSha: true },
   });
   return new Map(branches.map((branch) => [inProject(branch.projectId, branch.name), branch.headSha]));
-}
-
-export interface DiffRefs {
-  base_sha: string | null;
-  head_sha: string | null;
-  start_sha: string | null;
-}
-
-/**
- * GitLab's diff_refs and changes_count: start is the target head, head the source head, base
- * their merge base; the changes are the files the diff from base to head touches ("1000+" past
- * GitLab's file limit).
- */
-export async function mergeRequestDiff(r: Reader, mr: MergeRequestRefs): Promise<{ diffRefs: DiffRefs; changesCount: string }> {
-  const startSha = await targetHeadOf(r, mr);
-  const baseSha = mr.headSha && startSha ? await mergeBaseOf(r, mr.projectId, startSha, mr.headSha) : null;
-  const diffRefs = { base_sha: baseSha, head_sha: mr.headSha, start_sha: startSha };
-  if (!mr.headSha) return { diffRefs, changesCount: "0" };
-  const repo = repositoryOf(r, mr.projectId);
-  const count = await repo.remember(`files\0${baseSha}\0${mr.headSha}`, async () => (await diffFiles(repo.gitDir, baseSha, mr.headSha!)).length).catch(() => 0);
-  return { diffRefs, changesCount: count > MAX_DIFF_FILES ? `${MAX_DIFF_FILES}+` : String(count) };
-}
-
-const MAX_DIFF_FILES = 1000;
-
-const diffs = new WeakMap<object, ReturnType<typeof mergeRequestDiff>>();
-
-/** mergeRequestDiff once per merge request row (diff_refs and changes_count share it). */
-export function mergeRequestDiffOnce(r: Reader, mr: MergeRequestRefs): ReturnType<typeof mergeRequestDiff> {
-  let diff = diffs.get(mr);
-  if (!diff) {
-    diff = mergeRequestDiff(r, mr);
-    diffs.set(mr, diff);
-  }
-  return diff;
 }
 
 /** The commits of each merge request of a page. */

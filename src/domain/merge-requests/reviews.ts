@@ -8,17 +8,17 @@ import { usersById } from "../shared/loaders.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { diffCollection, type DiffCollection } from "../repository/diffs.js";
 import { repositoryOf, type CommitRecord } from "../repository/git.js";
-import { mergeBaseOf, mergeRequestCommitsLoader, targetHeadOf, type MergeRequestRefs } from "./commits.js";
+import { mergeRequestCommitsLoader, type MergeRequestRefs } from "./commits.js";
+import { latestVersion } from "./versions.js";
 import { findMergeRequestWithAccess, type MergeRequestRowAccess, type MergeRequestRow } from "./queries.js";
 
 export type { DiffView } from "../repository/diffs.js";
 
-/** The MR's diff between the merge base and its head (GitLab's latest merge request diff). */
-export async function mergeRequestDiffCollection(ctx: DomainContext, mr: MergeRequestRefs, options: { unidiff?: boolean } = {}): Promise<DiffCollection> {
-  const targetSha = await targetHeadOf(ctx, mr);
-  if (!mr.headSha) return { diffs: [], overflow: false, realSize: "0" };
-  const base = targetSha ? await mergeBaseOf(ctx, mr.projectId, targetSha, mr.headSha) : null;
-  return diffCollection(repositoryOf(ctx, mr.projectId), base, mr.headSha, { ...options, generated: false });
+/** The MR's diff between the merge base and its head, as its newest version took them (GitLab's merge_request_diff). */
+export async function mergeRequestDiffCollection(ctx: DomainContext, mr: MergeRequest, options: { unidiff?: boolean } = {}): Promise<DiffCollection> {
+  const version = await latestVersion(ctx, mr);
+  if (!version.headCommitSha) return { diffs: [], overflow: false, realSize: "0" };
+  return diffCollection(repositoryOf(ctx, mr.projectId), version.baseCommitSha, version.headCommitSha, { ...options, generated: false });
 }
 
 /** The diffs of GET .../changes. */

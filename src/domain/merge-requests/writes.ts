@@ -13,6 +13,7 @@ import { isDraftTitle } from "./fields.js";
 import { canSetMetadata, findMergeRequestWithAccess, requireCreateMergeRequest, type MergeRequestRow, type MergeRequestWithPeople } from "./queries.js";
 import { mergeRequestReaders } from "./people.js";
 import { validateMergeRequest } from "./rules.js";
+import { takeVersion } from "./versions.js";
 
 /** Params shared by create and update (GitLab's `optional_params`). */
 export interface MergeRequestParams {
@@ -83,6 +84,7 @@ export async function createMergeRequest(ctx: DomainContext, projectRef: string,
       },
       include: { assignees: true, reviewers: true },
     });
+    await takeVersion(tx, ctx, row, actor.user.id);
     await publish(tx, ctx, "merge_request", { action: "open", projectId: row.projectId, mergeRequestId: row.id, actorId: actor.user.id, changes: {} });
     return row;
   });
@@ -108,6 +110,7 @@ export async function updateMergeRequest(ctx: DomainContext, projectRef: string,
     await validateMergeRequest(tx, { ...mr, ...next }, { sourceBranch: false, targetBranch: next.targetBranch !== mr.targetBranch }, false);
     const row = await tx.mergeRequest.update({ where: { id: mr.id }, data: await rowData(tx, ctx, mr, next, metadata, input), include: { assignees: true, reviewers: true } });
     await replacePeople(tx, mr, metadata);
+    if (diffReloads(mr, next)) await takeVersion(tx, ctx, row, actor.user.id);
     changes.updated_at = { previous: mr.updatedAt, current: row.updatedAt }; // every save moves it, as GitLab reports
     await publish(tx, ctx, "merge_request", { action: actionOf(mr.state, next.state), projectId: mr.projectId, mergeRequestId: mr.id, actorId: actor.user.id, changes });
     return metadata.assigneeIds || metadata.reviewerIds
@@ -116,6 +119,10 @@ export async function updateMergeRequest(ctx: DomainContext, projectRef: string,
   });
   return withCheckedMergeability(ctx, { ...updated, project: access.project });
 }
+
+/** MergeRequest#reload_diff_if_branch_changed and ReopenService: a retargeted or reopened merge request gets a new version. */
+const diffReloads = (mr: MergeRequestWithPeople, next: Next) =>
+  next.targetBranch !== mr.targetBranch || (mr.state !== "opened" && next.state === "opened");
 
 /**
  * close only from opened, reopen only from closed and never while the discussion is locked (as
@@ -196,7 +203,8 @@ async function rowData(tx: Tx, ctx: DomainContext, mr: MergeRequestWithPeople, n
     draft: isDraftTitle(next.title),
     ...(recheck ? { mergeStatus: "unchecked", mergeStatusVersion: { increment: 1 } } : {}),
     ...(closed ? { closedById: ctx.actor!.user.id, closedAt: ctx.now() } : {}),
-    ...(reopened ? { closedById: null, closedAt: null } : {}),
+    // a closed merge request does not follow its branch: reopened, it takes the branch's head (ReopenService's reload_diff)
+    ...(reopened ? { closedById: null, closedAt: null, headSha: (await branchHead(tx, mr.projectId, mr.sourceBranch)) ?? mr.headSha } : {}),
     ...(metadata.labels ? { labels: JSON.stringify(metadata.labels) } : {}),
     ...(metadata.discussionLocked != null ? { discussionLocked: metadata.discussionLocked } : {}),
     ...(input.squash != null ? { squash: input.squash } : {}),

@@ -8,11 +8,15 @@ import { AccessLevel, requireAuthenticated } from "../shared/access.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { addNote, changeNote } from "./writes.js";
 import { canReadNote, findNoteable, findNoteRecord, passesLock, withIid, type Noteable, type NoteableType, type NoteView } from "./queries.js";
-import { discussionOf, findDiscussion, isResolvable, isThreadResolved, readableDiscussionNotes, THREAD_NOTE, type DiscussionView } from "./discussions.js";
+import { discussionOf, findDiscussion, isResolvable, isThreadNote, isThreadResolved, readableDiscussionNotes, THREAD_NOTE, type DiscussionView } from "./discussions.js";
+import { DIFF_NOTE, type PositionInput } from "./diff-positions.js";
+import { placeDiffNote } from "./diff-note-rules.js";
 
 export interface DiscussionCreateInput {
   body: string;
   created_at?: string | null;
+  /** on merge requests: a line of the diff, which makes the thread a diff thread (DiffNote) */
+  position?: PositionInput | null;
 }
 
 /**
@@ -29,6 +33,11 @@ export async function createDiscussion(
 ): Promise<DiscussionView> {
   requireAuthenticated(ctx);
   const noteable = await findNoteable(ctx, type, projectRef, ref);
+  if (input.position && noteable.type === "MergeRequest") {
+    const { fields, errors } = await placeDiffNote(ctx, noteable.id, input.position);
+    const note = await addNote(ctx, noteable, input, { type: DIFF_NOTE, internal: false, diff: fields, errors });
+    return discussionOf(note.discussionId, [note]);
+  }
   const note = await addNote(ctx, noteable, input, { type: THREAD_NOTE, internal: false });
   return discussionOf(note.discussionId, [note]);
 }
@@ -53,10 +62,13 @@ export async function replyToDiscussion(
   const noteable = await findNoteable(ctx, type, projectRef, ref);
   const discussion = await findDiscussion(ctx, noteable, discussionId);
   const first = discussion.notes[0]!;
-  const individual = first.type !== THREAD_NOTE;
+  const individual = !isThreadNote(first);
   if (individual && !REPLYABLE_NOTEABLES.includes(noteable.type)) throw badRequest("Discussion can not be replied to.");
+  // Discussion#reply_attributes: a reply to a diff thread is a DiffNote on the same position
+  const diff = first.type === DIFF_NOTE ? { position: first.position!, originalPosition: first.originalPosition!, changePosition: first.changePosition, lineCode: first.lineCode } : undefined;
   return addNote(ctx, noteable, input, {
-    type: THREAD_NOTE,
+    type: diff ? DIFF_NOTE : THREAD_NOTE,
+    diff,
     discussionId,
     internal: first.internal,
     resolved: isThreadResolved(discussion.notes),

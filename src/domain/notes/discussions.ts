@@ -27,9 +27,12 @@ export interface DiscussionView {
  */
 const RESOLVABLE_NOTEABLES: readonly string[] = ["Issue", "MergeRequest"];
 
+/** The STI types of the notes of a thread: DiscussionNote, and DiffNote for a thread on a diff line. */
+export const isThreadNote = (note: Pick<Note, "type">) => note.type === THREAD_NOTE || note.type === "DiffNote";
+
 /** ResolvableNote#resolvable?: a user (non-system) note of a thread on a resolvable noteable. */
 export function isResolvable(note: Pick<Note, "type" | "system" | "noteableType">): boolean {
-  return note.type === THREAD_NOTE && !note.system && RESOLVABLE_NOTEABLES.includes(note.noteableType);
+  return isThreadNote(note) && !note.system && RESOLVABLE_NOTEABLES.includes(note.noteableType);
 }
 
 /** ResolvableDiscussion#resolved?: resolvable, and none of its resolvable notes waits to be resolved. */
@@ -73,7 +76,7 @@ const FRESH = [{ createdAt: "asc" }, { id: "asc" }] as const satisfies Prisma.No
 
 /** Discussion.build: the discussion's class comes from its first note (IndividualNoteDiscussion for a plain note). */
 export function discussionOf(id: string, notes: NoteView[]): DiscussionView {
-  return { id, individual_note: notes[0]?.type !== THREAD_NOTE, notes };
+  return { id, individual_note: !notes[0] || !isThreadNote(notes[0]), notes };
 }
 
 /** One discussion's notes the caller may read, oldest first (none: no such discussion for them). */

@@ -11,6 +11,7 @@ import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { holdParent, lockForDeletion } from "../shared/row-locks.js";
 import { findNoteable, findNoteRecord, passesLock, withIid, type Noteable, type NoteableType, type NoteView } from "./queries.js";
 import { canReadInternalNotes } from "../shared/access.js";
+import type { DiffNoteFields } from "./diff-note-rules.js";
 
 const MAX_BODY = 1_000_000;
 
@@ -99,11 +100,15 @@ export async function createNote(
  * individual note the reply turns into a thread (IndividualNoteDiscussion#convert_to_discussion!).
  */
 export interface ThreadNote {
-  type: "DiscussionNote";
+  type: "DiscussionNote" | "DiffNote";
   discussionId?: string;
   internal?: boolean;
   resolved?: boolean;
   converts?: number;
+  /** a diff note's position (diff-positions.ts) */
+  diff?: DiffNoteFields;
+  /** the thread note's own validation errors (DiffNote's), reported after the note's */
+  errors?: Record<string, string[]>;
 }
 
 /** Notes::CreateService on a noteable the caller can read; a plain note unless `thread` says otherwise. */
@@ -114,6 +119,7 @@ export async function addNote(ctx: DomainContext, noteable: Noteable, input: Not
   const createdAt = backdate(ctx, noteable, input.created_at);
   const errors = noteErrors(input.body, createdAt);
   if (internal && noteable.type === "Snippet") errors.confidential = ["can not be set for this resource"];
+  Object.assign(errors, thread?.errors);
   if (Object.keys(errors).length) throw invalidNote(errors);
   const now = ctx.now();
   const note = await ctx.db.$transaction(async (tx) => {
@@ -130,6 +136,7 @@ export async function addNote(ctx: DomainContext, noteable: Noteable, input: Not
         createdAt: createdAt ?? now,
         updatedAt: createdAt ?? now,
         ...(thread && { type: thread.type, discussionId: thread.discussionId }),
+        ...thread?.diff,
         ...(thread?.resolved && { resolvedAt: now, resolvedById: actor.user.id }),
       },
     });

@@ -1,7 +1,7 @@
 // Domain events: what happened, published inside the transaction that made it happen, so that
 // what reacts to it (merge request head sha, approval resets, the webhook outbox) commits or
 // rolls back together with the change. Subscribers register once at start (src/event-subscribers.ts).
-import type { Issue, IssueAssignee, Namespace, Prisma, Project } from "../../generated/prisma/client.js";
+import type { Issue, IssueAssignee, MergeRequestDiff, Namespace, Prisma, Project } from "../../generated/prisma/client.js";
 import type { CommitFacts } from "./commits.js";
 import type { DomainContext } from "./context.js";
 
@@ -145,6 +145,16 @@ export interface ProjectEvent {
   actorId: number | null;
 }
 
+/** A merge request's diff got a new version (merge-requests/versions.ts): diff threads follow it. */
+export interface MergeRequestDiffEvent {
+  projectId: number;
+  mergeRequestId: number;
+  /** the version before (none for a new merge request) */
+  previous: MergeRequestDiff | null;
+  latest: MergeRequestDiff;
+  actorId: number | null;
+}
+
 /** Every event kind and its payload; later areas add theirs here. */
 export interface DomainEvents {
   push: PushEvent;
@@ -157,6 +167,7 @@ export interface DomainEvents {
   subgroup: SubgroupEvent;
   approval: ApprovalEvent;
   project: ProjectEvent;
+  merge_request_diff: MergeRequestDiffEvent;
 }
 
 export type DomainEventKind = keyof DomainEvents;

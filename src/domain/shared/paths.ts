@@ -62,7 +62,7 @@ export function pathFromName(name: string): string {
 
 /** Ruby's Hash#inspect of model errors, as GitLab embeds it in "Failed to save group ..." texts. */
 export function rubyErrorHash(errors: Record<string, string[]>): string {
-  const entries = Object.entries(errors).map(([key, messages]) => `:${key}=>${JSON.stringify(messages)}`);
+  const entries = Object.entries(errors).map(([key, messages]) => `:${key}=>[${messages.map((m) => JSON.stringify(m)).join(", ")}]`);
   return `{${entries.join(", ")}}`;
 }
 

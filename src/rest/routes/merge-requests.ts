@@ -19,6 +19,8 @@ function mergingRoutes(mr: string): Route[] {
     get(`${mr}/closes_issues`, "mergeRequestClosesIssues"),
     get(`${mr}/changes`, "mergeRequestChanges"),
     get(`${mr}/diffs`, "mergeRequestDiffs"),
+    get(`${mr}/versions`, "mergeRequestVersions"),
+    get(`${mr}/versions/:version_id`, "mergeRequestVersion"),
     get(`${mr}/merge_ref`, "mergeRequestMergeRef"),
     put(`${mr}/merge`, "mergeMergeRequest"),
     put(`${mr}/rebase`, "rebaseMergeRequest", { status: 202 }),

@@ -117,12 +117,15 @@ export async function buildMergeRequestPayload(
 
 const NOTEABLE_PATHS: Record<string, string> = { Issue: "issues", MergeRequest: "merge_requests", Snippet: "snippets" };
 
+/** A diff note's positions (JSON in their columns); null on other notes. */
+const jsonOrNull = (text: string | null): unknown => (text ? JSON.parse(text) : null);
+
 /** Gitlab::HookData::NoteBuilder#build. */
 export function noteHookAttrs(ctx: Ctx, project: ProjectWithNamespace, note: Note, noteableRef: number) {
   return {
-    attachment: null, author_id: note.authorId, change_position: null, commit_id: null, created_at: rubyTime(note.createdAt),
-    discussion_id: note.discussionId, id: note.id, internal: note.internal, line_code: null, note: note.body, noteable_id: note.noteableId,
-    noteable_type: note.noteableType, original_position: null, position: null, project_id: note.projectId,
+    attachment: null, author_id: note.authorId, change_position: jsonOrNull(note.changePosition), commit_id: null, created_at: rubyTime(note.createdAt),
+    discussion_id: note.discussionId, id: note.id, internal: note.internal, line_code: note.lineCode, note: note.body, noteable_id: note.noteableId,
+    noteable_type: note.noteableType, original_position: jsonOrNull(note.originalPosition), position: jsonOrNull(note.position), project_id: note.projectId,
     resolved_at: rubyTime(note.resolvedAt), resolved_by_id: note.resolvedById, resolved_by_push: null, st_diff: null,
     system: note.system, type: note.type,
     updated_at: rubyTime(note.updatedAt), updated_by_id: null, description: note.body,
