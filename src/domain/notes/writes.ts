@@ -121,9 +121,10 @@ export async function addNote(ctx: DomainContext, noteable: Noteable, input: Not
   if (internal && noteable.type === "Snippet") errors.confidential = ["can not be set for this resource"];
   Object.assign(errors, thread?.errors);
   if (Object.keys(errors).length) throw invalidNote(errors);
-  const now = ctx.now();
   const note = await ctx.db.$transaction(async (tx) => {
-    if (!(await holdParent(tx, ctx, noteable.type, noteable.id))) throw recordNotFound();
+    if (!(await holdParent(tx, ctx, noteable.type, noteable.id, { touches: true }))) throw recordNotFound();
+    // read once the noteable is ours: notes written at once bump its updated_at in commit order
+    const now = ctx.now();
     if (thread?.converts) await tx.note.update({ where: { id: thread.converts }, data: { type: thread.type } });
     const created = await tx.note.create({
       data: {
