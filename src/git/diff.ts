@@ -60,9 +60,11 @@ export interface PatchLimits {
  * The changed files with their patches. Patches are read in the order of `diffFiles` (git prints
  * both in the same order); past `limits.maxBytes` the reading stops and later files have no patch.
  */
-export async function diffPatches(gitDir: string, from: string | null, to: string, limits: PatchLimits, paths: readonly string[] = []): Promise<{ files: DiffPatch[]; truncated: boolean }> {
+export async function diffPatches(
+  gitDir: string, from: string | null, to: string, limits: PatchLimits, paths: readonly string[] = [],
+): Promise<{ files: DiffPatch[]; truncated: boolean; complete: number }> {
   const files = await diffFiles(gitDir, from, to, paths);
-  if (!files.length) return { files: [], truncated: false };
+  if (!files.length) return { files: [], truncated: false, complete: 0 };
   const args = [`--git-dir=${gitDir}`, "diff", "--patch", ...DIFF_OPTIONS, from ?? EMPTY_TREE_SHA, to];
   if (paths.length) args.push("--", ...paths.map((p) => `:(literal)${p}`));
   const child = spawnGit(args, { env: gitEnvironment() });
@@ -92,6 +94,8 @@ export async function diffPatches(gitDir: string, from: string | null, to: strin
   return {
     files: files.map((file, i) => ({ ...file, ...patchOf(sections[i]?.lines ?? []) })),
     truncated,
+    /** how many of the files (first ones) have their whole patch */
+    complete: truncated ? Math.max(sections.length - 1, 0) : files.length,
   };
 }
 

@@ -86,7 +86,12 @@ builder.queryFields((t) => ({
   mergeRequestChanges: t.prismaField({
     type: MergeRequestChanges,
     args: { ...mrArgs, access_raw_diffs: t.arg.boolean({ required: false }), unidiff: t.arg.boolean({ required: false }) },
-    resolve: (_q, _r, args, ctx) => getMergeRequestChanges(ctx, String(args.id), args.merge_request_iid),
+    resolve: async (_q, _r, args, ctx) => {
+      const mr = await getMergeRequestChanges(ctx, String(args.id), args.merge_request_iid);
+      // the changes and overflow fields read this collection (changesOnce)
+      collections.set(mr, mergeRequestDiffCollection(ctx, mr, { accessRawDiffs: args.access_raw_diffs ?? false, unidiff: args.unidiff ?? false }));
+      return mr;
+    },
   }),
   mergeRequestDiffs: t.field({
     type: [DiffEntity],

@@ -12,6 +12,7 @@ import { startTestApp, type TestApp } from "../helpers/app.js";
 import { NOT_FOUND, PROJECT_NOT_FOUND, UNAUTHORIZED } from "../helpers/errors.js";
 import { addMember, createGroup, createProject, uniq } from "../helpers/factories.js";
 import { commitTo, createMergeRequest } from "../helpers/merge-requests.js";
+import { gitOf } from "../helpers/git.js";
 import { protectBranch } from "../helpers/repository.js";
 import { ACCESS_LEVEL, createTeam, createTeamProject, type Team } from "../helpers/team.js";
 
@@ -281,6 +282,34 @@ describe("what reviewers read: commits, participants, changes, diffs", () => {
       expect((await team.guest.api.get(`${mrPath(privateProject.id, mr.iid)}/${suffix}`)).status).toBe(403);
       expect((await team.reporter.api.get(`${mrPath(privateProject.id, mr.iid)}/${suffix}`)).status).toBe(200);
     }
+  });
+});
+
+describe("changes with access_raw_diffs", () => {
+  it("gives every file's whole diff, where the limited changes leave a large file out (too_large) and collapse a big one", async () => {
+    const { mr, source } = await openWithCommit(project);
+    const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i} ${"x".repeat(60)}`).join("\n") + "\n";
+    const written = await t.root.post(`/projects/${project.id}/repository/commits`, {
+      branch: source, commit_message: "Big files",
+      actions: [{ action: "create", file_path: "large.txt", content: lines(3500, "large") }, { action: "create", file_path: "big.txt", content: lines(400, "big") }],
+    });
+    expect(written.status, written.text).toBe(201);
+    const path = `${mrPath(project.id, mr.iid)}/changes`;
+    const limited = (await team.developer.api.get(path)).body;
+    const byPath = (body: any, file: string) => body.changes.find((c: any) => c.new_path === file);
+    expect(byPath(limited, "large.txt")).toMatchObject({ too_large: true, diff: "" });
+    expect(byPath(limited, "big.txt")).toMatchObject({ collapsed: true, diff: "" });
+
+    const raw = (await team.developer.api.get(`${path}?access_raw_diffs=true`)).body;
+    expect(raw.overflow).toBe(false);
+    const git = gitOf(t, project.id);
+    for (const file of ["large.txt", "big.txt"]) {
+      const hunks = git.text("diff", "main", source, "--", file).split("\n").slice(5).join("\n") + "\n";
+      expect(byPath(raw, file)).toMatchObject({ too_large: false, collapsed: false, new_file: true });
+      expect(byPath(raw, file).diff, file).toBe(hunks);
+    }
+    const unidiff = (await team.developer.api.get(`${path}?access_raw_diffs=true&unidiff=true`)).body;
+    expect(byPath(unidiff, "big.txt").diff.startsWith("--- /dev/null\n+++ b/big.txt\n@@ ")).toBe(true);
   });
 });
 

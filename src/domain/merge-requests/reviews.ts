@@ -6,7 +6,7 @@ import { canReadInternalNotes } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { usersById } from "../shared/loaders.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
-import { diffCollection, type DiffCollection } from "../repository/diffs.js";
+import { diffCollection, rawDiffCollection, type DiffCollection } from "../repository/diffs.js";
 import { repositoryOf, type CommitRecord } from "../repository/git.js";
 import { mergeRequestCommitsLoader, type MergeRequestRefs } from "./commits.js";
 import { latestVersion } from "./versions.js";
@@ -15,10 +15,13 @@ import { findMergeRequestWithAccess, type MergeRequestRowAccess, type MergeReque
 export type { DiffView } from "../repository/diffs.js";
 
 /** The MR's diff between the merge base and its head, as its newest version took them (GitLab's merge_request_diff). */
-export async function mergeRequestDiffCollection(ctx: DomainContext, mr: MergeRequest, options: { unidiff?: boolean } = {}): Promise<DiffCollection> {
+export async function mergeRequestDiffCollection(
+  ctx: DomainContext, mr: MergeRequest, options: { unidiff?: boolean; accessRawDiffs?: boolean } = {},
+): Promise<DiffCollection> {
   const version = await latestVersion(ctx, mr);
   if (!version.headCommitSha) return { diffs: [], overflow: false, realSize: "0" };
-  return diffCollection(repositoryOf(ctx, mr.projectId), version.baseCommitSha, version.headCommitSha, { ...options, generated: false });
+  const collect = options.accessRawDiffs ? rawDiffCollection : diffCollection;
+  return collect(repositoryOf(ctx, mr.projectId), version.baseCommitSha, version.headCommitSha, { unidiff: options.unidiff, generated: false });
 }
 
 /** The diffs of GET .../changes. */

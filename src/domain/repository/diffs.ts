@@ -72,6 +72,23 @@ function view(file: DiffPatch, diff: string, flags: { collapsed: boolean; tooLar
   };
 }
 
+/**
+ * What a raw diff (access_raw_diffs: `raw_diffs(limits: false)`) reads of git's output at most:
+ * GitLab sets no limit; this one keeps a huge change from filling the server's small heap.
+ */
+export const RAW_DIFF_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The diff from `from` to `to` without GitLab's collection limits (no file left out, collapsed or
+ * too_large), as `access_raw_diffs` asks; it overflows only past RAW_DIFF_MAX_BYTES.
+ */
+export async function rawDiffCollection(repo: GitRepository, from: string | null, to: string, options: DiffOptions = {}): Promise<DiffCollection> {
+  const { files, complete } = await diffPatches(repo.gitDir, from, to, { maxBytes: RAW_DIFF_MAX_BYTES });
+  const diffs = files.slice(0, complete).map((file) => view(file, file.patch, { collapsed: false, tooLarge: false }, options));
+  const overflow = diffs.length < files.length;
+  return { diffs, overflow, realSize: overflow ? `${diffs.length}+` : String(diffs.length) };
+}
+
 /** The diff from `from` (null: the empty tree) to `to`, within GitLab's limits. */
 export async function diffCollection(repo: GitRepository, from: string | null, to: string, options: DiffOptions = {}): Promise<DiffCollection> {
   const { files, truncated } = await diffPatches(repo.gitDir, from, to, { maxBytes: DIFF_LIMITS.maxBytes + DIFF_LIMITS.maxPatchBytes });
