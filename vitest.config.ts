@@ -6,6 +6,7 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: "graphql/index.js" }] },
   test: {
     globalSetup: ["./test/helpers/global-setup.ts"],
+    setupFiles: ["./test/helpers/close-apps.ts"],
     include: ["test/**/*.test.ts"],
     reporters: ["default", "./test/helpers/summary-reporter.ts"],
     pool: "forks",

@@ -32,6 +32,20 @@ export async function createServices(config: Config, now: () => Date = () => new
   };
 }
 
+/** What each open database needs done to let go of its connections. */
+const poolClosers = new WeakMap<object, () => Promise<void>>();
+
+/**
+ * Lets go of what the services hold: database connections, the repository locks' connections and
+ * the cat-file processes of their repositories (a server stopping; a test file done with its app).
+ */
+export async function closeServices(services: Services): Promise<void> {
+  services.git.close();
+  await services.repositoryLocks.close();
+  await services.db.$disconnect();
+  await poolClosers.get(services.db)?.();
+}
+
 /** The repositories of projects whose deletion committed are removed from disk. */
 function removeRepositoriesOnCommit(db: TransactionClient, git: GitStore): void {
   afterCommit(db, (tx) => {
@@ -42,7 +56,8 @@ function removeRepositoriesOnCommit(db: TransactionClient, git: GitStore): void 
 /** The client for DATABASE_URL, and how its caches learn of other processes' writes. */
 async function openDatabase(databaseUrl: string): Promise<DbHandle & { versions: TableVersions }> {
   if (isPostgresqlUrl(databaseUrl)) {
-    const { db, stats, query } = await createPostgresqlDb(databaseUrl);
+    const { db, stats, query, closePool } = await createPostgresqlDb(databaseUrl);
+    poolClosers.set(db, closePool);
     const versions = postgresqlTableVersions(query as (sql: string) => Promise<[string, unknown][]>);
     stats.onWrite = versions.wrote;
     stats.onRollback = versions.rolledBack;

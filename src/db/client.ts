@@ -27,6 +27,8 @@ export function createDb(databaseUrl: string, onConnect?: (prepare: PrepareDirec
 export interface PostgresqlHandle extends DbHandle {
   /** a query outside Prisma (not counted): rows as arrays */
   query(sql: string): Promise<unknown[][]>;
+  /** ends the connection pool (Prisma's $disconnect leaves a pool it was given open) */
+  closePool(): Promise<void>;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function createPostgresqlDb(databaseUrl: string): Promise<Postgresq
     db: client as unknown as Db,
     stats,
     query: async (sql) => (await pool.query({ text: sql, rowMode: "array" })).rows,
+    closePool: () => pool.end(),
   };
 }
 

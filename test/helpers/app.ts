@@ -6,7 +6,7 @@ import path from "node:path";
 import { inject } from "vitest";
 import { createApp, type App } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
-import { createServices } from "../../src/services.js";
+import { closeServices, createServices } from "../../src/services.js";
 import { bootstrap } from "../../src/domain/instance/bootstrap.js";
 import type { Services } from "../../src/domain/shared/context.js";
 import { ApiClient } from "./api.js";
@@ -43,8 +43,22 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const services: Services = await createServices(config);
+  openServices.push(services);
   await bootstrap(services);
   const app = createApp(services, (e) => { if (process.env.DEBUG_TEST_ERRORS) console.error(e); });
   const client = (token?: string) => new ApiClient(app, token);
   return { app, services, root: client(ROOT_TOKEN), anon: client(), client, dataDir, forgetCaches: () => services.caches.registry.clearAll() };
+}
+
+/** The services of the apps this test file started (vitest runs files one after another in a worker). */
+const openServices: Services[] = [];
+
+/**
+ * Closes every app the file started (test/helpers/close-apps.ts runs it after each file): their
+ * database connections would otherwise linger until the pool's idle timeout, and files that follow
+ * one another on PostgreSQL ran out of its 100 connections.
+ */
+export async function closeTestApps(): Promise<void> {
+  const closing = openServices.splice(0);
+  await Promise.all(closing.map((services) => closeServices(services).catch(() => {})));
 }
