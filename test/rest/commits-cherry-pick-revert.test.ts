@@ -7,7 +7,7 @@ import type { ApiClient } from "../helpers/api.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { uniq } from "../helpers/factories.js";
 import { gitOf } from "../helpers/git.js";
-import { createBranch, createMergeRequest } from "../helpers/merge-requests.js";
+import { createBranch, createMergeRequest, writeFile } from "../helpers/merge-requests.js";
 import { createTeam, createTeamProject, type Team } from "../helpers/team.js";
 
 let t: TestApp;
@@ -30,15 +30,7 @@ const revert = (by: ApiClient, sha: string, body: Record<string, unknown>, p = p
   by.post(`/projects/${p.id}/repository/commits/${sha}/revert`, body);
 
 /** Writes `content` to `file` on `branch` (created from `start` when given); returns the commit. */
-async function write(by: ApiClient, branch: string, file: string, content: string, start?: string): Promise<any> {
-  const exists = (await t.root.get(`/projects/${project.id}/repository/files/${encodeURIComponent(file)}?ref=${encodeURIComponent(start ?? branch)}`)).status === 200;
-  const res = await by.post(`/projects/${project.id}/repository/commits`, {
-    branch, ...(start ? { start_branch: start } : {}), commit_message: `Write ${file}`,
-    actions: [{ action: exists ? "update" : "create", file_path: file, content }],
-  });
-  expect(res.status, res.text).toBe(201);
-  return res.body;
-}
+const write = (by: ApiClient, branch: string, file: string, content: string, start?: string) => writeFile(by, project.id, branch, file, content, start);
 
 /** The name the test factories give a user. */
 const nameOf = (user: { username: string }) => `User ${user.username}`;

@@ -10,7 +10,7 @@ import { mrPath } from "../helpers/approvals.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { uniq } from "../helpers/factories.js";
 import { gitOf } from "../helpers/git.js";
-import { createMergeRequest } from "../helpers/merge-requests.js";
+import { createMergeRequest, writeFile } from "../helpers/merge-requests.js";
 import { clientOf, createTeam, createTeamProject, type Actor, type Team } from "../helpers/team.js";
 
 let t: TestApp;
@@ -23,15 +23,8 @@ beforeAll(async () => {
   project = await createTeamProject(team, { visibility: "public", initialize_with_readme: true });
 });
 
-async function write(by: ApiClient, branch: string, file: string, content: string, start?: string): Promise<any> {
-  const exists = (await t.root.get(`/projects/${project.id}/repository/files/${encodeURIComponent(file)}?ref=${encodeURIComponent(start ?? branch)}`)).status === 200;
-  const res = await by.post(`/projects/${project.id}/repository/commits`, {
-    branch, ...(start ? { start_branch: start } : {}), commit_message: `Write ${file}`,
-    actions: [{ action: exists ? "update" : "create", file_path: file, content }],
-  });
-  expect(res.status, res.text).toBe(201);
-  return res.body;
-}
+/** Writes `content` to `file` on `branch` (created from `start` when given); returns the commit. */
+const write = (by: ApiClient, branch: string, file: string, content: string, start?: string) => writeFile(by, project.id, branch, file, content, start);
 
 const ORIGINAL = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
 /** A line inserted after line 1 and line 10 replaced: hunks -1,4 +1,5 and -7,7 +8,7. */

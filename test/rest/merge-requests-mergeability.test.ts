@@ -11,7 +11,7 @@ import { mrPath } from "../helpers/approvals.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { uniq } from "../helpers/factories.js";
 import { gitOf } from "../helpers/git.js";
-import { commitTo, createMergeRequest } from "../helpers/merge-requests.js";
+import { commitTo, createMergeRequest, writeFile } from "../helpers/merge-requests.js";
 import { ACTORS, clientOf, createTeam, createTeamProject, type Team } from "../helpers/team.js";
 
 let t: TestApp;
@@ -28,15 +28,7 @@ const CANNOT_BE_MERGED = { message: "Branch cannot be merged" };
 const METHOD_NOT_ALLOWED = { message: "405 Method Not Allowed" };
 
 /** Writes `content` to `file` on `branch` (created from `start` when given); returns the commit. */
-async function write(by: ApiClient, branch: string, file: string, content: string, start?: string): Promise<any> {
-  const exists = (await t.root.get(`/projects/${project.id}/repository/files/${encodeURIComponent(file)}?ref=${encodeURIComponent(start ?? branch)}`)).status === 200;
-  const res = await by.post(`/projects/${project.id}/repository/commits`, {
-    branch, ...(start ? { start_branch: start } : {}), commit_message: `Write ${file}`,
-    actions: [{ action: exists ? "update" : "create", file_path: file, content }],
-  });
-  expect(res.status, res.text).toBe(201);
-  return res.body;
-}
+const write = (by: ApiClient, branch: string, file: string, content: string, start?: string) => writeFile(by, project.id, branch, file, content, start);
 
 const head = async (branch: string) => (await t.root.get(`/projects/${project.id}/repository/branches/${encodeURIComponent(branch)}`)).body.commit?.id;
 const show = async (iid: number, by: ApiClient = t.root) => (await by.get(mrPath(project.id, iid))).body;
