@@ -1,5 +1,6 @@
 // Per-caller and per-row values of the merge request entities: note counts, branch state,
 // subscription, whether the caller may merge.
+import type { MergeRequest, Project } from "../../generated/prisma/client.js";
 import { projectAccessLevel } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { canMergeToBranch, canPushToBranch } from "../repository/access.js";
@@ -30,15 +31,24 @@ export async function approvalsSatisfied(ctx: DomainContext, mr: MergeRequestRow
  * unless the project requires resolved threads and one is not.
  */
 export async function discussionsResolved(ctx: DomainContext, mr: MergeRequestRow): Promise<boolean> {
-  if (!mr.project.onlyAllowMergeIfAllDiscussionsAreResolved) return true;
-  return !(await ctx.loaders.get(unresolvedThreadsLoader).load(mr.id));
+  return discussionsResolvedWith(mr.project, () => ctx.loaders.get(unresolvedThreadsLoader).load(mr.id));
 }
+
+/** mergeable_discussions_state?, asking `hasUnresolvedThread` only where the project's rule is on. */
+export async function discussionsResolvedWith(
+  project: Pick<Project, "onlyAllowMergeIfAllDiscussionsAreResolved">, hasUnresolvedThread: () => Promise<boolean>,
+): Promise<boolean> {
+  return !project.onlyAllowMergeIfAllDiscussionsAreResolved || !(await hasUnresolvedThread());
+}
+
+/** should_be_rebased?: the project merges by fast-forward or semi-linear history and the last check found the source lacking the target's head. */
+export const needsRebase = (project: Pick<Project, "mergeMethod">, mr: Pick<MergeRequest, "divergedFromTarget">) =>
+  ffMergeMustBePossible(project) && mr.divergedFromTarget;
 
 export async function detailedMergeStatusOf(ctx: DomainContext, mr: MergeRequestRow): Promise<string> {
   if (mr.state !== "opened") return detailedMergeStatus(mr, SETTLED);
   const [commits, approved, resolved] = await Promise.all([hasCommits(ctx, mr), approvalsSatisfied(ctx, mr), discussionsResolved(ctx, mr)]);
-  const needsRebase = ffMergeMustBePossible(mr.project) && mr.divergedFromTarget;
-  return detailedMergeStatus(mr, { hasCommits: commits, approved, discussionsResolved: resolved, needsRebase });
+  return detailedMergeStatus(mr, { hasCommits: commits, approved, discussionsResolved: resolved, needsRebase: needsRebase(mr.project, mr) });
 }
 
 /** Participants are subscribed: the author, assignees and reviewers. */

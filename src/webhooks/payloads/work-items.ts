@@ -9,7 +9,7 @@ import { projectPageUrl } from "../../domain/shared/web-urls.js";
 import { issueHookChanges, mergeRequestHookChanges } from "./changes.js";
 import { readCommit } from "../../domain/repository/git.js";
 import { withUnresolvedThreads } from "../../domain/merge-requests/loaders.js";
-import { ffMergeMustBePossible } from "../../domain/projects/merge-settings.js";
+import { discussionsResolvedWith, needsRebase } from "../../domain/merge-requests/presenter.js";
 import { commitHookAttrs } from "./push.js";
 import {
   STATE_IDS, labelHookAttrs, projectHookAttrs, rubyTime, userHookAttrs, usersById, type Ctx, type ProjectWithNamespace,
@@ -216,11 +216,10 @@ function hookMergeStatus(mr: MergeRequestRow, project: ProjectWithNamespace): st
   if (mr.mergeStatus === "unchecked") return "unchecked";
   if (mr.mergeStatus === "cannot_be_merged_recheck") return "checking";
   if (mr.mergeStatus !== "can_be_merged") return "broken_status";
-  return ffMergeMustBePossible(project) && mr.divergedFromTarget ? "need_rebase" : "mergeable";
+  return needsRebase(project, mr) ? "need_rebase" : "mergeable";
 }
 
 /** mergeable_discussions_state?, read in the transaction that fires the hook. */
 async function blockingDiscussionsResolved(db: Tx, project: ProjectWithNamespace, mr: MergeRequestRow): Promise<boolean> {
-  if (!project.onlyAllowMergeIfAllDiscussionsAreResolved) return true;
-  return (await withUnresolvedThreads(db, [mr.id])).size === 0;
+  return discussionsResolvedWith(project, async () => (await withUnresolvedThreads(db, [mr.id])).size > 0);
 }
