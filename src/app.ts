@@ -20,12 +20,13 @@ import { readStoredAvatar } from "./domain/shared/avatars.js";
 import { isMultipart, readGraphqlMultipart } from "./graphql-multipart.js";
 import { tokenInfo } from "./domain/oauth/token-info.js";
 import { credentialsOf } from "./context.js";
+import { noteGraphqlOperation, noteRoute, reportError } from "./observability/request-scope.js";
 
 export interface App {
   fetch(request: Request): Promise<Response>;
 }
 
-export function createApp(services: Services, log: (error: unknown) => void = (e) => console.error(e)): App {
+export function createApp(services: Services, log: (error: unknown) => void = reportError): App {
   const restGraph = createGraphqlServer(services, log, schema, REST_GRAPH_PATH);
   const graphs = new Map(GRAPH_PATHS.map((path) => [path, createGraphqlServer(services, log, publicSchema, path, [useGraphLimits()], PUBLIC_GRAPHIQL)]));
   const rest = createRestHandler(schema, services, log, restGraph.getEnveloped);
@@ -33,18 +34,32 @@ export function createApp(services: Services, log: (error: unknown) => void = (e
   return {
     async fetch(request) {
       const pathname = collapseSlashes(new URL(request.url).pathname);
-      if (pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`)) return apiDocs(request.method, pathname) ?? rest(request);
+      if (pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`)) {
+        const docs = apiDocs(request.method, pathname);
+        if (!docs) return rest(request); // notes its route once matched
+        noteRoute(pathname);
+        return docs;
+      }
       if (pathname === "/api/v3" || pathname.startsWith("/api/v3/")) {
+        noteRoute("/api/v3/*");
         return errorResponse(new AppError(410, { error: "API V3 is no longer supported. Use API V4 instead." }));
       }
-      const graph = graphs.get(pathname);
-      if (graph) return graph.fetch(request);
-      if (pathname === REST_GRAPH_PATH) return restGraph.fetch(request);
-      if (pathname === "/oauth/token/info" && request.method === "GET") return oauthTokenInfo(services, request);
+      const graph = graphs.get(pathname) ?? (pathname === REST_GRAPH_PATH ? restGraph : undefined);
+      if (graph) {
+        noteRoute(pathname);
+        return graph.fetch(request);
+      }
+      if (pathname === "/oauth/token/info" && request.method === "GET") {
+        noteRoute(pathname);
+        return oauthTokenInfo(services, request);
+      }
       if (pathname.startsWith(UPLOADS_PREFIX) && (request.method === "GET" || request.method === "HEAD")) {
+        noteRoute(`${UPLOADS_PREFIX}*path`);
         return serveUpload(services, pathname.slice(UPLOADS_PREFIX.length));
       }
-      return probe(pathname) ?? jsonResponse(404, { error: "404 Not Found" });
+      const probed = probe(pathname);
+      if (probed) noteRoute(pathname);
+      return probed ?? jsonResponse(404, { error: "404 Not Found" });
     },
   };
 }
@@ -197,7 +212,9 @@ function createGraphqlServer(
         // read_api tokens may run queries only (REST routes admit their own scopes)
         onExecute({ args }: { args: ExecutionArgs }) {
           if ((args.contextValue as Partial<RestContext>).restRoute) return;
-          const operation = getOperationAST(args.document, args.operationName)?.operation;
+          const definition = getOperationAST(args.document, args.operationName);
+          noteGraphqlOperation(definition?.name?.value);
+          const operation = definition?.operation;
           try {
             assertScopeAllows((args.contextValue as Context).actor, operation === "mutation" ? "write" : "read");
           } catch (error) {

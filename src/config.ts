@@ -1,6 +1,8 @@
 // Every setting, read from the environment once and validated at start.
 import path from "node:path";
 import { availableParallelism } from "node:os";
+import { isCidrOrAddress } from "./observability/monitoring-access.js";
+import { LOG_LEVELS, type LogFormat, type LogLevel, type LogSettings } from "./observability/logger.js";
 
 export interface Config {
   host: string;
@@ -46,6 +48,14 @@ export interface Config {
   repositoriesDir: string;
   /** MAX_PUSH_SIZE_MB: the largest pack a push may send (GitLab's "Maximum push size"); 0: no limit. */
   maxPushSizeMb: number;
+  /** LOG_LEVEL (default info) and LOG_FORMAT (json, or pretty for a terminal) of every process's log. */
+  logging: LogSettings;
+  /** SHUTDOWN_TIMEOUT: seconds a stopping process lets requests in flight and deliveries in hand finish. */
+  shutdownTimeoutMs: number;
+  /** MONITORING_ALLOW_CIDRS: who may read /-/metrics besides loopback (GitLab's monitoring IP allowlist). */
+  monitoringAllowCidrs: readonly string[];
+  /** WORKER_METRICS_PORT: where `npm run worker` serves its own /-/metrics (unset: it serves none). */
+  workerMetricsPort: number | undefined;
 }
 
 /** Key bytes that never print: `String()`, JSON and `util.inspect` show "[REDACTED]". */
@@ -172,6 +182,27 @@ function headerPrefix(env: NodeJS.ProcessEnv): Config["webhookHeaderPrefix"] {
   throw new ConfigError(`WEBHOOK_HEADER_PREFIX must be X-Service- or X-Gitlab-, got "${raw}"`);
 }
 
+function logLevel(env: NodeJS.ProcessEnv): LogLevel {
+  const raw = env.LOG_LEVEL || "info";
+  if ((LOG_LEVELS as readonly string[]).includes(raw)) return raw as LogLevel;
+  throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${raw}"`);
+}
+
+function logFormat(env: NodeJS.ProcessEnv): LogFormat {
+  const raw = env.LOG_FORMAT || "json";
+  if (raw === "json" || raw === "pretty") return raw;
+  throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${raw}"`);
+}
+
+/** Comma-separated addresses or CIDR ranges (IPv4 or IPv6). */
+function allowCidrs(env: NodeJS.ProcessEnv): string[] {
+  const entries = (env.MONITORING_ALLOW_CIDRS ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (!isCidrOrAddress(entry)) throw new ConfigError(`MONITORING_ALLOW_CIDRS must list IP addresses or CIDR ranges, got "${entry}"`);
+  }
+  return entries;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, "PORT", 8080, 0, 65535);
   const dataDir = env.DATA_DIR || DEFAULT_DATA_DIR;
@@ -202,6 +233,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     revision: revision(env),
     repositoriesDir: path.resolve(env.REPOSITORIES_DIR || path.join(dataDir, "repositories")),
     maxPushSizeMb: integer(env, "MAX_PUSH_SIZE_MB", 1024, 0, 1024 * 1024),
+    logging: { level: logLevel(env), format: logFormat(env) },
+    shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT", 30, 0, 3600) * 1000,
+    monitoringAllowCidrs: allowCidrs(env),
+    workerMetricsPort: env.WORKER_METRICS_PORT ? integer(env, "WORKER_METRICS_PORT", 0, 0, 65535) : undefined,
   };
 }
 

@@ -2,24 +2,26 @@
 // With WEB_CONCURRENCY > 1 this process is the cluster's primary: it migrates, bootstraps and runs
 // the delivery worker once, and forks the web processes that share the port (src/web-processes.ts).
 import cluster from "node:cluster";
-import { createServer } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { loadConfigOrExit, type Config } from "./config.js";
 import { applyMigrations } from "./db/migrate.js";
 import type { Services } from "./domain/shared/context.js";
-import { superviseWebProcesses } from "./web-processes.js";
+import { isStopMessage, superviseWebProcesses } from "./web-processes.js";
 import { isWakeMessage } from "./webhooks/wake.js";
+import { configureLogging, logError, logger } from "./observability/logger.js";
+import { observeRequests } from "./observability/request-log.js";
+import { onStopSignal } from "./shutdown.js";
 
-const HARD_EXIT_AFTER_MS = 15_000;
 /** Bytes for the request line (besides the query string) and the headers: Node's default limit. */
 const HEADER_ALLOWANCE = 16_384;
 
 interface Listener {
   readonly listening: Promise<number>;
-  /** stops accepting connections and resolves once the requests in flight are answered */
-  stop(): Promise<void>;
+  /** stops accepting connections and resolves once the requests in flight are answered, or cut after `timeoutMs` */
+  stop(timeoutMs: number): Promise<void>;
 }
 
 async function serveHttp(services: Services): Promise<Listener> {
@@ -31,8 +33,9 @@ async function serveHttp(services: Services): Promise<Listener> {
   // room for the longest query string the app accepts, so that a longer one gets its 414 answer.
   const maxHeaderSize = services.config.maxQueryStringLength + HEADER_ALLOWANCE;
   // git's smart HTTP and the OAuth provider (oidc-provider) take Node's request and response themselves
-  const listener = withGitHttp(services, withOAuth(services, createServerAdapter((request: Request) => app.fetch(request))));
+  const listener = observeRequests(withGitHttp(services, withOAuth(services, createServerAdapter((request: Request) => app.fetch(request)))));
   const server = createServer({ maxHeaderSize }, listener);
+  const inFlight = countInFlight(server);
   server.on("clientError", answerClientError);
   const listening = new Promise<number>((resolve) => {
     server.listen(services.config.port, services.config.host, () => {
@@ -40,17 +43,33 @@ async function serveHttp(services: Services): Promise<Listener> {
       resolve(typeof address === "object" && address ? address.port : services.config.port);
     });
   });
-  const stop = () =>
+  const stop = (timeoutMs: number) =>
     new Promise<void>((resolve) => {
+      if (inFlight.count) logger.info(`waiting for ${inFlight.count} request(s) in flight (at most ${timeoutMs / 1000} s)`);
       // keep-alive sockets would hold `close` open: closed as soon as their request in flight is answered
       const closeIdle = setInterval(() => server.closeIdleConnections(), 50);
+      const cut = setTimeout(() => {
+        logger.warn(`SHUTDOWN_TIMEOUT reached: cutting ${inFlight.count} request(s) still in flight`);
+        server.closeAllConnections();
+      }, timeoutMs);
       server.close(() => {
         clearInterval(closeIdle);
+        clearTimeout(cut);
         resolve();
       });
       server.closeIdleConnections();
     });
   return { listening, stop };
+}
+
+/** Requests whose response is not over yet. */
+function countInFlight(server: Server): { count: number } {
+  const inFlight = { count: 0 };
+  server.on("request", (_req, res: ServerResponse) => {
+    inFlight.count++;
+    res.once("close", () => inFlight.count--);
+  });
+  return inFlight;
 }
 
 /**
@@ -69,24 +88,20 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-function onStopSignal(stop: () => Promise<unknown>) {
-  let stopping = false;
-  const handler = () => {
-    if (stopping) return;
-    stopping = true;
-    setTimeout(() => process.exit(0), HARD_EXIT_AFTER_MS).unref();
-    void stop().finally(() => process.exit(0));
-  };
-  process.on("SIGTERM", handler);
-  process.on("SIGINT", handler);
-}
-
 /** A forked web process: the database is migrated and bootstrapped by the primary already. */
 async function runWebProcess(config: Config) {
-  const { createServices } = await import("./services.js");
+  let stop: ((reason: string) => void) | undefined;
+  // asked before it serves (a process forked just before the stop): nothing is in flight yet
+  process.on("message", (message) => isStopMessage(message) && (stop ? stop("asked by the primary") : process.exit(0)));
+  const { createServices, closeServices } = await import("./services.js");
   const services = await createServices(config);
   const http = await serveHttp(services);
-  onStopSignal(() => http.stop().finally(() => services.db.$disconnect()));
+  stop = onStopSignal(config, () => http.stop(config.shutdownTimeoutMs).finally(() => closeServices(services)), `web process ${process.pid}`);
+  // the primary is gone (killed, or exited at a second signal): no web process outlives it
+  process.on("disconnect", () => {
+    logger.warn(`web process ${process.pid}: the primary is gone, exiting`);
+    process.exit(1);
+  });
 }
 
 /** The server drives the `git` program: without a recent enough one it stops at once, saying why. */
@@ -96,7 +111,7 @@ async function requireGit(): Promise<void> {
     await checkGitVersion();
   } catch (error) {
     if (!(error instanceof GitMissingError)) throw error;
-    console.error(`Cannot start: ${error.message}`);
+    logger.fatal(`Cannot start: ${error.message}`);
     process.exit(2);
   }
 }
@@ -105,7 +120,7 @@ async function runPrimary(config: Config) {
   await requireGit();
   mkdirSync(config.dataDir, { recursive: true });
   // The migration runs in a child process (Prisma CLI) while this one loads the application.
-  const [[{ createServices }, { bootstrap }, { createWorker }, { startRepositoryRepair }, { convertLegacyRepositories }]] = await Promise.all([
+  const [[{ createServices, closeServices }, { bootstrap }, { createWorker }, { startRepositoryRepair }, { convertLegacyRepositories }]] = await Promise.all([
     Promise.all([
       import("./services.js"), import("./domain/instance/bootstrap.js"), import("./webhooks/worker.js"), import("./domain/repository/reconcile.js"),
       import("./domain/repository/conversion.js"),
@@ -115,41 +130,42 @@ async function runPrimary(config: Config) {
   const services: Services = await createServices(config);
   await announceRoot(services, bootstrap);
   // before the repair compares refs with rows: a database from before real git gets its repositories
-  await convertLegacyRepositories(services, (message, error) => (error ? console.error(message, error) : console.log(message)));
-  const stopRepair = startRepositoryRepair(services, (message, error) => console.error(message, error ?? ""));
+  await convertLegacyRepositories(services, (message, error) => (error ? logError(message, error) : logger.info(message)));
+  const stopRepair = startRepositoryRepair(services, logError);
   const clustered = config.webConcurrency > 1;
-  const web: Listener = clustered ? superviseWebProcesses(config.webConcurrency, console.error) : await serveHttp(services);
+  const web: Listener = clustered ? superviseWebProcesses(config.webConcurrency, (message) => logger.warn(message)) : await serveHttp(services);
   // the webhook delivery worker (WEBHOOK_WORKER=false when workers run apart: `npm run worker`)
   const worker = config.webhookWorker ? createWorker(services) : null;
   void worker?.start();
   // the web processes' commits wake it (a web process runs no worker)
   if (clustered) cluster.on("message", (_from, message) => isWakeMessage(message) && worker?.wake());
-  onStopSignal(async () => {
+  onStopSignal(config, async () => {
     stopRepair();
-    await web.stop();
-    await worker?.stop();
-    await services.db.$disconnect();
+    // the web side and the worker finish at the same time, each within SHUTDOWN_TIMEOUT
+    await Promise.all([web.stop(config.shutdownTimeoutMs), worker?.stop(config.shutdownTimeoutMs)]);
+    await closeServices(services);
   });
   const port = await web.listening;
   const processes = clustered ? `, ${config.webConcurrency} web processes` : "";
-  console.log(`Forgeline listening on http://${config.host}:${port} (REST /api/v4, GraphQL /graphql${processes})`);
+  logger.info(`Forgeline listening on http://${config.host}:${port} (REST /api/v4, GraphQL /graphql${processes})`);
 }
 
 async function announceRoot(services: Services, bootstrap: typeof import("./domain/instance/bootstrap.js").bootstrap) {
   const result = await bootstrap(services);
   if (!result.created) return;
   if (!result.generatedToken) {
-    console.log("Created administrator 'root' with the token from INITIAL_ROOT_TOKEN.");
+    logger.info("Created administrator 'root' with the token from INITIAL_ROOT_TOKEN.");
     return;
   }
+  // the token goes to a file only the server's user reads, never into the log (GitLab's initial_root_password)
   const file = path.join(services.config.dataDir, "root-token.txt");
   writeFileSync(file, `${result.generatedToken}\n`, { mode: 0o600 });
-  console.log(`Created administrator 'root'. Its personal access token (shown once, also in ${file}):`);
-  console.log(result.generatedToken);
+  logger.info(`Created administrator 'root'. Its personal access token is in ${file}`);
 }
 
 const config = loadConfigOrExit();
+configureLogging(config.logging);
 (cluster.isWorker ? runWebProcess(config) : runPrimary(config)).catch((error) => {
-  console.error(error);
+  logError("Cannot start", error);
   process.exit(1);
 });

@@ -7,23 +7,30 @@ const FIRST_RESTART_DELAY_MS = 100;
 const MAX_RESTART_DELAY_MS = 10_000;
 /** deaths further back than this no longer lengthen the restart delay */
 const CRASH_MEMORY_MS = 60_000;
-const DRAIN_TIMEOUT_MS = 10_000;
+/** what a web process may take past the shutdown timeout (closing its database) before it is killed */
+const DRAIN_MARGIN_MS = 3_000;
 
 export interface WebProcesses {
   /** resolves with the port once the first web process listens */
   readonly listening: Promise<number>;
-  /** SIGTERM to every web process (each drains), SIGKILL to those still there after the drain timeout */
-  stop(): Promise<void>;
+  /** asks every web process to stop (each drains within `timeoutMs`), SIGKILL to those still there after it */
+  stop(timeoutMs: number): Promise<void>;
 }
 
 export function superviseWebProcesses(count: number, log: (message: string) => void): WebProcesses {
   let stopping = false;
   let deaths: number[] = [];
+  /** the web processes that serve (a process still starting may not hear a message yet) */
+  const serving = new Set<number>();
   const listening = new Promise<number>((resolve) => {
-    cluster.on("listening", (_worker, address) => resolve(address.port));
+    cluster.on("listening", (worker, address) => {
+      serving.add(worker.id);
+      resolve(address.port);
+    });
   });
 
   cluster.on("exit", (worker, code, signal) => {
+    serving.delete(worker.id);
     if (stopping) return;
     const now = Date.now();
     deaths = [...deaths.filter((at) => now - at < CRASH_MEMORY_MS), now];
@@ -38,21 +45,28 @@ export function superviseWebProcesses(count: number, log: (message: string) => v
 
   return {
     listening,
-    async stop() {
+    async stop(timeoutMs) {
       stopping = true;
-      await Promise.all(Object.values(cluster.workers ?? {}).map((worker) => drain(worker!)));
+      await Promise.all(Object.values(cluster.workers ?? {}).map((worker) => drain(worker!, serving.has(worker!.id), timeoutMs + DRAIN_MARGIN_MS)));
     },
   };
 }
 
-function drain(worker: Worker): Promise<void> {
+function drain(worker: Worker, serving: boolean, killAfterMs: number): Promise<void> {
   return new Promise((resolve) => {
     if (worker.isDead()) return resolve();
-    const timer = setTimeout(() => worker.process.kill("SIGKILL"), DRAIN_TIMEOUT_MS);
+    const timer = setTimeout(() => worker.process.kill("SIGKILL"), killAfterMs);
     worker.once("exit", () => {
       clearTimeout(timer);
       resolve();
     });
-    worker.process.kill("SIGTERM");
+    // A serving process gets a message, not a signal: one that also got the terminal's SIGINT must not
+    // take it for a second signal. One still starting has nothing in flight: SIGTERM ends it.
+    if (serving) worker.send(STOP_MESSAGE, (error: Error | null) => error && worker.process.kill("SIGTERM"));
+    else worker.process.kill("SIGTERM");
   });
 }
+
+const STOP_MESSAGE = { forgeline: "stop" };
+
+export const isStopMessage = (message: unknown) => (message as { forgeline?: string } | null)?.forgeline === "stop";

@@ -6,10 +6,12 @@
 // - transactions begin IMMEDIATE: the stock `BEGIN` is deferred, so a transaction that reads
 //   before it writes fails at once with SQLITE_BUSY when another process wrote since its read
 //   (no busy wait is possible there); taking the write lock at BEGIN makes it wait its turn instead;
-// - every statement is counted (`SqlStats`), so tests can hold each route to a statement budget.
+// - every statement is counted (`SqlStats`), so tests can hold each route to a statement budget, and
+//   counted and timed for the request it runs for (the request log, the metrics).
 import type Database from "better-sqlite3";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { isPostgresqlUrl, postgresqlAdapterFactory } from "./postgresql.js";
+import { currentRequest } from "../observability/request-scope.js";
 
 export interface SqlStats {
   /** statements sent to the database since the process started */
@@ -112,10 +114,7 @@ export function countStatements(adapter: Pick<Connected, "queryRaw" | "executeRa
     const q = queryable as unknown as Record<"queryRaw" | "executeRaw", (query: unknown) => Promise<unknown>>;
     for (const method of ["queryRaw", "executeRaw"] as const) {
       const original = q[method].bind(queryable);
-      q[method] = (query) => {
-        const sql = (query as { sql: string }).sql;
-        stats.statements++;
-        stats.trace?.(sql);
+      const send = (sql: string, query: unknown) => {
         if (READ_ONLY.test(sql)) return original(query);
         stats.writes++;
         stats.onWrite?.(sql);
@@ -127,6 +126,16 @@ export function countStatements(adapter: Pick<Connected, "queryRaw" | "executeRa
           for (const write of writes) stats.onWrite?.(write);
           return result;
         });
+      };
+      q[method] = (query) => {
+        const sql = (query as { sql: string }).sql;
+        stats.statements++;
+        stats.trace?.(sql);
+        const request = currentRequest();
+        if (!request) return send(sql, query);
+        request.dbStatements++;
+        const started = performance.now();
+        return send(sql, query).finally(() => (request.dbMilliseconds += performance.now() - started));
       };
     }
     return queryable;

@@ -15,6 +15,7 @@ import { systemContext } from "../domain/shared/context.js";
 import { checkGitAccess, GitAccessError, type GitProject, type GitService } from "../domain/repository/git-access.js";
 import { PushSession } from "../domain/repository/pushes.js";
 import { gitRoute, type GitRoute } from "./paths.js";
+import { noteRoute, noteUser, reportError } from "../observability/request-scope.js";
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -29,12 +30,13 @@ const accessDenied = (publicUrl: string) =>
   "instead of a password. If a token was provided, it was either incorrect, expired, or improperly scoped. " +
   `See ${publicUrl}/help/topics/git/troubleshooting_git.md#error-on-git-fetch-http-basic-access-denied`;
 
-export function withGitHttp(services: Services, next: Listener, log: (error: unknown) => void = (e) => console.error(e)): Listener {
+export function withGitHttp(services: Services, next: Listener, log: (error: unknown) => void = reportError): Listener {
   const hooksPath = installHookScripts(path.join(services.config.repositoriesDir, ".hooks"));
   const hooks = new HookChannel();
   return (req, res) => {
     const route = gitRoute(req.method, req.url);
     if (!route) return next(req, res);
+    noteRoute(`/:namespace/:project${route.dotGit ? ".git" : ""}/${route.action}`);
     serve(services, { hooks, hooksPath }, route, req, res).catch((error) => {
       log(error);
       if (!res.headersSent) plain(res, 500, "Internal Server Error");
@@ -67,6 +69,7 @@ async function serve(services: Services, setup: HookSetup, route: GitRoute, req:
   let actor: Actor | null;
   try {
     actor = await authenticate(services, req);
+    noteUser(actor?.user);
   } catch (error) {
     if (error instanceof GitAuthenticationError) return challenge(services, res);
     if (error instanceof GitUserRefusedError) return plain(res, 403, error.message);

@@ -8,6 +8,8 @@ import type { Services } from "../domain/shared/context.js";
 import { loadKeySet } from "../domain/oauth/keys.js";
 import { renderErrorPage, PAGE_HEADERS } from "./pages.js";
 import { createInteractionHandler, INTERACTION_PREFIX } from "./interactions.js";
+import { oauthRouteOf } from "./routes.js";
+import { noteRoute, reportError } from "../observability/request-scope.js";
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -24,7 +26,7 @@ interface Mounted {
   interactions: ReturnType<typeof createInteractionHandler>;
 }
 
-export function withOAuth(services: Services, fallback: NodeListener, log: (error: unknown) => void = console.error): NodeListener {
+export function withOAuth(services: Services, fallback: NodeListener, log: (error: unknown) => void = reportError): NodeListener {
   let mounted: Promise<Mounted> | undefined;
   const mount = () => (mounted ??= build(services, log).catch((error) => {
     mounted = undefined;
@@ -33,6 +35,7 @@ export function withOAuth(services: Services, fallback: NodeListener, log: (erro
   return (req, res) => {
     const pathname = pathOf(req.url);
     if (!isOAuthPath(pathname)) return fallback(req, res);
+    noteRoute(oauthRouteOf(pathname, INTERACTION_PREFIX));
     mount()
       .then(({ provider, interactions }) => (pathname.startsWith(INTERACTION_PREFIX) ? interactions(req, res, pathname) : provider(req, res)))
       .catch((error) => {

@@ -2,6 +2,7 @@
 // GitLab's scopes and claims, 2-hour access tokens, refresh tokens always issued and rotated, PKCE
 // required for public clients, introspection and revocation of a client's own tokens, and the
 // device authorization grant.
+import { OAUTH_ROUTES } from "./routes.js";
 import Provider from "oidc-provider";
 import type { Services } from "../domain/shared/context.js";
 import { APPLICATION_SCOPES } from "../domain/oauth/applications.js";
@@ -16,16 +17,6 @@ import { PAGE_HEADERS, renderDeviceConfirm, renderDeviceInput, renderDeviceSucce
 const ACCESS_TOKEN_TTL = 2 * 60 * 60;
 const DAY = 24 * 60 * 60;
 
-export const OAUTH_ROUTES = {
-  authorization: "/oauth/authorize",
-  token: "/oauth/token",
-  revocation: "/oauth/revoke",
-  introspection: "/oauth/introspect",
-  userinfo: "/oauth/userinfo",
-  device_authorization: "/oauth/authorize_device",
-  code_verification: "/oauth/device",
-  jwks: "/oauth/discovery/keys",
-} as const;
 
 const GROUP_CLAIMS = ["owner", "maintainer", "developer"].map((level) => `https://gitlab.org/claims/groups/${level}`);
 const OPENID_CLAIMS = ["sub", "name", "nickname", "preferred_username", "profile", "picture", "groups", "groups_direct", ...GROUP_CLAIMS];

@@ -1,6 +1,7 @@
 // The /api/v4 facade: match the route table, decode params, authenticate, then run the route's
 // operation (built once at start, as SOFA builds it: operations.ts) through the same envelop
 // pipeline as /graphql, and render the answer the way GitLab clients expect.
+import { noteRoute } from "../observability/request-scope.js";
 import type { ExecutionResult, GraphQLError, GraphQLField, GraphQLSchema } from "graphql";
 import type { GetEnvelopedFn } from "@envelop/core";
 import { createContext, type Context } from "../context.js";
@@ -46,6 +47,7 @@ export function createRestHandler(schema: GraphQLSchema, services: Services, log
   }
 
   async function run(request: Request, { route, params }: RouteMatch, url: URL): Promise<Response> {
+    noteRoute(`${API_PREFIX}${route.path}`);
     const query = parseQuery(url.search);
     const body = withFileAlias(await parseBody(request, services.config.maxBodyBytes), route.files);
     const raw = { ...query, ...body, ...params }; // path params win over body and query

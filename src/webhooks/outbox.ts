@@ -14,6 +14,7 @@ import { hookEventColumn } from "../domain/web-hooks/switches.js";
 import { branchMatches } from "./branch-filter.js";
 import { TRIGGER_SWITCHES, type Trigger } from "../domain/web-hooks/triggers.js";
 import { markEnqueued } from "./wake.js";
+import { currentRequest } from "../observability/request-scope.js";
 
 export interface HookEventInput {
   /** the group the event happened in (member and subgroup events) */
@@ -47,6 +48,7 @@ export async function enqueueHookDeliveries(tx: Tx, ctx: Pick<DomainContext, "no
   await tx.webHookDelivery.createMany({
     data: hearing.map((hook) => ({
       hookId: hook.id, trigger: input.trigger, payload, idempotencyKey: randomUUID(), eventUuid: randomUUID(), nextAttemptAt: now,
+      correlationId: currentRequest()?.correlationId ?? null,
     })),
   });
   markEnqueued(tx);

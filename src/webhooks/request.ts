@@ -7,6 +7,7 @@ import type { Config } from "../config.js";
 import type { WebHook } from "../generated/prisma/client.js";
 import { interpolate, type HookState } from "../domain/web-hooks/rules.js";
 import { eventHeaderOf } from "../domain/web-hooks/triggers.js";
+import { currentRequest } from "../observability/request-scope.js";
 
 export const REDACTED = "[REDACTED]";
 export const SERVICE_NAME = "Forgeline";
@@ -17,6 +18,8 @@ export interface DeliveryIds {
   trigger: string;
   idempotencyKey: string;
   eventUuid: string;
+  /** the X-Request-Id of the request that fired the event; a test or resend sent now takes its own request's */
+  correlationId?: string | null;
 }
 
 export interface BuiltHeaders {
@@ -36,6 +39,7 @@ export function buildHeaders(config: Config, hook: WebHook, state: HookState, id
     [`${prefix}Webhook-UUID`]: hook.uuid,
     [`${prefix}Instance`]: config.publicUrl,
     [`${prefix}Event-UUID`]: ids.eventUuid,
+    ...correlationHeader(ids.correlationId ?? currentRequest()?.correlationId),
     ...signed,
   };
   const token = state.token ? { [`${prefix}Token`]: state.token.replace(/[\r\n]/g, "") } : {};
@@ -45,6 +49,11 @@ export function buildHeaders(config: Config, hook: WebHook, state: HookState, id
     sent: withoutOverrides(state.customHeaders, { ...standard, ...token }),
     recorded: withoutOverrides(redactedCustom, { ...standard, ...redactedToken }),
   };
+}
+
+/** The receiver can tie a delivery to the request (and its log line) that caused it. */
+function correlationHeader(correlationId: string | null | undefined): Record<string, string> {
+  return correlationId ? { "X-Request-Id": correlationId } : {};
 }
 
 /**

@@ -24,6 +24,7 @@ import { targetOf } from "./request.js";
 import { claimRows } from "./claim.js";
 import { listenOnChannel, type ChannelListener } from "../db/listen.js";
 import { NOTIFY_CHANNEL, onOutboxCommit } from "./wake.js";
+import { logError, logger } from "../observability/logger.js";
 
 export interface WorkerOptions {
   /** the clock deliveries are scheduled by (services.now by default) */
@@ -58,8 +59,11 @@ export interface Worker {
   start(): Promise<void>;
   /** a started worker claims at once (rows committed) */
   wake(): void;
-  /** finishes the deliveries in hand, then stops */
-  stop(): Promise<void>;
+  /**
+   * Finishes the deliveries in hand, then stops; with `timeoutMs`, the rows still in hand after it
+   * are released (another worker sends them at once rather than when their lease expires).
+   */
+  stop(timeoutMs?: number): Promise<void>;
 }
 
 /** how long a finished delivery may wait for others to be written with */
@@ -79,7 +83,7 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
   const now = options.now ?? (() => services.now());
   const transport = options.transport ?? sendOverNetwork;
   const leaseMs = options.leaseMs ?? services.config.webhookTimeoutSeconds * 1000 + 30_000;
-  const log = options.log ?? ((message, error) => console.error(message, error ?? ""));
+  const log = options.log ?? logError;
   const owner = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const clocked: Services = { ...services, now };
   const limiter = createHostLimiter(settings.hostConcurrency);
@@ -119,9 +123,13 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
     try {
       const attempt = await sendHook(
         clocked,
-        { hook, trigger: row.trigger, data: JSON.parse(row.payload), idempotencyKey: row.idempotencyKey, eventUuid: row.eventUuid },
+        {
+          hook, trigger: row.trigger, data: JSON.parse(row.payload), idempotencyKey: row.idempotencyKey, eventUuid: row.eventUuid,
+          correlationId: row.correlationId,
+        },
         transport,
       );
+      if (attempt) logDelivery(row, attempt);
       return attempt ? { row, hook, kind: "sent", attempt } : { row, kind: "disabled" };
     } catch (error) {
       log(`webhook delivery ${row.id} failed unexpectedly`, error);
@@ -264,6 +272,15 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
     if (!stopped && (room >= settings.concurrency / 2 || (moreDue && room >= settings.concurrency / 4))) void pump();
   }
 
+  /** The rows this worker still holds go back to the outbox, due now. */
+  async function releaseLeases(): Promise<void> {
+    const { count } = await services.db.webHookDelivery.updateMany({
+      where: { leaseOwner: owner, status: "pending" },
+      data: { leaseOwner: null, leaseExpiresAt: null },
+    });
+    if (count) log(`webhook worker ${owner} stopping: released ${count} delivery(ies) still in hand`);
+  }
+
   async function maintain(): Promise<void> {
     const at = now().getTime();
     if (at - lastMaintenance < settings.maintenanceIntervalMs) return;
@@ -292,16 +309,26 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
       const firstLook = pump().finally(schedule);
       await firstLook;
     },
-    async stop() {
+    async stop(timeoutMs) {
       stopped = true;
       clearTimeout(timer);
       unsubscribe?.();
-      await listener?.close();
-      await claiming;
-      await Promise.all(sending);
-      clearTimeout(settleTimer);
-      if (finished.length) settling ??= settleFinished();
-      await settling;
+      const finishing = (async () => {
+        await listener?.close();
+        await claiming;
+        await Promise.all(sending);
+        clearTimeout(settleTimer);
+        if (finished.length) settling ??= settleFinished();
+        await settling;
+      })();
+      if (timeoutMs === undefined) return finishing;
+      let deadline: NodeJS.Timeout | undefined;
+      const timedOut = await Promise.race([
+        finishing.then(() => false),
+        new Promise<boolean>((resolve) => (deadline = setTimeout(() => resolve(true), timeoutMs))),
+      ]);
+      clearTimeout(deadline);
+      if (timedOut) await releaseLeases();
     },
   };
 }
@@ -313,6 +340,21 @@ type Outcome =
   | { row: WebHookDelivery; kind: "sent"; hook: WebHook; attempt: AttemptRecord }
   /** the send itself threw (a bug, not an HTTP failure): retried like a network error */
   | { row: WebHookDelivery; kind: "error"; message: string };
+
+/** One line per attempt, with the correlation id of the request that fired the event. */
+function logDelivery(row: WebHookDelivery, attempt: AttemptRecord): void {
+  const status = attempt.response?.status ?? null;
+  logger.info({
+    correlation_id: row.correlationId,
+    delivery_id: row.id,
+    hook_id: row.hookId,
+    event: row.trigger,
+    attempt: row.attempts + 1,
+    status,
+    duration_s: attempt.executionDuration,
+    error: attempt.internalErrorMessage ?? undefined,
+  }, isSuccessStatus(status) ? "webhook delivered" : "webhook delivery failed");
+}
 
 /** No answer, a server error, 408 and 429 may pass on a later try; other client errors will not. */
 function retryable(status: number | null): boolean {

@@ -38,9 +38,9 @@ describe("first start on an empty data directory, without INITIAL_ROOT_TOKEN", (
     }
   });
 
-  it("prints the generated root token once and writes it to root-token.txt with mode 0600", () => {
+  it("writes the generated root token to root-token.txt with mode 0600 and names the file, never logging the token", () => {
     expect(token).toMatch(/^glpat-[A-Za-z0-9_-]{20,}$/);
-    expect(occurrences(server.output(), token)).toBe(1);
+    expect(occurrences(server.output(), token)).toBe(0);
     expect(server.output()).toContain(path.join(server.dataDir, TOKEN_FILE));
     expect(statSync(path.join(server.dataDir, TOKEN_FILE)).mode & 0o777).toBe(0o600);
   });

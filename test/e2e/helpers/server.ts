@@ -48,6 +48,8 @@ export interface RunningServer {
   output(): string;
   /** SIGTERM, then wait for the exit; resolves to the exit code */
   stop(): Promise<number | null>;
+  /** resolves to the exit code once the process has exited (by itself or signalled by the test) */
+  readonly exited: Promise<number | null>;
 }
 
 export function newDataDir(): string {
@@ -145,6 +147,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     encryptionKey: env.WEBHOOK_ENCRYPTION_KEY,
     output: spawned.output,
     stop: () => stopProcess(spawned),
+    exited: spawned.exited,
   };
 }
 
