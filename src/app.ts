@@ -20,7 +20,7 @@ import { readStoredAvatar } from "./domain/shared/avatars.js";
 import { isMultipart, readGraphqlMultipart } from "./graphql-multipart.js";
 import { tokenInfo } from "./domain/oauth/token-info.js";
 import { credentialsOf } from "./context.js";
-import { noteGraphqlOperation, noteRoute, reportError } from "./observability/request-scope.js";
+import { currentRequest, noteGraphqlOperation, noteRoute, reportError } from "./observability/request-scope.js";
 
 export interface App {
   fetch(request: Request): Promise<Response>;
@@ -145,21 +145,24 @@ type ResultWithErrors = { errors?: readonly GraphQLError[]; stringify?: (result:
 
 /**
  * Yoga strips `extensions.http` from the errors it sends; put the status back so GraphQL clients
- * see the same status as REST (`extensions.http.status`). Yoga calls `stringify` on each result.
+ * see the same status as REST (`extensions.http.status`), and the request's correlation id (its
+ * X-Request-Id, which the log line carries) beside it. Yoga calls `stringify` on each result.
  */
 function keepHttpStatus(result: unknown): void {
+  const correlationId = currentRequest()?.correlationId;
   for (const item of Array.isArray(result) ? result : [result]) {
     const errors = (item as ResultWithErrors | null)?.errors;
     if (!errors?.length) continue;
     const statuses = errors.map((error) => (error.extensions?.http as { status?: number } | undefined)?.status);
     (item as ResultWithErrors).stringify = (sanitized: { errors?: GraphQLError[] }) =>
-      JSON.stringify({ ...sanitized, errors: sanitized.errors?.map((error, i) => withStatus(error, statuses[i])) });
+      JSON.stringify({ ...sanitized, errors: sanitized.errors?.map((error, i) => withExtensions(error, statuses[i], correlationId)) });
   }
 }
 
-function withStatus(error: GraphQLError, status: number | undefined) {
+function withExtensions(error: GraphQLError, status: number | undefined, correlationId: string | undefined) {
   const json = typeof error.toJSON === "function" ? error.toJSON() : (error as unknown as ReturnType<GraphQLError["toJSON"]>);
-  return status ? { ...json, extensions: { ...json.extensions, http: { status } } } : json;
+  if (!status && !correlationId) return json;
+  return { ...json, extensions: { ...json.extensions, ...(status ? { http: { status } } : {}), ...(correlationId ? { correlationId } : {}) } };
 }
 
 function createGraphqlServer(

@@ -14,6 +14,7 @@ import { GitStore } from "./git/store.js";
 import { afterCommit, type TransactionClient } from "./db/after-commit.js";
 import { takeRemovedRepositories } from "./domain/repository/removal.js";
 import { createRepositoryLocks } from "./git/locks.js";
+import { logError } from "./observability/logger.js";
 import "./event-subscribers.js";
 
 export async function createServices(config: Config, now: () => Date = () => new Date()): Promise<Services> {
@@ -49,7 +50,7 @@ export async function closeServices(services: Services): Promise<void> {
 /** The repositories of projects whose deletion committed are removed from disk. */
 function removeRepositoriesOnCommit(db: TransactionClient, git: GitStore): void {
   afterCommit(db, (tx) => {
-    for (const projectId of takeRemovedRepositories(tx)) void git.remove(projectId).catch((error) => console.error(error));
+    for (const projectId of takeRemovedRepositories(tx)) void git.remove(projectId).catch((error) => logError(`could not remove the repository of project ${projectId}`, error));
   });
 }
 

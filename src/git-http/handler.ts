@@ -3,6 +3,7 @@
 // prints as "remote: ..."), then `git upload-pack` / `git receive-pack --stateless-rpc` streamed
 // both ways (a pack is never held in memory; gzip request bodies are inflated on the way), killed
 // when the client goes away. Pushes run the hooks of hook-channel.ts through a PushSession.
+import { AsyncResource } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import type { Readable } from "node:stream";
@@ -177,7 +178,9 @@ async function receivePack(
   ctx: DomainContext, services: Services, setup: HookSetup, target: GitProject, body: Readable, req: IncomingMessage, res: ServerResponse,
 ): Promise<void> {
   const session = new PushSession(ctx, target);
-  const channel = await setup.hooks.open((request) => hookAnswer(session, request));
+  // the hooks reach this process on the channel's own connections: bound to this request, their
+  // statements count in its log line and the events they fire carry its correlation id
+  const channel = await setup.hooks.open(AsyncResource.bind((request: HookRequest) => hookAnswer(session, request)));
   const maxBytes = services.config.maxPushSizeMb * 1024 * 1024;
   const args = ["-c", `core.hooksPath=${setup.hooksPath}`, ...(maxBytes > 0 ? ["-c", `receive.maxInputSize=${maxBytes}`] : [])];
   try {

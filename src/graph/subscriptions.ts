@@ -3,6 +3,7 @@
 // of a group's projects (domain/live-events.ts). Subscribing needs a project or group the caller
 // can see; each event then reaches the subscriber only when node(id:) would show its object to them
 // at that moment (confidential issues and their notes, internal notes: the domain's read rules).
+import { logError } from "../observability/logger.js";
 import { createPubSub, type PubSub } from "graphql-yoga";
 import { createContext, type Context } from "../context.js";
 import { ancestorIds, findGroup, projectById } from "../domain/shared/access.js";
@@ -43,7 +44,7 @@ function hubOf(services: Services): Hub {
   return hub;
 }
 
-const logListenerError = (message: string, error?: unknown) => console.error(message, error);
+const logListenerError = logError;
 
 function join(services: Services): Hub {
   const hub = hubOf(services);

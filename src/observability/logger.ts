@@ -13,24 +13,28 @@ export interface LogSettings {
   format: LogFormat;
 }
 
-function build({ level, format }: LogSettings): Logger {
+function build({ level, format }: LogSettings, destination?: pino.DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level,
     messageKey: "message",
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ severity: label.toUpperCase() }) },
     serializers: { err: pino.stdSerializers.err },
   };
   // synchronous writes: a line is out before the process exits, whatever ends it
-  if (format === "pretty") return pino(options, pretty({ sync: true, messageKey: "message", colorize: process.stdout.isTTY === true }));
-  return pino(options, pino.destination({ dest: 1, sync: true }));
+  if (format === "pretty") {
+    // pino-pretty reads pino's own numeric level
+    return pino(options, destination ?? pretty({ sync: true, messageKey: "message", colorize: process.stdout.isTTY === true, translateTime: "SYS:HH:MM:ss.l" }));
+  }
+  const json = { ...options, formatters: { level: (label: string) => ({ severity: label.toUpperCase() }) } };
+  return pino(json, destination ?? pino.destination({ dest: 1, sync: true }));
 }
 
 /** Until the entry point configures it (LOG_LEVEL, LOG_FORMAT): info, JSON. */
 export let logger: Logger = build({ level: "info", format: "json" });
 
-export function configureLogging(settings: LogSettings): Logger {
-  logger = build(settings);
+/** `destination`: where the lines go instead of standard output (tests). */
+export function configureLogging(settings: LogSettings, destination?: pino.DestinationStream): Logger {
+  logger = build(settings, destination);
   return logger;
 }
 
