@@ -6,6 +6,7 @@
 // GraphQL operation names.
 import type { ChildProcess } from "node:child_process";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { logError } from "./logger.js";
 import { onRequestFinished, type FinishedRequest } from "./request-log.js";
 
 export const registry = new Registry();
@@ -214,16 +215,20 @@ let outboxWatched = false;
 export function watchOutbox(read: () => Promise<OutboxState>): void {
   if (outboxWatched) return;
   outboxWatched = true;
-  let reading: Promise<OutboxState> | undefined;
-  // both gauges are collected at once: they share the query in flight
-  const state = () => (reading ??= read().finally(() => (reading = undefined)));
+  let reading: Promise<OutboxState | undefined> | undefined;
+  // both gauges are collected at once: they share the query in flight; a database that cannot
+  // answer leaves them NaN rather than failing the scrape (the process metrics still tell a lot)
+  const state = () =>
+    (reading ??= read()
+      .catch((error) => void logError("could not read the webhook outbox for the metrics", error))
+      .finally(() => (reading = undefined)));
   new Gauge({
     name: "forgeline_webhook_outbox_pending",
     help: "Webhook deliveries waiting in the outbox (due now or scheduled for a retry).",
     aggregator: "max",
     registers: [registry],
     async collect() {
-      this.set((await state()).pending);
+      this.set((await state())?.pending ?? NaN);
     },
   });
   new Gauge({
@@ -232,8 +237,9 @@ export function watchOutbox(read: () => Promise<OutboxState>): void {
     aggregator: "max",
     registers: [registry],
     async collect() {
-      const { oldestPendingAt } = await state();
-      this.set(oldestPendingAt ? Math.max(0, Date.now() - oldestPendingAt.getTime()) / 1000 : 0);
+      const outbox = await state();
+      if (!outbox) this.set(NaN);
+      else this.set(outbox.oldestPendingAt ? Math.max(0, Date.now() - outbox.oldestPendingAt.getTime()) / 1000 : 0);
     },
   });
 }

@@ -3,7 +3,7 @@
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
-import { countGraphqlOperation, gitCommandOf, localMetrics } from "../../src/observability/metrics.js";
+import { countGraphqlOperation, gitCommandOf, localMetrics, watchOutbox, type OutboxState } from "../../src/observability/metrics.js";
 import { runGit, spawnGit } from "../../src/git/command.js";
 
 async function samples(name: string): Promise<{ labels: Record<string, string>; value: number }[]> {
@@ -61,5 +61,30 @@ describe("forgeline_git_processes", () => {
     await runGit(null, ["hash-object", "--stdin"], { input: "y" });
     expect(await valueOf("forgeline_git_processes_started_total", { command: "hash-object" })).toBe(started + 2);
     expect(await valueOf("forgeline_git_processes", { command: "hash-object" })).toBe(running);
+  });
+});
+
+describe("the outbox gauges", () => {
+  it("read the outbox once per scrape for both, and show NaN when the database cannot answer", async () => {
+    let reads = 0;
+    let answer: () => OutboxState = () => ({ pending: 3, oldestPendingAt: new Date(Date.now() - 2_000) });
+    watchOutbox(async () => {
+      reads++;
+      return answer();
+    });
+    expect(await valueOf("forgeline_webhook_outbox_pending", {})).toBe(3);
+    expect(reads).toBe(1);
+    const age = await valueOf("forgeline_webhook_outbox_oldest_pending_age_seconds", {});
+    expect(reads).toBe(2);
+    expect(age).toBeGreaterThanOrEqual(2);
+    expect(age).toBeLessThan(10);
+    answer = () => ({ pending: 0, oldestPendingAt: null });
+    expect(await valueOf("forgeline_webhook_outbox_oldest_pending_age_seconds", {})).toBe(0);
+    answer = () => {
+      throw new Error("database unreachable");
+    };
+    expect(await valueOf("forgeline_webhook_outbox_pending", {})).toBeNaN();
+    expect(await valueOf("forgeline_webhook_outbox_oldest_pending_age_seconds", {})).toBeNaN();
+    expect(await localMetrics()).toContain('forgeline_webhook_deliveries_total{result="success"}'); // the rest of the scrape is there
   });
 });
