@@ -178,7 +178,9 @@ for (const child of Object.values(deliveryChildren)) child.inc(0); // every resu
 /** One delivery attempt; a successful one also its latency from `writtenAt` (the event's outbox row). */
 export function countDelivery(result: DeliveryResult, writtenAt: Date): void {
   deliveryChildren[result].inc();
-  if (result === "success") deliveryLatency.observe(Math.max(0, Date.now() - writtenAt.getTime()) / 1000);
+  const seconds = (Date.now() - writtenAt.getTime()) / 1000;
+  // prom-client throws on NaN: a row without a readable time is counted, not timed
+  if (result === "success" && Number.isFinite(seconds)) deliveryLatency.observe(Math.max(0, seconds));
 }
 
 const leaseHolders = new Set<() => number>();
