@@ -21,6 +21,7 @@ import { isMultipart, readGraphqlMultipart } from "./graphql-multipart.js";
 import { tokenInfo } from "./domain/oauth/token-info.js";
 import { credentialsOf } from "./context.js";
 import { currentRequest, noteGraphqlOperation, noteRoute, reportError } from "./observability/request-scope.js";
+import { countGraphqlOperation } from "./observability/metrics.js";
 
 export interface App {
   fetch(request: Request): Promise<Response>;
@@ -218,6 +219,7 @@ function createGraphqlServer(
           const definition = getOperationAST(args.document, args.operationName);
           noteGraphqlOperation(definition?.name?.value);
           const operation = definition?.operation;
+          countGraphqlOperation(definition?.name?.value, operation ?? "unknown");
           try {
             assertScopeAllows((args.contextValue as Context).actor, operation === "mutation" ? "write" : "read");
           } catch (error) {

@@ -24,16 +24,26 @@ interface Listener {
   stop(timeoutMs: number): Promise<void>;
 }
 
-async function serveHttp(services: Services): Promise<Listener> {
-  const [{ createServerAdapter }, { createApp }, { withOAuth }, { withGitHttp }] = await Promise.all([
+/**
+ * The HTTP server; `scrape` answers /-/metrics (this process's metrics, or in a web process the
+ * whole server's, gathered by the primary).
+ */
+async function serveHttp(services: Services, scrape: () => Promise<string>): Promise<Listener> {
+  const [{ createServerAdapter }, { createApp }, { withOAuth }, { withGitHttp }, { withMetricsEndpoint }, { createMonitoringAccess }, metrics] = await Promise.all([
     import("@whatwg-node/server"), import("./app.js"), import("./oauth/index.js"), import("./git-http/handler.js"),
+    import("./observability/metrics-endpoint.js"), import("./observability/monitoring-access.js"), import("./observability/metrics.js"),
   ]);
+  metrics.enableDefaultMetrics();
+  metrics.observeHttpRequests();
   const app = createApp(services);
   // Node refuses a request line and headers over 16 KiB with a bare 431 before the app sees it: leave
   // room for the longest query string the app accepts, so that a longer one gets its 414 answer.
   const maxHeaderSize = services.config.maxQueryStringLength + HEADER_ALLOWANCE;
   // git's smart HTTP and the OAuth provider (oidc-provider) take Node's request and response themselves
-  const listener = observeRequests(withGitHttp(services, withOAuth(services, createServerAdapter((request: Request) => app.fetch(request)))));
+  const metricsEndpoint = { allowed: createMonitoringAccess(services.config.monitoringAllowCidrs), scrape };
+  const listener = observeRequests(
+    withMetricsEndpoint(metricsEndpoint, withGitHttp(services, withOAuth(services, createServerAdapter((request: Request) => app.fetch(request))))),
+  );
   const server = createServer({ maxHeaderSize }, listener);
   const inFlight = countInFlight(server);
   server.on("clientError", answerClientError);
@@ -93,9 +103,10 @@ async function runWebProcess(config: Config) {
   let stop: ((reason: string) => void) | undefined;
   // asked before it serves (a process forked just before the stop): nothing is in flight yet
   process.on("message", (message) => isStopMessage(message) && (stop ? stop("asked by the primary") : process.exit(0)));
-  const { createServices, closeServices } = await import("./services.js");
+  const [{ createServices, closeServices }, { reportToPrimary }] = await Promise.all([import("./services.js"), import("./observability/cluster-metrics.js")]);
+  const scrapeServer = reportToPrimary();
   const services = await createServices(config);
-  const http = await serveHttp(services);
+  const http = await serveHttp(services, scrapeServer);
   stop = onStopSignal(config, () => http.stop(config.shutdownTimeoutMs).finally(() => closeServices(services)), `web process ${process.pid}`);
   // the primary is gone (killed, or exited at a second signal): no web process outlives it
   process.on("disconnect", () => {
@@ -120,10 +131,11 @@ async function runPrimary(config: Config) {
   await requireGit();
   mkdirSync(config.dataDir, { recursive: true });
   // The migration runs in a child process (Prisma CLI) while this one loads the application.
-  const [[{ createServices, closeServices }, { bootstrap }, { createWorker }, { startRepositoryRepair }, { convertLegacyRepositories }]] = await Promise.all([
+  const [[{ createServices, closeServices }, { bootstrap }, { createWorker }, { startRepositoryRepair }, { convertLegacyRepositories }, metrics, { outboxState }, { aggregateClusterMetrics }]] = await Promise.all([
     Promise.all([
       import("./services.js"), import("./domain/instance/bootstrap.js"), import("./webhooks/worker.js"), import("./domain/repository/reconcile.js"),
-      import("./domain/repository/conversion.js"),
+      import("./domain/repository/conversion.js"), import("./observability/metrics.js"), import("./webhooks/outbox.js"),
+      import("./observability/cluster-metrics.js"),
     ]),
     applyMigrations(config.databaseUrl),
   ]);
@@ -133,7 +145,13 @@ async function runPrimary(config: Config) {
   await convertLegacyRepositories(services, (message, error) => (error ? logError(message, error) : logger.info(message)));
   const stopRepair = startRepositoryRepair(services, logError);
   const clustered = config.webConcurrency > 1;
-  const web: Listener = clustered ? superviseWebProcesses(config.webConcurrency, (message) => logger.warn(message)) : await serveHttp(services);
+  // the outbox is measured here only: in a cluster the web processes' reports are added to this one
+  metrics.enableDefaultMetrics();
+  metrics.watchOutbox(() => outboxState(services.db));
+  if (clustered) aggregateClusterMetrics();
+  const web: Listener = clustered
+    ? superviseWebProcesses(config.webConcurrency, (message) => logger.warn(message))
+    : await serveHttp(services, metrics.localMetrics);
   // the webhook delivery worker (WEBHOOK_WORKER=false when workers run apart: `npm run worker`)
   const worker = config.webhookWorker ? createWorker(services) : null;
   void worker?.start();

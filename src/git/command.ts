@@ -2,6 +2,7 @@
 // configuration, no variables inherited from whoever started the server), output collected up to
 // a limit, and git's failures as GitCommandError.
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { trackGitProcess } from "../observability/metrics.js";
 
 export class GitCommandError extends Error {
   constructor(
@@ -101,7 +102,9 @@ export const gitProcessesStarted = () => started;
 /** Spawns git with pipes on all three streams. */
 export function spawnGit(args: readonly string[], options: SpawnOptions = {}): ChildProcess {
   started++;
-  return spawn("git", args, { env: gitEnvironment(), ...options, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn("git", args, { env: gitEnvironment(), ...options, stdio: ["pipe", "pipe", "pipe"] });
+  trackGitProcess(args, child);
+  return child;
 }
 
 /** The standard output as text, without the last newline. */

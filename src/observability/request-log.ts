@@ -4,7 +4,7 @@
 // from the record and the finished-request listeners (metrics) are called.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { logger } from "./logger.js";
+import { logError, logger } from "./logger.js";
 import { runInRequest, type RequestRecord } from "./request-scope.js";
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -47,7 +47,13 @@ export function observeRequests(next: Listener): Listener {
         record, status: res.writableFinished ? res.statusCode : 499, seconds: (performance.now() - started) / 1000, responseBytes: counted.bytes,
       };
       writeLine(req, finished);
-      for (const listener of finishedListeners) listener(finished);
+      for (const listener of finishedListeners) {
+        try {
+          listener(finished);
+        } catch (error) {
+          logError("a finished-request listener failed", error); // never the process: this runs outside any request
+        }
+      }
     });
     runInRequest(record, () => next(req, res));
   };

@@ -77,3 +77,9 @@ async function ownersOf(tx: Tx, ctx: Pick<DomainContext, "caches" | "db">, input
 
 /** `push_hooks` -> the WebHook column `pushEvents`. */
 const columnOf = (trigger: Trigger) => hookEventColumn(TRIGGER_SWITCHES[trigger]);
+
+/** The outbox's depth and the age of its oldest pending row, for the metrics (one statement). */
+export async function outboxState(db: DomainContext["db"]): Promise<{ pending: number; oldestPendingAt: Date | null }> {
+  const { _count, _min } = await db.webHookDelivery.aggregate({ where: { status: "pending" }, _count: { _all: true }, _min: { createdAt: true } });
+  return { pending: _count._all, oldestPendingAt: _min.createdAt };
+}

@@ -25,6 +25,7 @@ import { claimRows } from "./claim.js";
 import { listenOnChannel, type ChannelListener } from "../db/listen.js";
 import { NOTIFY_CHANNEL, onOutboxCommit } from "./wake.js";
 import { logError, logger } from "../observability/logger.js";
+import { countDelivery, countLeases } from "../observability/metrics.js";
 
 export interface WorkerOptions {
   /** the clock deliveries are scheduled by (services.now by default) */
@@ -93,6 +94,7 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
   let stopped = true;
   let lastMaintenance = 0;
   let unsubscribe: (() => void) | undefined;
+  let uncountLeases: (() => void) | undefined;
   let listener: ChannelListener | undefined;
 
   const claimDue = (take: number, skipHooks: number[] = []) => claimRows(services, { at: now(), owner, leaseMs, take, skipHooks });
@@ -305,6 +307,7 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
       if (!stopped) return;
       stopped = false;
       unsubscribe = onOutboxCommit(services.db, wake);
+      uncountLeases = countLeases(() => inHand);
       if (settings.listen && services.dialect === "postgresql") listener = listenOnChannel(config.databaseUrl, NOTIFY_CHANNEL, wake, log);
       const firstLook = pump().finally(schedule);
       await firstLook;
@@ -321,7 +324,7 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
         if (finished.length) settling ??= settleFinished();
         await settling;
       })();
-      if (timeoutMs === undefined) return finishing;
+      if (timeoutMs === undefined) return finishing.finally(() => uncountLeases?.());
       let deadline: NodeJS.Timeout | undefined;
       const timedOut = await Promise.race([
         finishing.then(() => false),
@@ -329,6 +332,7 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
       ]);
       clearTimeout(deadline);
       if (timedOut) await releaseLeases();
+      uncountLeases?.();
     },
   };
 }
@@ -341,9 +345,10 @@ type Outcome =
   /** the send itself threw (a bug, not an HTTP failure): retried like a network error */
   | { row: WebHookDelivery; kind: "error"; message: string };
 
-/** One line per attempt, with the correlation id of the request that fired the event. */
+/** One line per attempt, with the correlation id of the request that fired the event; counted in the metrics. */
 function logDelivery(row: WebHookDelivery, attempt: AttemptRecord): void {
   const status = attempt.response?.status ?? null;
+  countDelivery(status === null ? "error" : isSuccessStatus(status) ? "success" : "failure", row.createdAt);
   logger.info({
     correlation_id: row.correlationId,
     delivery_id: row.id,
