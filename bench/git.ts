@@ -11,14 +11,14 @@
 // - rss: the server's process group's memory while a ~200 MB repository of random bytes is cloned;
 // - merge: PUT .../merge of 100 commits changing 1,000 files, against `git merge` by hand.
 // Targets are reported, not asserted; the exit code is non-zero only on errors.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { measureClonePush, measureHookLatency, measureReads, measureRss, type Bench } from "./git-measures.js";
 import { createHistory, git } from "./git-repos.js";
 import { measureMerge } from "./git-merge.js";
-import { freePort, startMeasured, type Measured } from "./processes.js";
+import { freePort, startCommand, startMeasured, type Measured } from "./processes.js";
 
 const ROOT_TOKEN = "bench-root-token-0123456789abcdef";
 
@@ -38,14 +38,6 @@ const { values: args } = parseArgs({
 });
 // PostgreSQL needs the key set explicitly
 if (args["database-url"]) process.env.WEBHOOK_ENCRYPTION_KEY ||= "b7".repeat(32);
-
-/** `npm start`'s command (its node flags included), run without npm in between. */
-function startCommand(): string[] {
-  const start: string = JSON.parse(readFileSync("package.json", "utf8")).scripts.start;
-  const [node, ...rest] = start.split(/\s+/);
-  if (node !== "node") throw new Error(`npm start does not run node: ${start}`);
-  return [process.execPath, ...rest];
-}
 
 async function startForgeline(dir: string): Promise<Measured> {
   const port = await freePort();

@@ -8,6 +8,14 @@ export { freePort } from "../test/e2e/helpers/server.js";
 
 const CLOCK_TICKS_PER_SECOND = 100; // Linux USER_HZ
 
+/** `npm start`'s command (its node flags included), run without npm in between ("exec node ..." in package.json). */
+export function startCommand(): string[] {
+  const start: string = JSON.parse(readFileSync("package.json", "utf8")).scripts.start;
+  const [node, ...args] = start.replace(/^exec\s+/, "").split(/\s+/);
+  if (node !== "node") throw new Error(`npm start does not run node: ${start}`);
+  return [process.execPath, ...args];
+}
+
 export interface Measured {
   readonly name: string;
   readonly url: string;

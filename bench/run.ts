@@ -10,13 +10,13 @@
 // run at 200 requests/s for 30 s on the award list, the issue list of a project with 1,000 issues
 // against one with 1,000,000 (one connection), POST /projects/:id/issues with a group hook
 // listening (issues/s, and how fast the deliveries follow), and the server's memory.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createFixtures, sha256, startReceiver, type Fixtures } from "./fixtures.js";
 import { closedLoop, openLoop, percentile, type Request, type RunResult } from "./load.js";
-import { freePort, startMeasured, type Measured } from "./processes.js";
+import { freePort, startCommand, startMeasured, type Measured } from "./processes.js";
 
 const ROOT_TOKEN = "bench-root-token-0123456789abcdef";
 const CONNECTIONS = 10;
@@ -110,14 +110,6 @@ async function compare(a: Measured, b: Measured, request: (target: Measured) => 
 function describeRun(r: RunResult) {
   return `${r.target.padEnd(9)} ${fixed(r.rps, 0).padStart(6)} req/s  p50 ${fixed(r.p50)} ms  p99 ${fixed(r.p99)} ms  ` +
     `cpu ${fixed(r.cpuMsPerRequest, 3)} ms/req (${fixed(r.cores)} cores)${r.unclean ? `  UNCLEAN ${r.unclean}` : ""}`;
-}
-
-/** `npm start`'s command (its node flags included), run without npm in between. */
-function startCommand(): string[] {
-  const start: string = JSON.parse(readFileSync("package.json", "utf8")).scripts.start;
-  const [node, ...args] = start.split(/\s+/);
-  if (node !== "node") throw new Error(`npm start does not run node: ${start}`);
-  return [process.execPath, ...args];
 }
 
 async function main() {

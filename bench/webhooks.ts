@@ -15,7 +15,7 @@
 //   received percentiles.
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -25,7 +25,7 @@ import { createServices } from "../src/services.js";
 import { enqueueHookDeliveries } from "../src/webhooks/outbox.js";
 import { createWorker } from "../src/webhooks/worker.js";
 import { percentile } from "./load.js";
-import { freePort, startMeasured } from "./processes.js";
+import { freePort, startCommand, startMeasured } from "./processes.js";
 
 const ROOT_TOKEN = "bench-root-token-0123456789abcdef";
 const { values: args } = parseArgs({
@@ -74,9 +74,7 @@ async function startReceivers(): Promise<Receivers> {
 /** The database made by the real server (migrations, root, the group and its hooks), then stopped. */
 async function prepare(env: NodeJS.ProcessEnv, receivers: Receivers): Promise<number> {
   const port = await freePort();
-  const start = JSON.parse(readFileSync("package.json", "utf8")).scripts.start as string;
-  const [, ...flags] = start.split(/\s+/);
-  const server = await startMeasured("forgeline", [process.execPath, ...flags], { ...env, PORT: String(port), WEBHOOK_WORKER: "false" }, port,
+  const server = await startMeasured("forgeline", startCommand(), { ...env, PORT: String(port), WEBHOOK_WORKER: "false" }, port,
     async (url) => (await fetch(`${url}/api/v4/version`)).status < 500);
   const call = async (method: string, route: string, body: unknown) => {
     const response = await fetch(`${server.url}/api/v4${route}`, {

@@ -100,14 +100,16 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
 
 /** A forked web process: the database is migrated and bootstrapped by the primary already. */
 async function runWebProcess(config: Config) {
-  let stop: ((reason: string) => void) | undefined;
-  // asked before it serves (a process forked just before the stop): nothing is in flight yet
-  process.on("message", (message) => isStopMessage(message) && (stop ? stop("asked by the primary") : process.exit(0)));
+  let serving: { http: Listener; services: Services; closeServices(services: Services): Promise<void> } | undefined;
+  // from the start: a terminal's Ctrl-C also reaches a process still starting, which has nothing in flight yet
+  const stop = onStopSignal(config, async () => {
+    if (serving) await serving.http.stop(config.shutdownTimeoutMs).finally(() => serving!.closeServices(serving!.services));
+  }, `web process ${process.pid}`);
+  process.on("message", (message) => isStopMessage(message) && stop("asked by the primary"));
   const [{ createServices, closeServices }, { reportToPrimary }] = await Promise.all([import("./services.js"), import("./observability/cluster-metrics.js")]);
   const scrapeServer = reportToPrimary();
   const services = await createServices(config);
-  const http = await serveHttp(services, scrapeServer);
-  stop = onStopSignal(config, () => http.stop(config.shutdownTimeoutMs).finally(() => closeServices(services)), `web process ${process.pid}`);
+  serving = { http: await serveHttp(services, scrapeServer), services, closeServices };
   // the primary is gone (killed, or exited at a second signal): no web process outlives it
   process.on("disconnect", () => {
     logger.warn(`web process ${process.pid}: the primary is gone, exiting`);

@@ -99,10 +99,16 @@ let started = 0;
 /** How many git processes this process has started (the git-call budgets of the tests read it). */
 export const gitProcessesStarted = () => started;
 
-/** Spawns git with pipes on all three streams. */
+/**
+ * Spawns git with pipes on all three streams, in a session and process group of its own
+ * (`detached`): a signal to the server's group (a terminal's Ctrl-C, `timeout`) stops the server
+ * gracefully, and the git processes serving its requests in flight (a clone being sent) must finish
+ * with them rather than die of that signal. They still end with the server: each reads the end of
+ * its input, or writes to a closed pipe, when the server is gone.
+ */
 export function spawnGit(args: readonly string[], options: SpawnOptions = {}): ChildProcess {
   started++;
-  const child = spawn("git", args, { env: gitEnvironment(), ...options, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn("git", args, { env: gitEnvironment(), ...options, detached: true, stdio: ["pipe", "pipe", "pipe"] });
   trackGitProcess(args, child);
   return child;
 }

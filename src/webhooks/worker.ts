@@ -280,7 +280,7 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
       where: { leaseOwner: owner, status: "pending" },
       data: { leaseOwner: null, leaseExpiresAt: null },
     });
-    if (count) log(`webhook worker ${owner} stopping: released ${count} delivery(ies) still in hand`);
+    if (count) logger.warn(`webhook worker ${owner} stopping: released ${count} delivery(ies) still in hand`);
   }
 
   async function maintain(): Promise<void> {

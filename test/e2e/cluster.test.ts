@@ -1,10 +1,10 @@
 // WEB_CONCURRENCY: a primary that migrates and bootstraps once and forks web processes sharing the
 // port; a web process that dies is replaced, SIGTERM lets requests in flight finish, and a change
 // made through one web process is seen by the others at once.
-import { readFileSync, readdirSync } from "node:fs";
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cloneUrl, commitFile, git, gitOk, workDir } from "./helpers/git.js";
+import { processExists, waitFor, webProcesses } from "./helpers/processes.js";
 import { E2E_ROOT_TOKEN, runUntilExit, startServer, type RunningServer } from "./helpers/server.js";
 
 let server: RunningServer;
@@ -16,32 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
 });
-
-/** The forked web processes of a primary (its children running the server script). */
-function webProcesses(primaryPid: number): number[] {
-  return readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-        const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-        return parent === primaryPid && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("src/server.ts");
-      } catch {
-        return false; // exited meanwhile
-      }
-    })
-    .map(Number);
-}
-
-async function waitFor<T>(probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("condition not reached in time");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 async function call(method: string, path: string, token: string | undefined = E2E_ROOT_TOKEN, body?: unknown) {
   const headers: Record<string, string> = { "Content-Type": "application/json" };
@@ -149,15 +123,6 @@ describe("SIGTERM", () => {
     await waitFor(() => (children.every((pid) => !processExists(pid)) ? true : undefined));
   });
 });
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("settings", () => {
   it.each(["0", "65", "two"])("WEB_CONCURRENCY=%s stops the start with exit code 2", async (value) => {

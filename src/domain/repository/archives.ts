@@ -94,7 +94,8 @@ function archiveStream(gitDir: string, kind: ArchiveKind, prefix: string, sha: s
   const git = spawnGit(pathspecs.length ? [...args, "--", ...pathspecs] : args);
   git.stdin!.end();
   if (kind !== "tar.bz2") return outputOf([git], git.stdout!);
-  const bzip2 = spawn("bzip2", ["-c"], { stdio: ["pipe", "pipe", "pipe"] });
+  // apart from the server's process group, as git is (spawnGit): a Ctrl-C lets the download finish
+  const bzip2 = spawn("bzip2", ["-c"], { detached: true, stdio: ["pipe", "pipe", "pipe"] });
   git.stdout!.pipe(bzip2.stdin!);
   bzip2.stdin!.on("error", () => {}); // bzip2 gone: its own exit reports it
   return outputOf([git, bzip2], bzip2.stdout!);

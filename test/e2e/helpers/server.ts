@@ -69,7 +69,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function serverEnv(port: number, dataDir: string, options: ServerOptions): Promise<NodeJS.ProcessEnv> {
+/** The environment startServer gives the server (for a test that starts it another way, e.g. `npm start`). */
+export async function serverEnv(port: number, dataDir: string, options: ServerOptions = {}): Promise<NodeJS.ProcessEnv> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir };
   for (const inherited of ["DATABASE_URL", "PUBLIC_URL", "INITIAL_ROOT_TOKEN", "NODE_OPTIONS"]) delete env[inherited];
   if (onPostgresql && !options.env?.DATABASE_URL) {
@@ -121,7 +122,7 @@ async function waitUntilReady(url: string, spawned: Spawned, timeoutMs = READY_T
   throw new Error(`server not ready after ${timeoutMs} ms:\n${spawned.output()}`);
 }
 
-async function answersReady(url: string): Promise<boolean> {
+export async function answersReady(url: string): Promise<boolean> {
   try {
     return (await fetch(`${url}/-/readiness`)).status === 200;
   } catch {
@@ -175,4 +176,37 @@ export async function runUntilExit(options: ServerOptions = {}, timeoutMs = 30_0
   const code = await spawned.exited;
   clearTimeout(timer);
   return { code, output: spawned.output() };
+}
+
+export interface RunningWorker {
+  pid: number;
+  /** everything the process printed so far (stdout and stderr) */
+  output(): string;
+  /** resolves to the exit code once the process has exited */
+  readonly exited: Promise<number | null>;
+  /** SIGTERM, then wait for the exit; resolves to the exit code */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * `npm run worker`'s command (a webhook delivery worker on its own) beside a running server: its
+ * database and data directory (the encryption key), and `env` on top; resolves once it has started.
+ */
+export async function startWorker(server: RunningServer, env: Record<string, string> = {}): Promise<RunningWorker> {
+  const workerEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: server.databaseUrl, PUBLIC_URL: server.url };
+  for (const inherited of ["INITIAL_ROOT_TOKEN", "NODE_OPTIONS", "WEBHOOK_ENCRYPTION_KEY"]) delete workerEnv[inherited];
+  if (server.encryptionKey) workerEnv.WEBHOOK_ENCRYPTION_KEY = server.encryptionKey;
+  const spawned = spawnServer({ ...workerEnv, ...env }, "src/worker.ts");
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let exitCode: number | null | undefined;
+  void spawned.exited.then((code) => (exitCode = code));
+  while (!/webhook worker \S+ started/.test(spawned.output())) {
+    if (exitCode !== undefined) throw new Error(`worker exited with ${exitCode} before it started:\n${spawned.output()}`);
+    if (Date.now() > deadline) {
+      signalGroup(spawned.child, "SIGKILL");
+      throw new Error(`worker not started after ${READY_TIMEOUT_MS} ms:\n${spawned.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { pid: spawned.child.pid!, output: spawned.output, exited: spawned.exited, stop: () => stopProcess(spawned) };
 }
