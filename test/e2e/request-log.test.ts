@@ -265,8 +265,7 @@ describe("no secret in the log", () => {
 
 describe("settings", () => {
   it("LOG_LEVEL=warn leaves requests out; LOG_FORMAT=pretty writes lines for a person", async () => {
-    const quiet = await startServer({ env: { LOG_LEVEL: "warn" } });
-    const pretty = await startServer({ env: { LOG_FORMAT: "pretty" } });
+    const [quiet, pretty] = await Promise.all([startServer({ env: { LOG_LEVEL: "warn" } }), startServer({ env: { LOG_FORMAT: "pretty" } })]);
     try {
       for (const server of [quiet, pretty]) expect((await fetch(`${server.url}/api/v4/version`, { headers: { "PRIVATE-TOKEN": E2E_ROOT_TOKEN } })).status).toBe(200);
       await expect.poll(() => pretty.output()).toMatch(/INFO.*request/);
@@ -277,7 +276,7 @@ describe("settings", () => {
       await quiet.stop();
       await pretty.stop();
     }
-  });
+  }, 90_000); // two servers start
 
   it.each([["LOG_LEVEL", "verbose"], ["LOG_FORMAT", "xml"]])("%s=%s stops the start with exit code 2", async (name, value) => {
     const run = await runUntilExit({ env: { [name]: value } });
