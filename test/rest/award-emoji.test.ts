@@ -139,12 +139,19 @@ describe.each(cases)("%s", (_name, visibility, kind, onNote, actor) => {
 
   it(`adds a reaction: ${create}`, async () => {
     const { target, awardableId } = fixture();
+    const reactions = async () => (await author.api.get(awardEmojiPath(target), { query: { per_page: 100 } })).body;
+    const before = await reactions();
     const res = await clientOf(actor).post(awardEmojiPath(target), { name: "tada" });
-    if (create !== "ok") return expectOutcome(res, create);
+    if (create !== "ok") {
+      expectOutcome(res, create);
+      expect(await reactions()).toEqual(before); // nothing awarded
+      return;
+    }
     expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({ name: "tada", awardable_id: awardableId, awardable_type: awardableType });
     const again = await clientOf(actor).get(`${awardEmojiPath(target)}/${res.body.id}`);
     expect(again.body).toEqual(res.body);
+    expect(await reactions()).toEqual([...before, res.body]);
   });
 
   it(`deletes someone else's reaction: ${deleteOthers}; its own: ${create}`, async () => {
