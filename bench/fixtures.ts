@@ -83,6 +83,9 @@ export async function createFixtures(
     userIds.push(user.id);
     await call(token.token, "POST", `${p}/issues/${issue.iid}/award_emoji`, { name });
   }
+  await root("POST", `${p}/repository/commits`, {
+    branch: "main", commit_message: "First commit", actions: [{ action: "create", file_path: "README.md", content: "Awards" }],
+  });
   await root("POST", `${p}/repository/branches`, { branch: "feature", ref: "main" });
   await root("POST", `${p}/repository/commits`, {
     branch: "feature", commit_message: "A change", actions: [{ action: "create", file_path: "change.txt", content: "x" }],

@@ -35,6 +35,8 @@ export interface RunResult {
   p99: number;
   /** server CPU milliseconds per request (the whole process group) */
   cpuMsPerRequest: number;
+  /** the database server's CPU milliseconds per request, where it is measured (PostgreSQL on this machine) */
+  databaseCpuMsPerRequest?: number;
   /** the server's CPU use in cores (1.0 = one core busy) */
   cores: number;
   unclean: number;
@@ -49,6 +51,7 @@ export function percentile(sorted: number[], p: number): number {
 export function closedLoop(target: Measured, request: Request, connections: number, seconds: number): Promise<RunResult> {
   const latencies: number[] = [];
   const cpuBefore = target.cpuSeconds();
+  const databaseCpuBefore = target.databaseCpuSeconds?.();
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -65,6 +68,7 @@ export function closedLoop(target: Measured, request: Request, connections: numb
         if (error) return reject(error);
         const elapsed = (performance.now() - started) / 1000;
         const cpu = target.cpuSeconds() - cpuBefore;
+        const databaseCpu = databaseCpuBefore === undefined ? undefined : target.databaseCpuSeconds!() - databaseCpuBefore;
         latencies.sort((a, b) => a - b);
         const requests = latencies.length;
         resolve({
@@ -74,6 +78,7 @@ export function closedLoop(target: Measured, request: Request, connections: numb
           p50: percentile(latencies, 0.5),
           p99: percentile(latencies, 0.99),
           cpuMsPerRequest: (cpu * 1000) / Math.max(requests, 1),
+          ...(databaseCpu === undefined ? {} : { databaseCpuMsPerRequest: (databaseCpu * 1000) / Math.max(requests, 1) }),
           cores: cpu / elapsed,
           unclean: result.non2xx + result.errors + result.timeouts + result.mismatches,
         });

@@ -22,6 +22,8 @@ export interface Measured {
   readonly pid: number;
   /** user + system CPU seconds of the group's live processes so far */
   cpuSeconds(): number;
+  /** user + system CPU seconds of the database server so far, where it runs on this machine (PostgreSQL) */
+  databaseCpuSeconds?(): number;
   /** resident memory (MiB) of each live process in the group */
   rssMiB(): number[];
   output(): string;
@@ -97,4 +99,34 @@ export async function startMeasured(
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * CPU seconds of the PostgreSQL server on this machine: every live `postgres` process (the
+ * postmaster, its backends and background workers) plus what its exited children used (the
+ * postmaster's reaped children). Counts every database of the server: keep the others idle.
+ */
+export function postgresqlCpuSeconds(): number {
+  let ticks = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== "postgres") continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+      if (!isPostgres(Number(fields[1]))) ticks += Number(fields[13]) + Number(fields[14]); // the postmaster: cutime, cstime
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return ticks / CLOCK_TICKS_PER_SECOND;
+}
+
+function isPostgres(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres";
+  } catch {
+    return false;
+  }
 }

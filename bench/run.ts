@@ -15,7 +15,8 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createFixtures, sha256, startReceiver, type Fixtures } from "./fixtures.js";
-import { closedLoop, openLoop, percentile, type Request, type RunResult } from "./load.js";
+import { compare, describeRun, fixed, type Comparison } from "./compare.js";
+import { closedLoop, openLoop, type Request } from "./load.js";
 import { freePort, startCommand, startMeasured, type Measured } from "./processes.js";
 
 const ROOT_TOKEN = "bench-root-token-0123456789abcdef";
@@ -53,8 +54,6 @@ const ROUTES: Route[] = [
   { key: "user", name: "GET /user", path: () => "/api/v4/user" },
 ];
 
-const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 0.5);
-const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : "n/a");
 
 async function answers(url: string): Promise<boolean> {
   return (await fetch(url)).status < 500;
@@ -71,45 +70,6 @@ async function capture(product: Measured, f: Fixtures, routes: Route[]) {
     responses.push({ url, status: response.status, headers, body });
   }
   return { tokens: [f.readerToken], tokenDigests: [...f.tokens, f.rootToken].map(sha256), responses };
-}
-
-interface Comparison {
-  route: string;
-  product: RunResult;
-  baseline: RunResult;
-  ratios: { rps: number; p50: number; p99: number; cpuPerRequest: number };
-  unclean: number;
-}
-
-/** Alternating runs of two targets; the medians of each side and their ratios (a / b). */
-async function compare(a: Measured, b: Measured, request: (target: Measured) => Request, connections: number) {
-  await closedLoop(a, request(a), connections, 2);
-  await closedLoop(b, request(b), connections, 2);
-  const runs: Record<"a" | "b", RunResult[]> = { a: [], b: [] };
-  for (let pair = 0; pair < PAIRS; pair++) {
-    const order: ["a" | "b", Measured][] = pair % 2 === 0 ? [["a", a], ["b", b]] : [["b", b], ["a", a]];
-    for (const [side, target] of order) runs[side].push(await closedLoop(target, request(target), connections, SECONDS));
-  }
-  const summary = (results: RunResult[]): RunResult => ({
-    target: results[0]!.target,
-    requests: results.reduce((sum, r) => sum + r.requests, 0),
-    rps: median(results.map((r) => r.rps)),
-    p50: median(results.map((r) => r.p50)),
-    p99: median(results.map((r) => r.p99)),
-    cpuMsPerRequest: median(results.map((r) => r.cpuMsPerRequest)),
-    cores: median(results.map((r) => r.cores)),
-    unclean: results.reduce((sum, r) => sum + r.unclean, 0),
-  });
-  const [sa, sb] = [summary(runs.a), summary(runs.b)];
-  return {
-    a: sa, b: sb,
-    ratios: { rps: sa.rps / sb.rps, p50: sa.p50 / sb.p50, p99: sa.p99 / sb.p99, cpuPerRequest: sa.cpuMsPerRequest / sb.cpuMsPerRequest },
-  };
-}
-
-function describeRun(r: RunResult) {
-  return `${r.target.padEnd(9)} ${fixed(r.rps, 0).padStart(6)} req/s  p50 ${fixed(r.p50)} ms  p99 ${fixed(r.p99)} ms  ` +
-    `cpu ${fixed(r.cpuMsPerRequest, 3)} ms/req (${fixed(r.cores)} cores)${r.unclean ? `  UNCLEAN ${r.unclean}` : ""}`;
 }
 
 async function main() {
@@ -143,7 +103,7 @@ async function main() {
     for (const route of selected) {
       const response = captured.responses.find((r) => r.url === route.path(f))!;
       const request = (): Request => ({ path: response.url, headers: { "PRIVATE-TOKEN": f.readerToken }, expectBody: response.body });
-      const { a, b, ratios } = await compare(product, baseline, request, CONNECTIONS);
+      const { a, b, ratios } = await compare(product, baseline, request, CONNECTIONS, PAIRS, SECONDS);
       comparisons.push({ route: route.key, product: a, baseline: b, ratios, unclean: a.unclean + b.unclean });
       console.log(`${route.name}\n  ${describeRun(a)}\n  ${describeRun(b)}\n  ratios   rps ${fixed(ratios.rps, 3)}  p50 ${fixed(ratios.p50)}  p99 ${fixed(ratios.p99)}  cpu/req ${fixed(ratios.cpuPerRequest)}`);
     }
@@ -169,7 +129,7 @@ async function main() {
       path: `/api/v4/projects/${target.name === "large" ? f.largeProjectId : f.smallProjectId}/issues?per_page=20`,
       headers: { "PRIVATE-TOKEN": f.readerToken },
     });
-    const growth = await compare(largeProduct, smallProduct, growthRequest, 1);
+    const growth = await compare(largeProduct, smallProduct, growthRequest, 1, PAIRS, SECONDS);
     console.log(`  ${describeRun(growth.a)}\n  ${describeRun(growth.b)}\n  large/small p50 ${fixed(growth.ratios.p50, 3)}`);
     results.growth = growth;
 
