@@ -20,6 +20,8 @@ export interface Config {
   version: string;
   /** ALLOW_LOCAL_WEBHOOKS: hooks may target loopback and local-network addresses (never cloud metadata). */
   allowLocalWebhooks: boolean;
+  /** DATABASE_POOL_SIZE, DATABASE_STATEMENT_TIMEOUT: each process's PostgreSQL connections (unused on SQLite). */
+  databasePool: { size: number; statementTimeoutMs: number; idleInTransactionTimeoutMs: number };
   /** WEBHOOK_ENCRYPTION_KEY (32 bytes); absent: a key generated into `<dataDir>/encryption.key`. */
   webhookEncryptionKey: SecretKey | undefined;
   /** WEBHOOK_TIMEOUT: seconds a webhook delivery may take (GitLab's webhook_timeout, 10 s). */
@@ -220,6 +222,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     version: "17.1.0",
     allowLocalWebhooks: boolean(env, "ALLOW_LOCAL_WEBHOOKS", false),
     webhookEncryptionKey: encryptionKey(env),
+    databasePool: {
+      size: integer(env, "DATABASE_POOL_SIZE", Math.max(4, 2 * availableParallelism()), 1, 1000),
+      statementTimeoutMs: integer(env, "DATABASE_STATEMENT_TIMEOUT", 15, 1, 86_400) * 1000,
+      idleInTransactionTimeoutMs: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
     webhookTimeoutSeconds: integer(env, "WEBHOOK_TIMEOUT", 10, 1, 600),
     webhookHeaderPrefix: headerPrefix(env),
     webhookWorker: boolean(env, "WEBHOOK_WORKER", true),
@@ -239,6 +246,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerMetricsPort: env.WORKER_METRICS_PORT ? integer(env, "WORKER_METRICS_PORT", 0, 0, 65535) : undefined,
   };
 }
+
+/**
+ * A transaction idle this long holds its locks for nothing (a process stopped in the middle):
+ * PostgreSQL ends its session. Interactive transactions are cut after 15 s by Prisma already.
+ */
+const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 
 /** For the entry points (server, worker): a bad setting prints `Invalid setting: ...` and exits with 2. */
 export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {

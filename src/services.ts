@@ -18,7 +18,7 @@ import { logError } from "./observability/logger.js";
 import "./event-subscribers.js";
 
 export async function createServices(config: Config, now: () => Date = () => new Date()): Promise<Services> {
-  const { db, stats, versions } = await openDatabase(config.databaseUrl);
+  const { db, stats, versions } = await openDatabase(config);
   const git = new GitStore(config.repositoriesDir);
   removeRepositoriesOnCommit(db, git);
   return {
@@ -55,11 +55,11 @@ function removeRepositoriesOnCommit(db: TransactionClient, git: GitStore): void 
 }
 
 /** The client for DATABASE_URL, and how its caches learn of other processes' writes. */
-async function openDatabase(databaseUrl: string): Promise<DbHandle & { versions: TableVersions }> {
+async function openDatabase({ databaseUrl, databasePool }: Config): Promise<DbHandle & { versions: TableVersions }> {
   if (isPostgresqlUrl(databaseUrl)) {
-    const { db, stats, query, closePool } = await createPostgresqlDb(databaseUrl);
+    const { db, stats, query, closePool } = await createPostgresqlDb(databaseUrl, databasePool);
     poolClosers.set(db, closePool);
-    const versions = postgresqlTableVersions(query as (sql: string) => Promise<[string, unknown][]>);
+    const versions = postgresqlTableVersions(query as (sql: string, prepareAs: string) => Promise<[string, unknown][]>);
     stats.onWrite = versions.wrote;
     stats.onRollback = versions.rolledBack;
     wakeOnCommit(db, coalesced(() => query(`NOTIFY ${NOTIFY_CHANNEL}`)));

@@ -1,6 +1,7 @@
 import { PrismaClient } from "../generated/prisma/client.js";
 import { adapterFactory, countStatements, type PrepareDirect, type SqlStats } from "./adapter.js";
-import { postgresqlAdapterFactory } from "./postgresql.js";
+import { currentRequest } from "../observability/request-scope.js";
+import { postgresqlAdapterFactory, type PoolSettings } from "./postgresql.js";
 
 export type Db = PrismaClient;
 export type { PrepareDirect, SqlStats } from "./adapter.js";
@@ -20,13 +21,13 @@ const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 15_000 };
 
 /** `onConnect` receives the connection's own `prepare` once Prisma opens it (SQLite). */
 export function createDb(databaseUrl: string, onConnect?: (prepare: PrepareDirect) => void): DbHandle {
-  const stats: SqlStats = { statements: 0, writes: 0 };
+  const stats: SqlStats = { statements: 0, roundTrips: 0, writes: 0 };
   return { db: new PrismaClient({ adapter: adapterFactory(databaseUrl, stats, onConnect), transactionOptions: TRANSACTION_OPTIONS }), stats };
 }
 
 export interface PostgresqlHandle extends DbHandle {
-  /** a query outside Prisma (not counted): rows as arrays */
-  query(sql: string): Promise<unknown[][]>;
+  /** a query outside Prisma (not counted): rows as arrays; `prepareAs` names it a prepared statement */
+  query(sql: string, prepareAs?: string): Promise<unknown[][]>;
   /** ends the connection pool (Prisma's $disconnect leaves a pool it was given open) */
   closePool(): Promise<void>;
 }
@@ -35,10 +36,10 @@ export interface PostgresqlHandle extends DbHandle {
  * The PostgreSQL client: generated from the same models for the other provider
  * (scripts/postgresql-schema.ts), so its API is the SQLite client's and it is typed as one.
  */
-export async function createPostgresqlDb(databaseUrl: string): Promise<PostgresqlHandle> {
-  const stats: SqlStats = { statements: 0, writes: 0 };
+export async function createPostgresqlDb(databaseUrl: string, settings: PoolSettings): Promise<PostgresqlHandle> {
+  const stats: SqlStats = { statements: 0, roundTrips: 0, writes: 0 };
   const { PrismaClient: PostgresqlClient } = await import("../generated/prisma-postgresql/client.js");
-  const factory = postgresqlAdapterFactory(databaseUrl);
+  const factory = postgresqlAdapterFactory(databaseUrl, settings);
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = await connect();
@@ -51,7 +52,12 @@ export async function createPostgresqlDb(databaseUrl: string): Promise<Postgresq
   return {
     db: client as unknown as Db,
     stats,
-    query: async (sql) => (await pool.query({ text: sql, rowMode: "array" })).rows,
+    query: async (sql, prepareAs) => {
+      stats.roundTrips++;
+      const request = currentRequest();
+      if (request) request.dbRoundTrips++;
+      return (await pool.query({ text: sql, rowMode: "array", ...(prepareAs && { name: prepareAs }) })).rows;
+    },
     closePool: () => pool.end(),
   };
 }

@@ -46,7 +46,8 @@ export function sqliteTableVersions(prepare: PrepareDirect, stats: SqlStats): Ta
 
 /**
  * PostgreSQL: what other processes changed is read at the start of every request and worker round
- * (`poll`, one small query outside Prisma). What this process writes is known from the statements
+ * (`poll`, one small prepared query outside Prisma, shared by the requests that arrive while it is
+ * on its way). What this process writes is known from the statements
  * it sends (`wrote`), without a round trip: the table of each INSERT, UPDATE or DELETE, as the
  * triggers will version it; anything else that is not a read empties every cache.
  */
@@ -57,16 +58,32 @@ export interface PostgresqlTableVersions extends TableVersions {
   rolledBack(): void;
 }
 
-export function postgresqlTableVersions(query: (sql: string) => Promise<[string, unknown][]>): PostgresqlTableVersions {
+export function postgresqlTableVersions(query: (sql: string, prepareAs: string) => Promise<[string, unknown][]>): PostgresqlTableVersions {
   const seen = new Map<string, unknown>();
   const changed = new Set<string>();
   let everything = true;
+  const read = async () => {
+    for (const [name, version] of await query('SELECT "name", "version" FROM "CacheVersion"', "cache_versions")) {
+      if (seen.get(name) !== version) changed.add(name);
+      seen.set(name, version);
+    }
+  };
+  let current: Promise<void> | undefined;
+  let following: Promise<void> | undefined;
+  const start = () => (current = read().finally(() => (current = undefined)));
   return {
-    async poll() {
-      for (const [name, version] of await query('SELECT "name", "version" FROM "CacheVersion"')) {
-        if (seen.get(name) !== version) changed.add(name);
-        seen.set(name, version);
-      }
+    // Requests arriving together share one read: a read already sent may have missed a commit
+    // made before the caller arrived, so a caller arriving during a read joins the next one.
+    poll() {
+      if (!current) return start();
+      following ??= current.then(
+        () => undefined,
+        () => undefined,
+      ).then(() => {
+        following = undefined;
+        return current ?? start();
+      });
+      return following;
     },
     wrote(sql) {
       if (TRANSACTION_CONTROL.test(sql)) return;
