@@ -14,7 +14,6 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { compare, describeRun, fixed } from "./compare.js";
 import { createFixtures, startReceiver, type Fixtures } from "./fixtures.js";
 import { closedLoop, openLoop, type Request, type RunResult } from "./load.js";
@@ -80,11 +79,13 @@ async function startServer(name: string, dir: string, databaseUrl: string, recei
 
 /** Statements and round trips per request of a route so far (sums and counts of the server's histograms). */
 async function databaseWork(server: Server, route: string, method = "GET") {
-  const families = parsePrometheusTextFormat(await (await fetch(`${server.measured.url}/-/metrics`)).text());
+  const text = await (await fetch(`${server.measured.url}/-/metrics`)).text();
   const histogram = (name: string) => {
-    const metric = families.find((family) => family.name === name)?.metrics
-      .find((m: any) => m.labels?.route === route && m.labels?.method === method) as { count: string; sum: string } | undefined;
-    return { count: Number(metric?.count ?? 0), sum: Number(metric?.sum ?? 0) };
+    const value = (part: "sum" | "count") => {
+      const line = text.split("\n").find((l) => l.startsWith(`${name}_${part}{`) && l.includes(`method="${method}"`) && l.includes(`route="${route}"`));
+      return Number(line?.slice(line.lastIndexOf(" ") + 1) ?? 0);
+    };
+    return { count: value("count"), sum: value("sum") };
   };
   return { statements: histogram("http_request_db_statements"), roundTrips: histogram("http_request_db_round_trips") };
 }

@@ -16,6 +16,8 @@ import { currentRequest } from "../observability/request-scope.js";
 export interface SqlStats {
   /** statements sent to the database since the process started */
   statements: number;
+  /** waits for the database server: Prisma's statements, and the queries outside Prisma (PostgreSQL) */
+  roundTrips: number;
   /** statements other than SELECT (writes, transaction control): cached tables may have changed */
   writes: number;
   /** when set, receives each statement's SQL (tests name the statements of a broken budget) */
@@ -130,10 +132,12 @@ export function countStatements(adapter: Pick<Connected, "queryRaw" | "executeRa
       q[method] = (query) => {
         const sql = (query as { sql: string }).sql;
         stats.statements++;
+        stats.roundTrips++;
         stats.trace?.(sql);
         const request = currentRequest();
         if (!request) return send(sql, query);
         request.dbStatements++;
+        request.dbRoundTrips++;
         const started = performance.now();
         return send(sql, query).finally(() => (request.dbMilliseconds += performance.now() - started));
       };

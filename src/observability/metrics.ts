@@ -42,6 +42,13 @@ const requestDbStatements = new Histogram({
   buckets: [0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
   registers: [registry],
 });
+const requestDbRoundTrips = new Histogram({
+  name: "http_request_db_round_trips",
+  help: "Times one request waited for the database server (statements, and on PostgreSQL the cache-version read), by method and route template.",
+  labelNames: ["method", "route"] as const,
+  buckets: [0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+  registers: [registry],
+});
 const requestDbDuration = new Histogram({
   name: "http_request_db_duration_seconds",
   help: "Time one request spent waiting for its database statements, by method and route template.",
@@ -101,6 +108,7 @@ interface StatusChildren {
 
 interface RouteChildren {
   statements: Histogram.Internal<string>;
+  roundTrips: Histogram.Internal<string>;
   dbDuration: Histogram.Internal<string>;
   byStatus: Map<number, StatusChildren>;
 }
@@ -115,7 +123,8 @@ function routeChildren(method: string, route: string): RouteChildren {
   if (children) return children;
   if (routesBound >= MAX_ROUTES && route !== OTHER) return routeChildren(method, OTHER);
   routesBound++;
-  children = { statements: requestDbStatements.labels(method, route), dbDuration: requestDbDuration.labels(method, route), byStatus: new Map() };
+  children = {
+    statements: requestDbStatements.labels(method, route), roundTrips: requestDbRoundTrips.labels(method, route), dbDuration: requestDbDuration.labels(method, route), byStatus: new Map() };
   routes.set(route, children);
   return children;
 }
@@ -138,6 +147,7 @@ function observeRequest({ record, status, seconds }: FinishedRequest): void {
   bound.count.inc();
   bound.duration.observe(seconds);
   children.statements.observe(record.dbStatements);
+  children.roundTrips.observe(record.dbRoundTrips);
   children.dbDuration.observe(record.dbMilliseconds / 1000);
 }
 

@@ -16,6 +16,8 @@ export interface RequestRecord {
   userId?: number;
   username?: string;
   dbStatements: number;
+  /** waits for the database server: statements, and on PostgreSQL the cache-version read (no more than statements on SQLite) */
+  dbRoundTrips: number;
   dbMilliseconds: number;
   /** the unexpected error behind a 5xx: logged once, with its stack, on the request's line */
   error?: unknown;
