@@ -36,12 +36,12 @@ export function superviseWebProcesses(count: number, log: (message: string) => v
     deaths = [...deaths.filter((at) => now - at < CRASH_MEMORY_MS), now];
     const delay = Math.min(FIRST_RESTART_DELAY_MS * 2 ** (deaths.length - 1), MAX_RESTART_DELAY_MS);
     log(`web process ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another in ${delay} ms`);
-    setTimeout(() => stopping || cluster.fork(), delay).unref();
+    setTimeout(() => stopping || forkWebProcess(), delay).unref();
   });
   // Each web process accepts from the shared socket itself: with round-robin the primary hands every
   // connection over, and one handed to a process that has just died is never answered.
   cluster.schedulingPolicy = cluster.SCHED_NONE;
-  for (let i = 0; i < count; i++) cluster.fork();
+  for (let i = 0; i < count; i++) forkWebProcess();
 
   return {
     listening,
@@ -70,3 +70,13 @@ function drain(worker: Worker, serving: boolean, killAfterMs: number): Promise<v
 const STOP_MESSAGE = { forgeline: "stop" };
 
 export const isStopMessage = (message: unknown) => (message as { forgeline?: string } | null)?.forgeline === "stop";
+
+/**
+ * libuv accepts every pending connection at once, so with a shared socket the process that wakes
+ * first takes a whole burst of connections while the others stay idle (most often when requests
+ * wait on PostgreSQL and leave the processes free to accept). With UV_TCP_SINGLE_ACCEPT it
+ * accepts one and yields the core, which spreads connections across the web processes.
+ */
+function forkWebProcess() {
+  return cluster.fork({ UV_TCP_SINGLE_ACCEPT: "1" });
+}
