@@ -43,14 +43,18 @@ export function credentialsOf(request: Request, params: Record<string, unknown> 
 
 const stringParam = (value: unknown) => (typeof value === "string" ? value : undefined);
 
-/** `admitting`: the token scopes this request accepts (REST knows them from the route). */
+/**
+ * `admitting`: the token scopes this request accepts (REST knows them from the route).
+ * `cachesRefreshed`: the look at other processes' writes, when the caller started it already.
+ */
 export async function createContext(
   services: Services,
   request: Request,
   params?: Record<string, unknown>,
   admitting?: readonly string[],
+  cachesRefreshed?: Promise<void>,
 ): Promise<Context> {
-  await services.caches.registry.refresh();
+  await (cachesRefreshed ?? services.caches.registry.refresh());
   const actor = await authenticate(services, credentialsOf(request, params), admitting);
   noteUser(actor?.user);
   return { ...services, actor, request, rest: {}, loaders: createLoaders(services) };

@@ -48,12 +48,15 @@ export function createRestHandler(schema: GraphQLSchema, services: Services, log
 
   async function run(request: Request, { route, params }: RouteMatch, url: URL): Promise<Response> {
     noteRoute(`${API_PREFIX}${route.path}`);
+    // On PostgreSQL a round trip: sent now, it travels while the params and the body are read
+    const cachesRefreshed = services.caches.registry.refresh();
+    cachesRefreshed.catch(() => undefined); // awaited below, unless the params are refused first
     const query = parseQuery(url.search);
     const body = withFileAlias(await parseBody(request, services.config.maxBodyBytes), route.files);
     const raw = { ...query, ...body, ...params }; // path params win over body and query
     assertWellFormedParams(raw);
     const field = rootField(schema, route);
-    const ctx = await createContext(services, request, raw, routeScopes(route, field));
+    const ctx = await createContext(services, request, raw, routeScopes(route, field), cachesRefreshed);
     requireCoarseAccess(ctx, field.extensions?.access as CoarseAccess | undefined); // before params, as Grape's before-filters
     const variables = coerceArgs(field.args, raw, Object.keys(params));
     const operation = operations.get(route.field)!;
