@@ -75,7 +75,8 @@ export function redactEmails(value: unknown): unknown {
   if (value && typeof value === "object") {
     return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, redactEmails(inner)]));
   }
-  return value !== null && value !== undefined && EMAIL.test(String(value)) ? REDACTED : value;
+  // only text can be an address (a number's or boolean's never is), and only text with an "@"
+  return typeof value === "string" && value.includes("@") && EMAIL.test(value) ? REDACTED : value;
 }
 
 /** Net::HTTPHeader#each_capitalized: "content-type" -> "Content-Type". */

@@ -90,6 +90,7 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
   const limiter = createHostLimiter(settings.hostConcurrency);
   /** the host each hook seen delivers to, for leaving out the hooks of full hosts */
   const hostOfHook = new Map<number, string>();
+  const hostOfRow = new WeakMap<WebHook, string>();
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
   let lastMaintenance = 0;
@@ -112,12 +113,18 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
     return new Map(hooks.map((hook) => [hook.id, hook]));
   }
 
+  /** The host a hook row delivers to, worked out (its secrets decrypted) once per row read: the hook cache hands out the same rows. */
   function hostOf(hook: WebHook): string {
-    try {
-      return hostKey(targetOf(stateOf(services, hook)).url);
-    } catch {
-      return `hook:${hook.id}`; // its send fails and says why
+    let host = hostOfRow.get(hook);
+    if (host === undefined) {
+      try {
+        host = hostKey(targetOf(stateOf(services, hook)).url);
+      } catch {
+        host = `hook:${hook.id}`; // its send fails and says why
+      }
+      hostOfRow.set(hook, host);
     }
+    return host;
   }
 
   /** Sends through the hook's host's slots. */
