@@ -1,7 +1,9 @@
-// Claiming due outbox rows for a worker: a conditional update (the row is still pending and its
-// lease is free or expired) whose result says which rows this worker won; on PostgreSQL the due
-// rows are locked as they are read, skipping rows another worker is claiming at that moment, so
-// concurrent workers take disjoint batches instead of racing for one.
+// Claiming due outbox rows for a worker: one conditional update (the row is still pending and its
+// lease is free or expired) that returns the rows this worker won; on PostgreSQL the due rows are
+// locked as they are read, skipping rows another worker is claiming at that moment, so concurrent
+// workers take disjoint batches instead of racing for one (SQLite runs one write at a time).
+// Raw portable SQL, one statement on both databases: it runs for every batch the worker sends,
+// and Prisma's model queries cost several times the statement's own CPU.
 import { Prisma as Sql, type WebHookDelivery } from "../generated/prisma/client.js";
 import type { Services } from "../domain/shared/context.js";
 
@@ -14,38 +16,26 @@ export interface Claim {
   skipHooks: number[];
 }
 
+/** The model's columns, in its order (the rows read as Prisma's). */
+const COLUMNS = Sql.raw(
+  ["id", "hookId", "trigger", "payload", "idempotencyKey", "eventUuid", "correlationId", "status", "attempts", "nextAttemptAt",
+    "leaseOwner", "leaseExpiresAt", "lastError", "createdAt", "updatedAt"].map((column) => `"${column}"`).join(", "),
+);
+
+/** The rows claimed, oldest due first. */
 export async function claimRows(services: Services, claim: Claim): Promise<WebHookDelivery[]> {
   const { at, owner, take, skipHooks } = claim;
   const leaseExpiresAt = new Date(at.getTime() + claim.leaseMs);
-  if (services.dialect === "postgresql") return claimSkippingLocked(services, claim, leaseExpiresAt);
-  const free = { OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: at } }] };
-  const due = await services.db.webHookDelivery.findMany({
-    where: { status: "pending", nextAttemptAt: { lte: at }, ...free, ...(skipHooks.length && { hookId: { notIn: skipHooks } }) },
-    orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }],
-    take,
-  });
-  if (!due.length) return [];
-  // the rows another worker claimed since the read above are not returned
-  return services.db.webHookDelivery.updateManyAndReturn({
-    where: { id: { in: due.map((row) => row.id) }, status: "pending", ...free },
-    data: { leaseOwner: owner, leaseExpiresAt },
-  });
-}
-
-async function claimSkippingLocked(services: Services, claim: Claim, leaseExpiresAt: Date): Promise<WebHookDelivery[]> {
-  const skip = claim.skipHooks.length ? Sql.sql`AND "hookId" NOT IN (${Sql.join(claim.skipHooks)})` : Sql.empty;
-  const claimed = await services.db.$queryRaw<{ id: number }[]>`
-    UPDATE "WebHookDelivery" SET "leaseOwner" = ${claim.owner}, "leaseExpiresAt" = ${leaseExpiresAt}
+  const skip = skipHooks.length ? Sql.sql`AND "hookId" NOT IN (${Sql.join(skipHooks)})` : Sql.empty;
+  const lock = services.dialect === "postgresql" ? Sql.sql`FOR UPDATE SKIP LOCKED` : Sql.empty;
+  const claimed = await services.db.$queryRaw<WebHookDelivery[]>`
+    UPDATE "WebHookDelivery" SET "leaseOwner" = ${owner}, "leaseExpiresAt" = ${leaseExpiresAt}, "updatedAt" = ${new Date()}
     WHERE "id" IN (
       SELECT "id" FROM "WebHookDelivery"
-      WHERE "status" = 'pending' AND "nextAttemptAt" <= ${claim.at}
-        AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${claim.at}) ${skip}
-      ORDER BY "nextAttemptAt", "id" LIMIT ${claim.take}
-      FOR UPDATE SKIP LOCKED)
-    RETURNING "id"`;
-  if (!claimed.length) return [];
-  return services.db.webHookDelivery.findMany({
-    where: { id: { in: claimed.map((row) => Number(row.id)) }, leaseOwner: claim.owner },
-    orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }],
-  });
+      WHERE "status" = 'pending' AND "nextAttemptAt" <= ${at}
+        AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${at}) ${skip}
+      ORDER BY "nextAttemptAt", "id" LIMIT ${take}
+      ${lock})
+    RETURNING ${COLUMNS}`;
+  return claimed.sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || a.id - b.id);
 }

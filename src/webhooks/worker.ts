@@ -11,7 +11,7 @@
 // What became of each row is written in small batches as the sends finish (claim.ts: the claim).
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import type { Prisma, WebHook, WebHookDelivery } from "../generated/prisma/client.js";
+import { Prisma, type WebHook, type WebHookDelivery } from "../generated/prisma/client.js";
 import type { Tx } from "../domain/shared/events.js";
 import type { Services } from "../domain/shared/context.js";
 import { alertStatus, stateOf } from "../domain/web-hooks/rows.js";
@@ -90,6 +90,7 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
   const limiter = createHostLimiter(settings.hostConcurrency);
   /** the host each hook seen delivers to, for leaving out the hooks of full hosts */
   const hostOfHook = new Map<number, string>();
+  const hostOfRow = new WeakMap<WebHook, string>();
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
   let lastMaintenance = 0;
@@ -99,18 +100,31 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
 
   const claimDue = (take: number, skipHooks: number[] = []) => claimRows(services, { at: now(), owner, leaseMs, take, skipHooks });
 
+  /**
+   * The rows' hooks, from the hook cache (emptied when any WebHook row changes, in any process: the
+   * claim loop refreshes it first), as the outbox reads them when it writes the rows.
+   */
   async function hooksOf(rows: WebHookDelivery[]): Promise<Map<number, WebHook>> {
-    const hooks = await services.db.webHook.findMany({ where: { id: { in: [...new Set(rows.map((row) => row.hookId))] } } });
+    const ids = [...new Set(rows.map((row) => row.hookId))].sort((a, b) => a - b);
+    const hooks = (await services.caches.webHooks.load(`id:${ids.join(",")}`, async () => ({
+      value: await services.db.webHook.findMany({ where: { id: { in: ids } } }),
+    })))!;
     for (const hook of hooks) hostOfHook.set(hook.id, hostOf(hook));
     return new Map(hooks.map((hook) => [hook.id, hook]));
   }
 
+  /** The host a hook row delivers to, worked out (its secrets decrypted) once per row read: the hook cache hands out the same rows. */
   function hostOf(hook: WebHook): string {
-    try {
-      return hostKey(targetOf(stateOf(services, hook)).url);
-    } catch {
-      return `hook:${hook.id}`; // its send fails and says why
+    let host = hostOfRow.get(hook);
+    if (host === undefined) {
+      try {
+        host = hostKey(targetOf(stateOf(services, hook)).url);
+      } catch {
+        host = `hook:${hook.id}`; // its send fails and says why
+      }
+      hostOfRow.set(hook, host);
     }
+    return host;
   }
 
   /** Sends through the hook's host's slots. */
@@ -151,11 +165,11 @@ export function createWorker(services: Services, options: WorkerOptions = {}): W
       await recordAttempts(tx, sent.map((outcome) => outcome.attempt));
       for (const outcome of sent) await recordHookHealth(tx, now, outcome.hook, outcome.attempt);
       const done = sent.filter((outcome) => isSuccessStatus(outcome.attempt.response?.status ?? null)).map((outcome) => outcome.row.id);
+      // raw portable SQL: every delivered row goes through here
       if (done.length) {
-        await tx.webHookDelivery.updateMany({
-          where: { id: { in: done }, leaseOwner: owner },
-          data: { status: "done", attempts: { increment: 1 }, lastError: null, ...release },
-        });
+        await tx.$executeRaw`UPDATE "WebHookDelivery"
+          SET "status" = 'done', "attempts" = "attempts" + 1, "lastError" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${new Date()}
+          WHERE "id" IN (${Prisma.join(done)}) AND "leaseOwner" = ${owner}`;
       }
       for (const outcome of outcomes) {
         if (outcome.kind === "sent" && done.includes(outcome.row.id)) continue;
