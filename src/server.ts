@@ -9,7 +9,7 @@ import path from "node:path";
 import { loadConfigOrExit, type Config } from "./config.js";
 import { applyMigrations } from "./db/migrate.js";
 import type { Services } from "./domain/shared/context.js";
-import { isStopMessage, superviseWebProcesses } from "./web-processes.js";
+import { CANNOT_LISTEN_EXIT_CODE, isStopMessage, superviseWebProcesses } from "./web-processes.js";
 import { isWakeMessage } from "./webhooks/wake.js";
 import { configureLogging, logError, logger } from "./observability/logger.js";
 import { observeRequests } from "./observability/request-log.js";
@@ -47,8 +47,10 @@ async function serveHttp(services: Services, scrape: () => Promise<string>): Pro
   const server = createServer({ maxHeaderSize }, listener);
   const inFlight = countInFlight(server);
   server.on("clientError", answerClientError);
-  const listening = new Promise<number>((resolve) => {
+  const listening = new Promise<number>((resolve, reject) => {
+    server.once("error", reject); // the port is taken, or not ours to bind
     server.listen(services.config.port, services.config.host, () => {
+      server.off("error", reject);
       const address = server.address();
       resolve(typeof address === "object" && address ? address.port : services.config.port);
     });
@@ -109,7 +111,12 @@ async function runWebProcess(config: Config) {
   const [{ createServices, closeServices }, { reportToPrimary }] = await Promise.all([import("./services.js"), import("./observability/cluster-metrics.js")]);
   const scrapeServer = reportToPrimary();
   const services = await createServices(config);
-  serving = { http: await serveHttp(services, scrapeServer), services, closeServices };
+  const http = await serveHttp(services, scrapeServer);
+  await http.listening.catch((error: NodeJS.ErrnoException) => {
+    logger.fatal(`Cannot listen on ${config.host}:${config.port}: ${error.code ?? error.message}`);
+    process.exit(CANNOT_LISTEN_EXIT_CODE);
+  });
+  serving = { http, services, closeServices };
   // the primary is gone (killed, or exited at a second signal): no web process outlives it
   process.on("disconnect", () => {
     logger.warn(`web process ${process.pid}: the primary is gone, exiting`);

@@ -32,6 +32,11 @@ export function superviseWebProcesses(count: number, log: (message: string) => v
   cluster.on("exit", (worker, code, signal) => {
     serving.delete(worker.id);
     if (stopping) return;
+    if (code === CANNOT_LISTEN_EXIT_CODE) {
+      // another would fail the same way: the server stops (the other web processes follow on disconnect)
+      log(`web process ${worker.process.pid} could not listen; stopping`);
+      process.exit(1);
+    }
     const now = Date.now();
     deaths = [...deaths.filter((at) => now - at < CRASH_MEMORY_MS), now];
     const delay = Math.min(FIRST_RESTART_DELAY_MS * 2 ** (deaths.length - 1), MAX_RESTART_DELAY_MS);
@@ -68,6 +73,9 @@ function drain(worker: Worker, serving: boolean, killAfterMs: number): Promise<v
 }
 
 const STOP_MESSAGE = { forgeline: "stop" };
+
+/** A web process's exit code when its port is taken or not allowed. */
+export const CANNOT_LISTEN_EXIT_CODE = 3;
 
 export const isStopMessage = (message: unknown) => (message as { forgeline?: string } | null)?.forgeline === "stop";
 

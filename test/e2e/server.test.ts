@@ -1,5 +1,6 @@
 // The real server process: first start, restart, settings validation, migrations, shutdown.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import Database from "better-sqlite3";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -136,6 +137,23 @@ describe("invalid settings", () => {
     expect(run.output).toContain(`Invalid setting: ${name}`);
     expect(run.output).toContain(detail);
     expect(readdirSync(dataDir).filter((name) => name !== DATABASE_URL_FILE)).toEqual([]);
+  });
+});
+
+describe("a port another program holds", () => {
+  // a web process that cannot listen used to die and be forked again, forever, with no word of why
+  it.each(["1", "2"])("WEB_CONCURRENCY=%s: says it cannot listen and exits 1", async (webConcurrency) => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const port = (holder.address() as AddressInfo).port;
+    try {
+      const run = await runUntilExit({ env: { PORT: String(port), WEB_CONCURRENCY: webConcurrency } }, 90_000);
+      expect(run.code, run.output).toBe(1);
+      expect(run.output).toContain("EADDRINUSE");
+      if (webConcurrency === "2") expect(run.output).toContain(`Cannot listen on 127.0.0.1:${port}: EADDRINUSE`);
+    } finally {
+      holder.close();
+    }
   });
 });
 

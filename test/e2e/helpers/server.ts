@@ -122,15 +122,30 @@ async function waitUntilReady(url: string, spawned: Spawned, timeoutMs = READY_T
   throw new Error(`server not ready after ${timeoutMs} ms:\n${spawned.output()}`);
 }
 
+/** Forgeline's readiness answer (a receiver of another test that took the port answers 200 too). */
 export async function answersReady(url: string): Promise<boolean> {
   try {
-    return (await fetch(`${url}/-/readiness`)).status === 200;
+    const response = await fetch(`${url}/-/readiness`);
+    return response.status === 200 && "master_check" in ((await response.json().catch(() => ({}))) as object);
   } catch {
     return false;
   }
 }
 
+/** Starts attempts with a new port when the one found free was taken before the server bound it. */
+const PORT_ATTEMPTS = 3;
+
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnFreePort(options);
+    } catch (error) {
+      if (attempt === PORT_ATTEMPTS || !String((error as Error).message).includes("EADDRINUSE")) throw error;
+    }
+  }
+}
+
+async function startOnFreePort(options: ServerOptions): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = options.dataDir ?? newDataDir();
   const env = await serverEnv(port, dataDir, options);
