@@ -26,7 +26,7 @@ export function createDb(databaseUrl: string, onConnect?: (prepare: PrepareDirec
 }
 
 export interface PostgresqlHandle extends DbHandle {
-  /** a query outside Prisma (not counted): rows as arrays; `prepareAs` names it a prepared statement */
+  /** a query outside Prisma (a round trip, not counted as a statement): rows as arrays; `prepareAs` names it a prepared statement */
   query(sql: string, prepareAs?: string): Promise<unknown[][]>;
   /** ends the connection pool (Prisma's $disconnect leaves a pool it was given open) */
   closePool(): Promise<void>;
