@@ -151,7 +151,15 @@ describe("backup and restore", () => {
     expect(await count(copy.databaseUrl, NOTES_WITHOUT_ISSUE)).toBe(0);
     const copyRoot = restClient(copy);
     expect((await copyRoot.get(`${p}/issues?per_page=1`)).headers.get("x-total")).toBe(String(issues));
-    expect((await copyRoot.post(`${p}/issues`, { title: "after restore" })).body.iid).toBe(issues + 1);
+    // the next iid follows the restored counter: on PostgreSQL the iid is taken in its own statement
+    // before the issue's transaction, so a snapshot may hold a counter one past an issue still being written (a gap, as GitLab's iids can have)
+    const highestIid = await count(copy.databaseUrl, 'SELECT max("iid") AS n FROM "Issue"');
+    const counter = await count(copy.databaseUrl, `SELECT max("lastValue") AS n FROM "InternalId" WHERE "usage" = 'issues'`);
+    expect(counter).toBeGreaterThanOrEqual(highestIid);
+    expect(counter - highestIid).toBeLessThanOrEqual(onPostgresql ? WRITERS : 0);
+    const after = await copyRoot.post(`${p}/issues`, { title: "after restore" });
+    expect(after.status, JSON.stringify(after.body)).toBe(201);
+    expect(after.body.iid).toBe(counter + 1);
     // the same token, the hook's secrets decrypted with the restored key
     expect((await restClient(copy, token).get("/user")).body.username).toBe("keeper");
     expect((await copyRoot.get(`${p}/hooks/${hook.id}`)).body.url).toBe(hook.url);
