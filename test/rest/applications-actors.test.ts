@@ -5,21 +5,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { secretMatches } from "../../src/domain/oauth/applications.js";
 import { startTestApp, type TestApp } from "../helpers/app.js";
+import { ADMIN_ONLY_REFUSALS } from "../helpers/errors.js";
 import { uniq } from "../helpers/factories.js";
 import { ACTORS, clientOf, createTeamWithProjects, type Actor, type TeamWithProjects } from "../helpers/team.js";
 
 let t: TestApp;
 let team: TeamWithProjects;
 
-const REFUSALS: Partial<Record<Actor, [number, object]>> = {
-  anonymous: [401, { message: "401 Unauthorized" }],
-  nonMember: [403, { message: "403 Forbidden" }],
-  guest: [403, { message: "403 Forbidden" }],
-  reporter: [403, { message: "403 Forbidden" }],
-  developer: [403, { message: "403 Forbidden" }],
-  maintainer: [403, { message: "403 Forbidden" }],
-  owner: [403, { message: "403 Forbidden" }],
-};
+const REFUSALS: Partial<Record<Actor, readonly [number, object]>> = ADMIN_ONLY_REFUSALS;
 
 beforeAll(async () => {
   t = await startTestApp();

@@ -4,21 +4,14 @@
 // Refusals change nothing: no topic created, the topic and its projects as they were.
 import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../helpers/app.js";
+import { ADMIN_ONLY_REFUSALS } from "../helpers/errors.js";
 import { uniq } from "../helpers/factories.js";
 import { ACTORS, clientOf, createTeam, createTeamProject, type Actor, type Team } from "../helpers/team.js";
 
 let t: TestApp;
 let team: Team;
 
-const REFUSALS: Partial<Record<Actor, [number, object]>> = {
-  anonymous: [401, { message: "401 Unauthorized" }],
-  nonMember: [403, { message: "403 Forbidden" }],
-  guest: [403, { message: "403 Forbidden" }],
-  reporter: [403, { message: "403 Forbidden" }],
-  developer: [403, { message: "403 Forbidden" }],
-  maintainer: [403, { message: "403 Forbidden" }],
-  owner: [403, { message: "403 Forbidden" }],
-};
+const REFUSALS: Partial<Record<Actor, readonly [number, object]>> = ADMIN_ONLY_REFUSALS;
 
 beforeAll(async () => {
   t = await startTestApp();
