@@ -61,7 +61,7 @@ builder.node(GroupRef, {
         resolve: async (group, args, ctx) => {
           const parent = await shownGroupAccess(ctx, group);
           const below = args.includeParentDescendants ? "descendants" : "children";
-          return offsetConnection(args, (page) => listGroupsBelow(ctx, parent, { search: args.search }, page, {}, below));
+          return offsetConnection(args, (page) => listGroupsBelow(ctx, parent, { search: args.search }, page, below));
         },
       },
       GroupConnection,

@@ -23,8 +23,8 @@ export const GroupDetail = builder.prismaObject("Namespace", {
     projects: t.prismaField({
       type: [ProjectEntity],
       nullable: true,
-      resolve: async (query, g, _a, ctx) =>
-        withoutProjects.has(g) ? null : (await listNamespaceProjects(ctx, g, {}, { per_page: DETAIL_PROJECTS_LIMIT }, query)).rows,
+      resolve: async (_query, g, _a, ctx) =>
+        withoutProjects.has(g) ? null : (await listNamespaceProjects(ctx, g, {}, { per_page: DETAIL_PROJECTS_LIMIT })).rows,
     }),
     shared_projects: t.field({ type: [ProjectEntity], nullable: true, resolve: (g) => (withoutProjects.has(g) ? null : []) }),
   }),
@@ -55,8 +55,8 @@ builder.queryFields((t) => ({
   groups: t.prismaField({
     type: [GroupEntity],
     args: { ...pageArgs, ...keysetArgs, ...groupFilterArgs, cursor: t.arg.string({ required: false }) },
-    resolve: async (query, _r, { pagination, page, per_page, cursor, ...filters }, ctx) =>
-      rowsOf(ctx, pagination === "keyset" ? await listGroupsKeyset(ctx, filters, { per_page, cursor }, query) : await listGroups(ctx, filters, { page, per_page }, query)),
+    resolve: async (_query, _r, { pagination, page, per_page, cursor, ...filters }, ctx) =>
+      rowsOf(ctx, pagination === "keyset" ? await listGroupsKeyset(ctx, filters, { per_page, cursor }) : await listGroups(ctx, filters, { page, per_page })),
   }),
   group: t.prismaField({
     type: GroupDetail,
@@ -70,8 +70,8 @@ builder.queryFields((t) => ({
   groupSubgroups: t.prismaField({
     type: [GroupEntity],
     args: { id: t.arg.id({ required: true }), ...pageArgs, ...groupFilterArgs },
-    resolve: async (query, _r, { id, page, per_page, ...filters }, ctx) =>
-      rowsOf(ctx, await listSubgroups(ctx, await findGroup(ctx, String(id)), filters, { page, per_page }, query)),
+    resolve: async (_query, _r, { id, page, per_page, ...filters }, ctx) =>
+      rowsOf(ctx, await listSubgroups(ctx, await findGroup(ctx, String(id)), filters, { page, per_page })),
   }),
 }));
 

@@ -31,8 +31,8 @@ builder.queryFields((t) => ({
   groupDescendantGroups: t.prismaField({
     type: [GroupEntity],
     args: { id: t.arg.id({ required: true }), ...pageArgs, ...groupFilterArgs },
-    resolve: async (query, _r, { id, page, per_page, ...filters }, ctx) =>
-      rowsOf(ctx, await listDescendantGroups(ctx, await findGroup(ctx, String(id)), filters, { page, per_page }, query)),
+    resolve: async (_query, _r, { id, page, per_page, ...filters }, ctx) =>
+      rowsOf(ctx, await listDescendantGroups(ctx, await findGroup(ctx, String(id)), filters, { page, per_page })),
   }),
   projectGroups: t.prismaField({
     type: [PublicGroupDetails],

@@ -27,11 +27,10 @@ const projectFields = (t: Fields) => ({
   description: t.exposeString("description", { nullable: true }),
   name: t.exposeString("name"),
   name_with_namespace: t.string({
-    select: { namespace: true },
     resolve: async (p: ProjectWithNamespace, _a: unknown, ctx: Context) => `${await namespaceFullName(ctx, p.namespace)} / ${p.name}`,
   }),
   path: t.exposeString("path"),
-  path_with_namespace: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace) => projectFullPath(p) }),
+  path_with_namespace: t.string({ resolve: (p: ProjectWithNamespace) => projectFullPath(p) }),
   created_at: t.expose("createdAt", { type: "DateTime" }),
   updated_at: t.expose("updatedAt", { type: "DateTime" }),
   last_activity_at: t.expose("lastActivityAt", { type: "DateTime" }),
@@ -41,12 +40,11 @@ const projectFields = (t: Fields) => ({
   creator_id: t.exposeInt("creatorId", { nullable: true }),
   topics: t.stringList({ resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => ctx.loaders.get(projectTopicNamesLoader).load(p.id) }),
   tag_list: t.stringList({ resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => ctx.loaders.get(projectTopicNamesLoader).load(p.id) }),
-  ssh_url_to_repo: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => sshUrlToRepo(ctx, projectFullPath(p)) }),
-  http_url_to_repo: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => `${projectWebUrl(ctx, p)}.git` }),
-  web_url: t.string({ select: { namespace: true }, resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => projectWebUrl(ctx, p) }),
+  ssh_url_to_repo: t.string({ resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => sshUrlToRepo(ctx, projectFullPath(p)) }),
+  http_url_to_repo: t.string({ resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => `${projectWebUrl(ctx, p)}.git` }),
+  web_url: t.string({ resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => projectWebUrl(ctx, p) }),
   readme_url: t.string({
     nullable: true,
-    select: { namespace: true },
     resolve: async (p: ProjectWithNamespace, _a: unknown, ctx: Context) => {
       const { readmePath } = await ctx.loaders.get(repositoryFactsLoader).load(p);
       return readmePath ? `${projectWebUrl(ctx, p)}/-/blob/${p.defaultBranch}/${readmePath}` : null;
@@ -68,14 +66,11 @@ const projectFields = (t: Fields) => ({
   merge_commit_template: t.exposeString("mergeCommitTemplate", { nullable: true }),
   squash_commit_template: t.exposeString("squashCommitTemplate", { nullable: true }),
   only_allow_merge_if_all_discussions_are_resolved: t.exposeBoolean("onlyAllowMergeIfAllDiscussionsAreResolved"),
-  namespace: t.relation("namespace", { type: NamespaceBasic } as any),
+  namespace: t.field({ type: NamespaceBasic, resolve: (p: ProjectWithNamespace) => p.namespace }),
   owner: t.field({
     type: UserBasic,
     nullable: true,
-    select: { namespace: { include: { owner: true } } },
-    // lists load the owner with the page; single projects come from the domain without it
-    resolve: (p: any, _a: unknown, ctx: Context) =>
-      p.namespace.owner !== undefined ? p.namespace.owner : p.namespace.ownerId ? ctx.loaders.get(userLoader).load(p.namespace.ownerId) : null,
+    resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => (p.namespace.ownerId ? ctx.loaders.get(userLoader).load(p.namespace.ownerId) : null),
   }),
 });
 
@@ -104,8 +99,7 @@ export const ProjectDetail = builder.prismaObject("Project", {
     ...projectFields(t as Fields),
     permissions: t.field({
       type: Permissions,
-      select: { namespace: true },
-      resolve: (p, _a, ctx) => projectPermissions(ctx, p as ProjectWithNamespace),
+        resolve: (p, _a, ctx) => projectPermissions(ctx, p as ProjectWithNamespace),
     }),
   }),
 });
@@ -158,8 +152,8 @@ builder.queryFields((t) => ({
   projects: t.prismaField({
     type: [ProjectEntity],
     args: { ...pageArgs, ...keysetArgs, ...projectFilterArgs },
-    resolve: async (query, _r, { pagination, page, per_page, ...filters }, ctx) =>
-      rowsOf(ctx, pagination === "keyset" ? await listProjectsKeyset(ctx, filters, { per_page }, query) : await listProjects(ctx, filters, { page, per_page }, query)),
+    resolve: async (_query, _r, { pagination, page, per_page, ...filters }, ctx) =>
+      rowsOf(ctx, pagination === "keyset" ? await listProjectsKeyset(ctx, filters, { per_page }) : await listProjects(ctx, filters, { page, per_page })),
   }),
   project: t.prismaField({
     type: ProjectDetail,
@@ -169,8 +163,8 @@ builder.queryFields((t) => ({
   groupProjects: t.prismaField({
     type: [ProjectEntity],
     args: { id: t.arg.id({ required: true }), include_subgroups: t.arg.boolean({ required: false }), ...pageArgs, ...keysetArgs, ...projectFilterArgs },
-    resolve: async (query, _r, { id, page, per_page, ...filters }, ctx) =>
-      rowsOf(ctx, await listGroupProjects(ctx, await findGroup(ctx, String(id)), filters, { page, per_page }, query)),
+    resolve: async (_query, _r, { id, page, per_page, ...filters }, ctx) =>
+      rowsOf(ctx, await listGroupProjects(ctx, await findGroup(ctx, String(id)), filters, { page, per_page })),
   }),
 }));
 

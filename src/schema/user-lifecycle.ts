@@ -35,8 +35,8 @@ builder.queryFields((t) => ({
   userProjects: t.prismaField({
     type: [ProjectEntity],
     args: { user_id: t.arg.id({ required: true }), ...pageArgs, ...keysetArgs, ...projectFilterArgs },
-    resolve: async (query, _r, { user_id, page, per_page, ...filters }, ctx) =>
-      rowsOf(ctx, await listUserProjects(ctx, await findUserByIdOrUsername(ctx, String(user_id)), filters, { page, per_page }, query)),
+    resolve: async (_query, _r, { user_id, page, per_page, ...filters }, ctx) =>
+      rowsOf(ctx, await listUserProjects(ctx, await findUserByIdOrUsername(ctx, String(user_id)), filters, { page, per_page })),
   }),
 }));
 

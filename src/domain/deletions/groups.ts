@@ -9,7 +9,6 @@ import { listGroupsBelow, type GroupFilters } from "../groups/lists.js";
 import type { Page, PageArgs } from "../shared/pagination.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { ACCEPTED, DELETION_TRANSACTION, deleteResourceBots, destroyProjects, ghostForBots } from "./projects.js";
-import type { RelationQuery } from "../shared/prisma-query.js";
 
 /** remove_group: Owners of the group (or of an ancestor) and admins. */
 export async function deleteGroup(ctx: DomainContext, id: string, ifUnmodifiedSince?: string | null): Promise<typeof ACCEPTED> {
@@ -68,6 +67,6 @@ async function announceSubgroupRemovals(tx: Tx, ctx: DomainContext, groups: Name
 }
 
 /** GET /groups/:id/descendant_groups: the subgroups list over every level below the group. */
-export function listDescendantGroups(ctx: DomainContext, parent: GroupAccess, filters: GroupFilters, page: PageArgs, query: RelationQuery = {}): Promise<Page<Namespace>> {
-  return listGroupsBelow(ctx, parent, filters, page, query, "descendants");
+export function listDescendantGroups(ctx: DomainContext, parent: GroupAccess, filters: GroupFilters, page: PageArgs): Promise<Page<Namespace>> {
+  return listGroupsBelow(ctx, parent, filters, page, "descendants");
 }

@@ -11,7 +11,6 @@ import {
   type Page, type PageArgs, type SortDirection,
 } from "../shared/pagination.js";
 import { fuzzySearch, type Visibility } from "../shared/paths.js";
-import type { RelationQuery } from "../shared/prisma-query.js";
 
 export const GROUP_ORDER_COLUMNS = ["name", "path", "id", "similarity"] as const;
 
@@ -70,35 +69,35 @@ function groupOrder(filters: GroupFilters): Prisma.NamespaceOrderByWithRelationI
   return column === "id" ? [{ id: sort }] : [{ [column]: sort }, { id: "asc" }];
 }
 
-function pageOfGroups(ctx: DomainContext, filters: GroupFilters, page: PageArgs, where: Prisma.NamespaceWhereInput, query: RelationQuery) {
+function pageOfGroups(ctx: DomainContext, filters: GroupFilters, page: PageArgs, where: Prisma.NamespaceWhereInput) {
   const orderBy = groupOrder(filters);
   return paginate(
     page,
     (cap) => ctx.db.namespace.count({ where, orderBy, take: cap }),
-    (skip, take) => ctx.db.namespace.findMany({ ...query, where, orderBy, skip, take }),
+    (skip, take) => ctx.db.namespace.findMany({ where, orderBy, skip, take }),
   );
 }
 
 /** GET /groups */
-export async function listGroups(ctx: DomainContext, filters: GroupFilters, page: PageArgs, query: RelationQuery = {}): Promise<Page<Namespace>> {
-  return pageOfGroups(ctx, filters, page, await groupsWhere(ctx, filters), query);
+export async function listGroups(ctx: DomainContext, filters: GroupFilters, page: PageArgs): Promise<Page<Namespace>> {
+  return pageOfGroups(ctx, filters, page, await groupsWhere(ctx, filters));
 }
 
 /** GET /groups/:id/subgroups */
-export function listSubgroups(ctx: DomainContext, parent: GroupAccess, filters: GroupFilters, page: PageArgs, query: RelationQuery = {}): Promise<Page<Namespace>> {
-  return listGroupsBelow(ctx, parent, filters, page, query, "children");
+export function listSubgroups(ctx: DomainContext, parent: GroupAccess, filters: GroupFilters, page: PageArgs): Promise<Page<Namespace>> {
+  return listGroupsBelow(ctx, parent, filters, page, "children");
 }
 
 export async function listGroupsBelow(
-  ctx: DomainContext, parent: GroupAccess, filters: GroupFilters, page: PageArgs, query: RelationQuery, below: Below,
+  ctx: DomainContext, parent: GroupAccess, filters: GroupFilters, page: PageArgs, below: Below,
 ): Promise<Page<Namespace>> {
-  return pageOfGroups(ctx, filters, page, await groupsWhere(ctx, filters, parent.group, below), query);
+  return pageOfGroups(ctx, filters, page, await groupsWhere(ctx, filters, parent.group, below));
 }
 
 export const keysetUnavailable = () => new AppError(405, { error: "Keyset pagination is not yet available for this type of request" });
 
 /** Keyset pagination of GET /groups: order_by=name, sort=asc, continued by `cursor`. */
-export async function listGroupsKeyset(ctx: DomainContext, filters: GroupFilters, page: KeysetPageArgs, query: RelationQuery = {}): Promise<KeysetPage<Namespace>> {
+export async function listGroupsKeyset(ctx: DomainContext, filters: GroupFilters, page: KeysetPageArgs): Promise<KeysetPage<Namespace>> {
   if ((filters.order_by ?? "name") !== "name" || (filters.sort ?? "asc") !== "asc") throw keysetUnavailable();
   const { take } = pageWindow(page);
   const and: Prisma.NamespaceWhereInput[] = [await groupsWhere(ctx, filters)];
@@ -107,7 +106,7 @@ export async function listGroupsKeyset(ctx: DomainContext, filters: GroupFilters
     if (!decoded) throw paramError("cursor is invalid");
     and.push(afterCursor("name", "asc", decoded[0], decoded[1]) as Prisma.NamespaceWhereInput);
   }
-  const rows = await ctx.db.namespace.findMany({ ...query, where: { AND: and }, orderBy: [{ name: "asc" }, { id: "asc" }], take: take + 1 });
+  const rows = await ctx.db.namespace.findMany({ where: { AND: and }, orderBy: [{ name: "asc" }, { id: "asc" }], take: take + 1 });
   const shown = rows.slice(0, take);
   const last = shown[shown.length - 1];
   return { rows: shown, next: rows.length > take && last ? { cursor: encodeCursor(last.name, last.id) } : null };

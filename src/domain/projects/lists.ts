@@ -6,7 +6,6 @@ import type { DomainContext } from "../shared/context.js";
 import { keysetUnavailable } from "../groups/lists.js";
 import { paginate, pageWindow, type KeysetPage, type KeysetPageArgs, type Page, type PageArgs, type SortDirection } from "../shared/pagination.js";
 import { fuzzySearch, type Visibility } from "../shared/paths.js";
-import type { RelationQuery } from "../shared/prisma-query.js";
 
 export type ProjectWithNamespace = Project & { namespace: Namespace };
 
@@ -53,11 +52,8 @@ async function accessFilters(ctx: DomainContext, filters: ProjectFilters): Promi
   return Promise.all(wanted.map((min) => authorizedProjectsWhere(ctx, min)));
 }
 
-/** The GraphQL selection's includes plus the namespace (kept as selected when it has nested includes). */
-function withNamespace(query: RelationQuery | undefined) {
-  const include = query?.include ?? {};
-  return { include: { ...include, namespace: (include.namespace as Prisma.NamespaceDefaultArgs | undefined) ?? true } };
-}
+/** Every project row carries its namespace: paths, URLs and access all need it. */
+const WITH_NAMESPACE = { include: { namespace: true } } as const;
 
 const topicNames = (topics: string[] | null | undefined) =>
   (topics ?? []).flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean);
@@ -69,30 +65,30 @@ function projectOrder(filters: ProjectFilters): Prisma.ProjectOrderByWithRelatio
 }
 
 /** GET /projects */
-export function listProjects(ctx: DomainContext, filters: ProjectFilters, page: PageArgs, query?: RelationQuery): Promise<Page<ProjectWithNamespace>> {
-  return listProjectsIn(ctx, {}, filters, page, query);
+export function listProjects(ctx: DomainContext, filters: ProjectFilters, page: PageArgs): Promise<Page<ProjectWithNamespace>> {
+  return listProjectsIn(ctx, {}, filters, page);
 }
 
 /** The project list within a scope of projects (users/memberships.ts: a user's personal projects). */
 export async function listProjectsIn(
-  ctx: DomainContext, scope: Prisma.ProjectWhereInput, filters: ProjectFilters, page: PageArgs, query?: RelationQuery,
+  ctx: DomainContext, scope: Prisma.ProjectWhereInput, filters: ProjectFilters, page: PageArgs,
 ): Promise<Page<ProjectWithNamespace>> {
   const where = await projectsWhere(ctx, filters, scope);
   const orderBy = projectOrder(filters);
   return paginate(
     page,
     (cap) => ctx.db.project.count({ where, orderBy, take: cap }),
-    (skip, take) => ctx.db.project.findMany({ ...withNamespace(query), where, orderBy, skip, take }) as Promise<ProjectWithNamespace[]>,
+    (skip, take) => ctx.db.project.findMany({ ...WITH_NAMESPACE, where, orderBy, skip, take }) as Promise<ProjectWithNamespace[]>,
   );
 }
 
 /** Keyset pagination of GET /projects: order_by=id only, continued by id_after (asc) / id_before (desc). */
-export async function listProjectsKeyset(ctx: DomainContext, filters: ProjectFilters, page: KeysetPageArgs, query?: RelationQuery): Promise<KeysetPage<ProjectWithNamespace>> {
+export async function listProjectsKeyset(ctx: DomainContext, filters: ProjectFilters, page: KeysetPageArgs): Promise<KeysetPage<ProjectWithNamespace>> {
   if ((filters.order_by ?? "id") !== "id") throw keysetUnavailable();
   const sort = filters.sort ?? "desc";
   const { take } = pageWindow(page);
   const where = await projectsWhere(ctx, filters);
-  const rows = (await ctx.db.project.findMany({ ...withNamespace(query), where, orderBy: { id: sort }, take: take + 1 })) as ProjectWithNamespace[];
+  const rows = (await ctx.db.project.findMany({ ...WITH_NAMESPACE, where, orderBy: { id: sort }, take: take + 1 })) as ProjectWithNamespace[];
   const shown = rows.slice(0, take);
   const last = shown[shown.length - 1];
   const next = rows.length > take && last ? { [sort === "asc" ? "id_after" : "id_before"]: String(last.id) } : null;
@@ -105,11 +101,11 @@ export interface GroupProjectFilters extends ProjectFilters {
 
 /** GET /groups/:id/projects: the group's projects (with include_subgroups, those of every level below too). */
 export function listGroupProjects(
-  ctx: DomainContext, parent: GroupAccess, filters: GroupProjectFilters, page: PageArgs, query?: RelationQuery,
+  ctx: DomainContext, parent: GroupAccess, filters: GroupProjectFilters, page: PageArgs,
 ): Promise<Page<ProjectWithNamespace>> {
   const { group } = parent;
   const scope = filters.include_subgroups ? { namespace: { traversalIds: { startsWith: group.traversalIds } } } : { namespaceId: group.id };
-  return listProjectsIn(ctx, scope, filters, page, query);
+  return listProjectsIn(ctx, scope, filters, page);
 }
 
 /**
@@ -117,7 +113,7 @@ export function listGroupProjects(
  * visible list): each project is filtered by its own visibility, so the namespace needs no level.
  */
 export function listNamespaceProjects(
-  ctx: DomainContext, namespace: Namespace, filters: ProjectFilters, page: PageArgs, query?: RelationQuery,
+  ctx: DomainContext, namespace: Namespace, filters: ProjectFilters, page: PageArgs,
 ): Promise<Page<ProjectWithNamespace>> {
-  return listProjectsIn(ctx, { namespaceId: namespace.id }, filters, page, query);
+  return listProjectsIn(ctx, { namespaceId: namespace.id }, filters, page);
 }

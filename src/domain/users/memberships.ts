@@ -7,7 +7,6 @@ import { requireAdmin } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { listProjectsIn, type ProjectFilters } from "../projects/lists.js";
-import type { RelationQuery } from "../shared/prisma-query.js";
 import { recordId } from "../shared/record-ids.js";
 
 export interface Membership {
@@ -65,6 +64,6 @@ export async function findUserByIdOrUsername(ctx: DomainContext, key: string): P
 }
 
 /** The projects of the user's personal namespace (found by findUserByIdOrUsername) that the caller may see. */
-export async function listUserProjects(ctx: DomainContext, user: User, filters: ProjectFilters, page: PageArgs, query?: RelationQuery) {
-  return listProjectsIn(ctx, { namespace: { ownerId: user.id } }, filters, page, query);
+export async function listUserProjects(ctx: DomainContext, user: User, filters: ProjectFilters, page: PageArgs) {
+  return listProjectsIn(ctx, { namespace: { ownerId: user.id } }, filters, page);
 }
