@@ -1,4 +1,4 @@
-// The domain's floor plan as rules (ARCHITECTURE.md, "Domain"): checked by test/unit/architecture.test.ts
+// The domain's floor plan as rules (README.md, "Layout"): checked by test/unit/architecture.test.ts
 // and by `npx depcruise --config .dependency-cruiser.cjs src`. Only imports that run count: a type
 // import is compiled away and can point anywhere.
 const RUNS = ["type-only"];

@@ -1,4 +1,4 @@
-// Registers every domain event subscriber (see domain/events.ts), the domain's own and the webhook
+// Registers every domain event subscriber (see domain/shared/events.ts), the domain's own and the webhook
 // fan-out, in the order they must run. Imported once by services.ts, so the subscriptions exist
 // before the first request; it lives beside services.ts because it wires src/webhooks onto the
 // domain, which imports nothing from src/webhooks.

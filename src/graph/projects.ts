@@ -60,7 +60,7 @@ builder.node(ProjectRef, {
 
 export const ProjectConnection = countedConnection(ProjectRef, "Project");
 
-/** A project the caller can see, by id or full path (cached between requests: domain/caches.ts). */
+/** A project the caller can see, by id or full path (cached between requests: domain/shared/caches.ts). */
 export async function projectOf(ctx: Context, ref: string | number): Promise<ProjectWithNamespace> {
   return (await findProject(ctx, ref)).project;
 }

@@ -1,6 +1,6 @@
 // Live events on the public graph: `Subscription.projectEvents` and `groupEvents` (served over SSE by
 // yoga) deliver the committed issue, merge request, note, emoji and approval events of a project or
-// of a group's projects (domain/live-events.ts). Subscribing needs a project or group the caller
+// of a group's projects (domain/live-events/publisher.ts). Subscribing needs a project or group the caller
 // can see; each event then reaches the subscriber only when node(id:) would show its object to them
 // at that moment (confidential issues and their notes, internal notes: the domain's read rules).
 import { logError } from "../observability/logger.js";

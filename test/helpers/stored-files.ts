@@ -1,4 +1,4 @@
-// Uploaded avatars are rows of StoredFile (src/domain/avatars.ts): what the tests check instead of
+// Uploaded avatars are rows of StoredFile (src/domain/shared/avatars.ts): what the tests check instead of
 // files on disk.
 import { BASE_URL, type TestApp } from "./app.js";
 

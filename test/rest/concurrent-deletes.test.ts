@@ -1,6 +1,6 @@
 // A note or a reaction written while its issue (or project) is being deleted: notes and reactions
 // point at their parent by type and id, with no foreign key, so nothing but the row locks of
-// domain/row-locks.ts keeps them from outliving it. On PostgreSQL the deletion is held open here
+// domain/shared/row-locks.ts keeps them from outliving it. On PostgreSQL the deletion is held open here
 // inside a transaction while the write arrives; SQLite runs one write transaction at a time, so
 // the race cannot happen there.
 import { beforeAll, describe, expect, it } from "vitest";

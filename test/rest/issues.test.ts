@@ -629,7 +629,7 @@ describe("GET /issues", () => {
 });
 
 describe("X-Total stays exact while counts are kept between requests", () => {
-  // the count of a list is kept until an issue or an assignment changes (domain/caches.ts)
+  // the count of a list is kept until an issue or an assignment changes (domain/shared/caches.ts)
   const total = async (client: ApiClient, project: any, query = "") =>
     (await client.get(`${issuesPath(project)}?per_page=1${query}`, { raw: true })).headers.get("x-total");
 

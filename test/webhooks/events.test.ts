@@ -134,7 +134,7 @@ describe("work item events", () => {
 });
 
 describe("the hooks that hear an event are kept between events", () => {
-  // domain/caches.ts: emptied when GroupHook changes, so the next event sees the change
+  // domain/shared/caches.ts: emptied when GroupHook changes, so the next event sees the change
   it("a hook added, switched off or removed through the API changes who hears the next issue", async () => {
     const create = (title: string) => owner.api.post(`/projects/${project.id}/issues`, { title });
     const first = await createHook(bed, group.id, { issues_events: true });

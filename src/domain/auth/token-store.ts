@@ -1,6 +1,6 @@
 // Token lookup by digest through the server's token cache (one database query less on most
 // requests). The cache empties itself when tokens or users change in any process
-// (domain/caches.ts), so revocation takes effect at once everywhere.
+// (domain/shared/caches.ts), so revocation takes effect at once everywhere.
 import { LRUCache } from "lru-cache";
 import type { AccessToken, User } from "../../generated/prisma/client.js";
 import type { Services } from "../shared/context.js";

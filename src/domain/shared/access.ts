@@ -67,7 +67,7 @@ export interface ProjectMemberships {
   inherited: number;
 }
 
-/** The caller's memberships on a project (kept between requests: domain/caches.ts). */
+/** The caller's memberships on a project (kept between requests: domain/shared/caches.ts). */
 export async function projectMemberships(ctx: DomainContext, project: Project & { namespace: Namespace }): Promise<ProjectMemberships> {
   const user = ctx.actor?.user;
   if (!user) return { direct: 0, inherited: 0 };
@@ -134,7 +134,7 @@ export async function shownProjectAccess(ctx: DomainContext, project: Project & 
   return { project, level: await projectAccessLevel(ctx, project) };
 }
 
-/** A project with its namespace by id (kept between requests: domain/caches.ts). */
+/** A project with its namespace by id (kept between requests: domain/shared/caches.ts). */
 export function projectById(ctx: Pick<DomainContext, "caches" | "db">, id: number): Promise<ProjectWithNamespace | null> {
   if (!fitsIdColumn(id)) return Promise.resolve(null);
   return ctx.caches.projects.load(id, () => readProjectRow(ctx.db, id));
