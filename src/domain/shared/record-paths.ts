@@ -3,7 +3,6 @@
 import type { DomainContext } from "./context.js";
 import type { NoteableType } from "../notes/queries.js";
 import type { RuleKind } from "../merge-requests/approvals/rules.js";
-import type { HookOwnerRef } from "../web-hooks/owners.js";
 import { fitsIdColumn } from "./record-ids.js";
 
 export interface IssuablePath {
@@ -43,14 +42,6 @@ export async function notePathById(ctx: DomainContext, id: number): Promise<Note
 export async function snippetProjectById(ctx: DomainContext, id: number): Promise<number | null> {
   if (!fitsIdColumn(id)) return null;
   return (await ctx.db.snippet.findUnique({ where: { id }, select: { projectId: true } }))?.projectId ?? null;
-}
-
-/** The owner of a group or project hook, as the hook routes name it (null for a missing hook or another owner kind). */
-export async function hookOwnerById(ctx: DomainContext, kind: "group" | "project", id: number): Promise<HookOwnerRef | null> {
-  if (!fitsIdColumn(id)) return null;
-  const row = await ctx.db.webHook.findUnique({ where: { id }, select: { groupId: true, projectId: true } });
-  if (kind === "group") return row?.groupId == null ? null : { group: String(row.groupId) };
-  return row?.projectId == null ? null : { project: String(row.projectId) };
 }
 
 export interface DiscussionPath {
