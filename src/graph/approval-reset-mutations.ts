@@ -3,6 +3,7 @@
 // a project or group access token that may approve the merge request reset them; a signed-in
 // caller refused by that rule gets its reason in `errors`, a hidden merge request is not available.
 import { resetMergeRequestApprovals } from "../domain/merge-requests/approvals/writes.js";
+import { findMergeRequestForReset } from "../domain/merge-requests/approvals/queries.js";
 import { MergeRequestRef } from "./merge-requests.js";
 import { changeMergeRequest, mergeRequestInputFields } from "./merge-request-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";
@@ -10,6 +11,6 @@ import { payloadMutation } from "./payload-mutation.js";
 payloadMutation("mergeRequestResetApprovals", {
   description: "Removes every approval of an open merge request (project and group access token bots only).",
   inputFields: mergeRequestInputFields,
-  write: (input, ctx) => changeMergeRequest(ctx, input, (path, iid) => resetMergeRequestApprovals(ctx, path, iid)),
+  write: (input, ctx) => changeMergeRequest(ctx, input, async (path, iid) => resetMergeRequestApprovals(ctx, await findMergeRequestForReset(ctx, path, iid))),
   returns: { field: "mergeRequest", type: MergeRequestRef },
 });

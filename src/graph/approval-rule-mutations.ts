@@ -1,18 +1,16 @@
 // approvalProjectRuleCreate (Forgeline's: GitLab creates them through branch rules),
 // approvalProjectRuleUpdate and approvalProjectRuleDelete over the REST project approval rule
 // writes (project-rules.ts: Maintainers and up; approvers narrowed to members, groups to visible ones).
-import { createProjectRule, deleteProjectRule, updateProjectRule } from "../domain/merge-requests/approvals/project-rules.js";
-import { projectRuleProjectById } from "../domain/shared/record-paths.js";
+import {
+  createProjectRule, deleteProjectRule, findProjectRuleById, findRulesProject, updateProjectRule,
+} from "../domain/merge-requests/approvals/project-rules.js";
 import type { Context } from "../context.js";
 import { ApprovalProjectRuleRef } from "./approval-rules.js";
-import { groupIdsOf, ownedRecordOf, projectPathOf, userIdsOf } from "./mutation-inputs.js";
+import { groupIdsOf, projectPathOf, recordIdOf, userIdsOf } from "./mutation-inputs.js";
 import { payloadMutation, type PayloadInputFieldBuilder } from "./payload-mutation.js";
 
-/** The project rule a global id names, with its project, as the domain's rule paths take them. */
-async function projectRulePathOf(ctx: Context, gid: string | number): Promise<{ project: string; id: number }> {
-  const { id, owner: projectId } = await ownedRecordOf(ctx, gid, "ApprovalProjectRule", projectRuleProjectById);
-  return { project: String(projectId), id };
-}
+/** The project rule a global id names, for those who may manage it. */
+const projectRuleOf = (ctx: Context, gid: string | number) => findProjectRuleById(ctx, recordIdOf(gid, "ApprovalProjectRule"), "manage");
 
 export const approverFields = (t: PayloadInputFieldBuilder) => ({
   userIds: t.idList({ description: "Global ids of users (members of the project) who may approve; replace the current ones." }),
@@ -37,8 +35,10 @@ payloadMutation("approvalProjectRuleCreate", {
     approvalsRequired: t.int({ required: true }),
     ...approverFields(t),
   }),
-  write: (input, ctx) =>
-    createProjectRule(ctx, projectPathOf(input.projectPath), { name: input.name, approvals_required: input.approvalsRequired, ...restApprovers(input) }),
+  write: async (input, ctx) =>
+    createProjectRule(ctx, await findRulesProject(ctx, projectPathOf(input.projectPath)), {
+      name: input.name, approvals_required: input.approvalsRequired, ...restApprovers(input),
+    }),
   returns: approvalRule,
 });
 
@@ -49,18 +49,15 @@ payloadMutation("approvalProjectRuleUpdate", {
     approvalsRequired: t.int(),
     ...approverFields(t),
   }),
-  write: async (input, ctx) => {
-    const rule = await projectRulePathOf(ctx, input.id);
-    return updateProjectRule(ctx, rule.project, rule.id, { name: input.name, approvals_required: input.approvalsRequired, ...restApprovers(input) });
-  },
+  write: async (input, ctx) =>
+    updateProjectRule(ctx, await projectRuleOf(ctx, input.id), { name: input.name, approvals_required: input.approvalsRequired, ...restApprovers(input) }),
   returns: approvalRule,
 });
 
 payloadMutation("approvalProjectRuleDelete", {
   inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the project approval rule." }) }),
   write: async (input, ctx) => {
-    const rule = await projectRulePathOf(ctx, input.id);
-    await deleteProjectRule(ctx, rule.project, rule.id);
+    await deleteProjectRule(ctx, await projectRuleOf(ctx, input.id));
     return null;
   },
   returns: { ...approvalRule, description: "Always null: the rule is gone." },

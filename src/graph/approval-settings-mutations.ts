@@ -1,6 +1,7 @@
 // projectApprovalSettingsUpdate (Forgeline's name): REST POST /projects/:id/approvals on the graph
 // (settings.ts rules: Maintainers and up, at least one setting, the others kept).
-import { updateApprovalSettings } from "../domain/merge-requests/approvals/settings.js";
+import { approvalSettingsChange, updateApprovalSettings } from "../domain/merge-requests/approvals/settings.js";
+import { findRulesProject } from "../domain/merge-requests/approvals/project-rules.js";
 import { ProjectApprovalSettingsRef } from "./approval-settings.js";
 import { projectPathOf } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";
@@ -16,8 +17,9 @@ payloadMutation("projectApprovalSettingsUpdate", {
     mergeRequestsDisableCommittersApproval: t.boolean(),
     requireReauthenticationToApprove: t.boolean(),
   }),
-  write: (input, ctx) =>
-    updateApprovalSettings(ctx, projectPathOf(input.projectPath), {
+  write: async (input, ctx) => {
+    const path = projectPathOf(input.projectPath);
+    const change = approvalSettingsChange(ctx, {
       approvals_before_merge: input.approvalsBeforeMerge,
       reset_approvals_on_push: input.resetApprovalsOnPush,
       selective_code_owner_removals: input.selectiveCodeOwnerRemovals,
@@ -25,6 +27,8 @@ payloadMutation("projectApprovalSettingsUpdate", {
       merge_requests_author_approval: input.mergeRequestsAuthorApproval,
       merge_requests_disable_committers_approval: input.mergeRequestsDisableCommittersApproval,
       require_reauthentication_to_approve: input.requireReauthenticationToApprove,
-    }),
+    });
+    return updateApprovalSettings(ctx, await findRulesProject(ctx, path), change);
+  },
   returns: { field: "approvalSettings", type: ProjectApprovalSettingsRef },
 });

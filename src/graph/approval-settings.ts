@@ -1,6 +1,7 @@
 // Project.approvalSettings: the project's merge request approval settings, from the domain's view
 // behind GET /projects/:id/approvals (Maintainers and up).
-import { getApprovalSettings, type ApprovalSettingsView } from "../domain/merge-requests/approvals/settings.js";
+import { approvalSettingsOf, type ApprovalSettingsView } from "../domain/merge-requests/approvals/settings.js";
+import { shownProjectAccess } from "../domain/shared/access.js";
 import { builder } from "./builder.js";
 import { orNull } from "./errors.js";
 import { ProjectRef } from "./projects.js";
@@ -25,6 +26,6 @@ builder.objectFields(ProjectRef, (t) => ({
     type: ProjectApprovalSettingsRef,
     nullable: true,
     description: "Merge request approval settings; null for callers below Maintainer.",
-    resolve: (project, _a, ctx) => orNull(() => getApprovalSettings(ctx, String(project.id))),
+    resolve: async (project, _a, ctx) => orNull(async () => approvalSettingsOf(ctx, await shownProjectAccess(ctx, project))),
   }),
 }));

@@ -2,7 +2,9 @@
 // left) once per merge request and request, and approvalState with its rules, both from the
 // domain's approval views (signed-in callers who may read the merge request).
 import type { Context } from "../context.js";
-import { getApprovalState, getApprovalStatus } from "../domain/merge-requests/approvals/queries.js";
+import {
+  findMergeRequestForApprovals, findMergeRequestForApprovalState, mergeRequestApprovalState, mergeRequestApprovalStatus,
+} from "../domain/merge-requests/approvals/queries.js";
 import type { ApprovalStateView, ApprovalStatusView } from "../domain/merge-requests/approvals/state-views.js";
 import type { RuleView } from "../domain/merge-requests/approvals/views.js";
 import type { LoaderFactory } from "../domain/shared/loaders.js";
@@ -18,7 +20,7 @@ const approvalStatuses: LoaderFactory<Map<number, Promise<ApprovalStatusView | n
 export function approvalStatusOf(ctx: Context, mr: MergeRequestRow): Promise<ApprovalStatusView | null> {
   const byId = ctx.loaders.get(approvalStatuses);
   let status = byId.get(mr.id);
-  if (!status) byId.set(mr.id, (status = orNull(() => getApprovalStatus(ctx, String(mr.projectId), mr.iid))));
+  if (!status) byId.set(mr.id, (status = orNull(async () => mergeRequestApprovalStatus(ctx, await findMergeRequestForApprovals(ctx, mr.projectId, mr.iid)))));
   return status;
 }
 
@@ -27,7 +29,8 @@ export function forgetApprovalStatus(ctx: Context, mr: { id: number }): void {
   ctx.loaders.get(approvalStatuses).delete(mr.id);
 }
 
-export const approvalStateOf = (ctx: Context, mr: MergeRequestRow) => orNull(() => getApprovalState(ctx, String(mr.projectId), mr.iid));
+export const approvalStateOf = (ctx: Context, mr: MergeRequestRow) =>
+  orNull(async () => mergeRequestApprovalState(ctx, await findMergeRequestForApprovalState(ctx, mr.projectId, mr.iid)));
 
 export const ApprovalRuleRef = builder.objectRef<RuleView>("ApprovalRule");
 

@@ -3,10 +3,9 @@
 // (group-rules.ts: group Owners and administrators, while the approval_group_rules feature flag is
 // on; approvers narrowed to direct members of the group, top-level groups only). REST has no delete.
 import type { Context } from "../context.js";
-import { createGroupRule, updateGroupRule } from "../domain/merge-requests/approvals/group-rules.js";
-import { groupRuleGroupById } from "../domain/shared/record-paths.js";
+import { createGroupRule, findGroupRuleById, findRulesGroup, updateGroupRule } from "../domain/merge-requests/approvals/group-rules.js";
 import { ApprovalGroupRuleRef } from "./approval-rules.js";
-import { groupIdsOf, groupPathOf, ownedRecordOf, userIdsOf } from "./mutation-inputs.js";
+import { groupIdsOf, groupPathOf, recordIdOf, userIdsOf } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";
 
 const approvalRule = { field: "approvalRule", type: ApprovalGroupRuleRef };
@@ -20,11 +19,8 @@ type Approvers = { userIds?: readonly (string | number)[] | null; groupIds?: rea
 
 const restApprovers = (input: Approvers) => ({ user_ids: userIdsOf(input.userIds), group_ids: groupIdsOf(input.groupIds) });
 
-/** The group rule a global id names, with its group, as the domain's rule paths take them. */
-async function groupRulePathOf(ctx: Context, gid: string | number): Promise<{ group: string; id: number }> {
-  const { id, owner: groupId } = await ownedRecordOf(ctx, gid, "ApprovalGroupRule", groupRuleGroupById);
-  return { group: String(groupId), id };
-}
+/** The group rule a global id names, for those who may manage it. */
+const groupRuleOf = (ctx: Context, gid: string | number) => findGroupRuleById(ctx, recordIdOf(gid, "ApprovalGroupRule"));
 
 payloadMutation("approvalGroupRuleCreate", {
   inputFields: (t) => ({
@@ -33,8 +29,10 @@ payloadMutation("approvalGroupRuleCreate", {
     approvalsRequired: t.int({ required: true }),
     ...approverFields(t),
   }),
-  write: (input, ctx) =>
-    createGroupRule(ctx, groupPathOf(input.groupPath), { name: input.name, approvals_required: input.approvalsRequired, ...restApprovers(input) }),
+  write: async (input, ctx) =>
+    createGroupRule(ctx, await findRulesGroup(ctx, groupPathOf(input.groupPath)), {
+      name: input.name, approvals_required: input.approvalsRequired, ...restApprovers(input),
+    }),
   returns: approvalRule,
 });
 
@@ -45,9 +43,7 @@ payloadMutation("approvalGroupRuleUpdate", {
     approvalsRequired: t.int(),
     ...approverFields(t),
   }),
-  write: async (input, ctx) => {
-    const rule = await groupRulePathOf(ctx, input.id);
-    return updateGroupRule(ctx, rule.group, rule.id, { name: input.name, approvals_required: input.approvalsRequired, ...restApprovers(input) });
-  },
+  write: async (input, ctx) =>
+    updateGroupRule(ctx, await groupRuleOf(ctx, input.id), { name: input.name, approvals_required: input.approvalsRequired, ...restApprovers(input) }),
   returns: approvalRule,
 });

@@ -5,18 +5,19 @@
 // the URL variable and header values are write-only; a signing secret appears once, in the
 // rotate payload.
 import { GROUP_HOOK_EVENTS, PROJECT_HOOK_EVENTS } from "../domain/web-hooks/owners.js";
+import type { Context } from "../context.js";
 import { recordId } from "../domain/shared/record-ids.js";
 import type { HookEvent } from "../domain/web-hooks/switches.js";
 import { createHook, deleteHook, rotateHookSigningSecret, updateHook, type HookInput } from "../domain/web-hooks/writes.js";
-import { getHook } from "../domain/web-hooks/queries.js";
+import { findHookById, findOwnedHook, hookEntity } from "../domain/web-hooks/queries.js";
+import { resolveHookOwner } from "../domain/web-hooks/owners.js";
 import { BRANCH_FILTER_STRATEGIES, type KeyValue } from "../domain/web-hooks/rules.js";
 import { resendHookEvent, testHook } from "../domain/web-hooks/history.js";
 import { TEST_TRIGGERS, type TestTrigger } from "../domain/web-hooks/triggers.js";
 import { builder } from "./builder.js";
-import { camel, GroupHookRef, ProjectHookRef } from "./hooks.js";
-import { hookTargetOf, HOOK_TYPENAMES, type HookKind } from "./hook-targets.js";
+import { camel, GroupHookRef, HOOK_TYPENAMES, ProjectHookRef, type HookKind } from "./hooks.js";
 import { decodeGid } from "./ids.js";
-import { groupPathOf, ownerPathIn, projectPathOf, type OwnerPathField } from "./mutation-inputs.js";
+import { groupPathOf, ownerPathIn, projectPathOf, recordIdOf, type OwnerPathField } from "./mutation-inputs.js";
 import { payloadMutation, type PayloadInputFieldBuilder } from "./payload-mutation.js";
 
 const HookKeyValueInput = builder.inputType("HookKeyValueInput", {
@@ -73,6 +74,9 @@ const eventIdOf = (gid: string | number) => {
   return typename === "WebHookLog" ? recordId(id) : -1;
 };
 
+/** The hook a ProjectHook or GroupHook global id names; an id of the other kind is not available. */
+export const hookOf = (ctx: Context, kind: HookKind, gid: string | number) => findHookById(ctx, kind, recordIdOf(gid, HOOK_TYPENAMES[kind]));
+
 function hookMutations(info: KindInfo) {
   const { kind, ref, events, pathKey } = info;
   const hook = { field: `${kind}Hook`, type: ref };
@@ -94,28 +98,26 @@ function hookMutations(info: KindInfo) {
 
   payloadMutation(`${kind}HookCreate`, {
     inputFields: (t) => ({ [pathKey]: t.id({ required: true }), url: t.string({ required: true }), ...propertyFields(t) }),
-    write: (input, ctx) => {
+    write: async (input, ctx) => {
       const fields = input as HookFields;
       const path = ownerPathIn(info, fields);
-      return createHook(ctx, kind === "group" ? { group: path } : { project: path }, { ...hookInputOf(fields, events), url: String(fields.url) });
+      const owner = await resolveHookOwner(ctx, kind === "group" ? { group: path } : { project: path });
+      return createHook(ctx, owner, { ...hookInputOf(fields, events), url: String(fields.url) });
     },
     returns: hook,
   });
 
   payloadMutation(`${kind}HookUpdate`, {
     inputFields: (t) => ({ id: t.id({ required: true, ...idField }), url: t.string({ description: "Absent keeps the URL." }), ...propertyFields(t) }),
-    write: async (input, ctx) => {
-      const { owner, hookId } = await hookTargetOf(ctx, kind, input.id as string);
-      return updateHook(ctx, owner, hookId, hookInputOf(input as HookFields, events));
-    },
+    write: async (input, ctx) => updateHook(ctx, await hookOf(ctx, kind, input.id as string), hookInputOf(input as HookFields, events)),
     returns: hook,
   });
 
   payloadMutation(`${kind}HookDelete`, {
     inputFields: (t) => ({ id: t.id({ required: true, ...idField }) }),
     write: async (input, ctx) => {
-      const { owner, hookId } = await hookTargetOf(ctx, kind, input.id);
-      return deleteHook(ctx, owner, hookId);
+      const { owner, hook } = await hookOf(ctx, kind, input.id);
+      return deleteHook(ctx, owner, hook.id);
     },
   });
 
@@ -125,9 +127,9 @@ function hookMutations(info: KindInfo) {
       trigger: t.field({ type: HookTestTriggerEnum, required: true, description: "The sample event to send now (even to a disabled hook)." }),
     }),
     write: async (input, ctx) => {
-      const { owner, hookId } = await hookTargetOf(ctx, kind, input.id);
-      await testHook(ctx, owner, hookId, input.trigger as TestTrigger);
-      return getHook(ctx, owner, hookId);
+      const found = await hookOf(ctx, kind, input.id);
+      await testHook(ctx, found, input.trigger as TestTrigger);
+      return hookEntity(ctx, await findOwnedHook(ctx, found.owner, found.hook.id)); // as the delivery left it
     },
     returns: hook,
   });
@@ -137,10 +139,7 @@ function hookMutations(info: KindInfo) {
       id: t.id({ required: true, ...idField }),
       eventId: t.id({ required: true, description: "Global id of the delivery (HookEvent.id) to send again." }),
     }),
-    write: async (input, ctx) => {
-      const { owner, hookId } = await hookTargetOf(ctx, kind, input.id);
-      return resendHookEvent(ctx, owner, hookId, eventIdOf(input.eventId));
-    },
+    write: async (input, ctx) => resendHookEvent(ctx, await hookOf(ctx, kind, input.id), eventIdOf(input.eventId)),
     extraFields: (t) => ({
       responseStatus: t.int({ nullable: true, description: "The receiver's HTTP status.", resolve: (p) => p.result?.response_status ?? null }),
     }),
@@ -148,10 +147,7 @@ function hookMutations(info: KindInfo) {
 
   payloadMutation(`${kind}HookRotateSigningSecret`, {
     inputFields: (t) => ({ id: t.id({ required: true, ...idField }) }),
-    write: async (input, ctx) => {
-      const { owner, hookId } = await hookTargetOf(ctx, kind, input.id);
-      return rotateHookSigningSecret(ctx, owner, hookId);
-    },
+    write: async (input, ctx) => rotateHookSigningSecret(ctx, await hookOf(ctx, kind, input.id)),
     returns: hook,
     extraFields: (t) => ({
       signingSecret: t.string({

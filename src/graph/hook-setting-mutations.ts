@@ -4,12 +4,13 @@
 // .../custom_headers/:key and the group routes (web-hooks/settings.ts; web-hooks/owners.ts says who may:
 // project Maintainers, group Owners, administrators). Values are write-only: the payload's hook
 // shows only the keys.
-import type { HookOwnerRef } from "../domain/web-hooks/owners.js";
+import type { WebHook } from "../generated/prisma/client.js";
+import type { OwnedHook } from "../domain/web-hooks/owners.js";
+import { toEntity } from "../domain/web-hooks/presenter.js";
 import { deleteHookSetting, setHookSetting, type HookSetting } from "../domain/web-hooks/settings.js";
-import { getHook } from "../domain/web-hooks/queries.js";
 import type { Context } from "../context.js";
-import { hookTargetOf, HOOK_TYPENAMES, type HookKind } from "./hook-targets.js";
-import { GroupHookRef, ProjectHookRef } from "./hooks.js";
+import { hookOf } from "./hook-mutations.js";
+import { GroupHookRef, HOOK_TYPENAMES, ProjectHookRef, type HookKind } from "./hooks.js";
 import { payloadMutation } from "./payload-mutation.js";
 
 const HOOK_REFS = { project: ProjectHookRef, group: GroupHookRef };
@@ -19,11 +20,9 @@ const SETTINGS: { setting: HookSetting; name: string; label: string }[] = [
   { setting: "custom_headers", name: "CustomHeader", label: "custom header" },
 ];
 
-/** Runs a write on the hook a global id names and answers the hook as it is afterwards. */
-async function changeHook(ctx: Context, kind: HookKind, gid: string | number, write: (owner: HookOwnerRef, hookId: number) => Promise<unknown>) {
-  const { owner, hookId } = await hookTargetOf(ctx, kind, gid);
-  await write(owner, hookId);
-  return getHook(ctx, owner, hookId);
+/** Runs a write on the hook a global id names and answers the hook as the write saved it. */
+async function changeHook(ctx: Context, kind: HookKind, gid: string | number, write: (found: OwnedHook) => Promise<WebHook>) {
+  return toEntity(ctx, await write(await hookOf(ctx, kind, gid)));
 }
 
 function hookSettingMutations(kind: HookKind) {
@@ -38,14 +37,14 @@ function hookSettingMutations(kind: HookKind) {
         key: t.string({ required: true }),
         value: t.string({ required: true, description: "Write-only: never shown." }),
       }),
-      write: (input, ctx) => changeHook(ctx, kind, input.id, (owner, hookId) => setHookSetting(ctx, owner, hookId, setting, input.key, input.value)),
+      write: (input, ctx) => changeHook(ctx, kind, input.id, (found) => setHookSetting(ctx, found, setting, input.key, input.value)),
       returns,
     });
 
     payloadMutation(`${kind}Hook${name}Delete`, {
       description: `Removes one ${label} of a webhook; a key the hook does not have is not available.`,
       inputFields: (t) => ({ id: t.id(idField), key: t.string({ required: true }) }),
-      write: (input, ctx) => changeHook(ctx, kind, input.id, (owner, hookId) => deleteHookSetting(ctx, owner, hookId, setting, input.key)),
+      write: (input, ctx) => changeHook(ctx, kind, input.id, (found) => deleteHookSetting(ctx, found, setting, input.key)),
       returns,
     });
   }

@@ -47,6 +47,11 @@ builder.objectType(HookEventRef, {
 
 const HookEventConnection = countedConnection(HookEventRef, "HookEvent");
 
+export type HookKind = "project" | "group";
+
+/** The type a hook's global id names, per owner kind. */
+export const HOOK_TYPENAMES = { project: "ProjectHook", group: "GroupHook" } as const;
+
 /** `push_events` -> `pushEvents`: a switch's field name. */
 export const camel = (name: string) => name.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase());
 

@@ -1,6 +1,7 @@
 // mergeRequestAccept (merge), mergeRequestApprove and mergeRequestUnapprove: one `input`, a
 // payload `{ mergeRequest, errors }` (merge and approval rules in src/domain/).
 import { approveMergeRequest, unapproveMergeRequest } from "../domain/merge-requests/approvals/writes.js";
+import { findMergeRequestForApprovals } from "../domain/merge-requests/approvals/queries.js";
 import { mergeMergeRequest } from "../domain/merge-requests/merge.js";
 import { changeMergeRequest, mergeRequestInputFields } from "./merge-request-inputs.js";
 import { MergeRequestRef } from "./merge-requests.js";
@@ -31,12 +32,12 @@ payloadMutation("mergeRequestAccept", {
 
 payloadMutation("mergeRequestApprove", {
   inputFields: (t) => ({ ...mergeRequestInputFields(t), sha: t.string({ description: "The head the approval is for." }) }),
-  write: (input, ctx) => changeMergeRequest(ctx, input, (path, iid) => approveMergeRequest(ctx, path, iid, { sha: input.sha })),
+  write: (input, ctx) => changeMergeRequest(ctx, input, async (path, iid) => approveMergeRequest(ctx, await findMergeRequestForApprovals(ctx, path, iid), { sha: input.sha })),
   returns: mergeRequest,
 });
 
 payloadMutation("mergeRequestUnapprove", {
   inputFields: mergeRequestInputFields,
-  write: (input, ctx) => changeMergeRequest(ctx, input, (path, iid) => unapproveMergeRequest(ctx, path, iid)),
+  write: (input, ctx) => changeMergeRequest(ctx, input, async (path, iid) => unapproveMergeRequest(ctx, await findMergeRequestForApprovals(ctx, path, iid))),
   returns: mergeRequest,
 });

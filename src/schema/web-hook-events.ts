@@ -3,7 +3,7 @@
 // .../test/:trigger.
 import { hookEventFilters, listHookEvents, resendHookEvent, testHook, type HookEventEntity } from "../domain/web-hooks/history.js";
 import { resolveHookOwner } from "../domain/web-hooks/owners.js";
-import { findHookRow } from "../domain/web-hooks/queries.js";
+import { findHook, findOwnedHook } from "../domain/web-hooks/queries.js";
 import { TEST_TRIGGERS } from "../domain/web-hooks/triggers.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
@@ -50,7 +50,7 @@ export function hookEventRootFields(kind: HookOwnerKind): void {
       resolve: async (_r, { id, hook_id, status, ...page }, ctx) => {
         const owner = await resolveHookOwner(ctx, ownerRef(kind, id));
         const filters = hookEventFilters({ status }); // 400 before a missing hook's 404
-        return rowsOf(ctx, await listHookEvents(ctx, await findHookRow(ctx, owner, hook_id), filters, page));
+        return rowsOf(ctx, await listHookEvents(ctx, (await findOwnedHook(ctx, owner, hook_id)).hook, filters, page));
       },
     }),
   }));
@@ -59,13 +59,13 @@ export function hookEventRootFields(kind: HookOwnerKind): void {
       extensions: { access: "authenticated" },
       type: RetryWebhookEvent,
       args: { id: t.arg.id({ required: true }), hook_id: t.arg.int({ required: true }), hook_event_id: t.arg.int({ required: true }) },
-      resolve: (_r, a, ctx) => resendHookEvent(ctx, ownerRef(kind, a.id), a.hook_id, a.hook_event_id),
+      resolve: async (_r, a, ctx) => resendHookEvent(ctx, await findHook(ctx, ownerRef(kind, a.id), a.hook_id), a.hook_event_id),
     }),
     [`test${Name}Hook`]: t.field({
       extensions: { access: "authenticated" },
       type: HookTestResult,
       args: { id: t.arg.id({ required: true }), hook_id: t.arg.int({ required: true }), trigger: t.arg({ type: HookTestTriggerEnum, required: true }) },
-      resolve: (_r, a, ctx) => testHook(ctx, ownerRef(kind, a.id), a.hook_id, a.trigger),
+      resolve: async (_r, a, ctx) => testHook(ctx, await findHook(ctx, ownerRef(kind, a.id), a.hook_id), a.trigger),
     }),
   }));
 }

@@ -2,11 +2,11 @@
 // custom_headers as keys only, never the token or a value) extended per owner, and the root
 // fields behind /groups/:id/hooks and /projects/:id/hooks and their key/value sub-resources,
 // defined once for both owners (groupHooks/projectHooks, createGroupHook/createProjectHook, ...).
-import { findHookOwner, type HookOwnerRef } from "../domain/web-hooks/owners.js";
+import { findHookOwner, resolveHookOwner, type HookOwnerRef } from "../domain/web-hooks/owners.js";
 import { deleteHookSetting, setHookSetting, type HookSetting } from "../domain/web-hooks/settings.js";
 import { BASE_HOOK_EVENTS, type HookEvent } from "../domain/web-hooks/switches.js";
 import { createHook, deleteHook, rotateHookSigningSecret, updateHook } from "../domain/web-hooks/writes.js";
-import { getHook, listHooks } from "../domain/web-hooks/queries.js";
+import { findHook, hookEntity, listHooks } from "../domain/web-hooks/queries.js";
 import { type HookEntity } from "../domain/web-hooks/presenter.js";
 import { BRANCH_FILTER_STRATEGIES } from "../domain/web-hooks/rules.js";
 import { builder } from "./builder.js";
@@ -126,7 +126,7 @@ export function hookRootFields(kind: HookOwnerKind, { type, listType, settable }
       extensions: { access: "authenticated" },
       type,
       args: hookArgs,
-      resolve: (_r, args, ctx) => getHook(ctx, ownerRef(kind, args.id), args.hook_id),
+      resolve: async (_r, args, ctx) => hookEntity(ctx, await findHook(ctx, ownerRef(kind, args.id), args.hook_id)),
     }),
   }));
   builder.mutationFields((t) => {
@@ -135,19 +135,19 @@ export function hookRootFields(kind: HookOwnerKind, { type, listType, settable }
         ? t.boolean({
           extensions: { access: "authenticated" },
           args: { ...settingArgs, value: t.arg.string({ required: true }) },
-          resolve: (_r, a, ctx) => setHookSetting(ctx, ownerRef(kind, a.id), a.hook_id, name, a.key, a.value),
+          resolve: async (_r, a, ctx) => setHookSetting(ctx, await findHook(ctx, ownerRef(kind, a.id), a.hook_id), name, a.key, a.value).then(() => true),
         })
         : t.boolean({
           extensions: { access: "authenticated" },
           args: settingArgs,
-          resolve: (_r, a, ctx) => deleteHookSetting(ctx, ownerRef(kind, a.id), a.hook_id, name, a.key),
+          resolve: async (_r, a, ctx) => deleteHookSetting(ctx, await findHook(ctx, ownerRef(kind, a.id), a.hook_id), name, a.key).then(() => true),
         });
     return {
       [`create${Name}Hook`]: t.field({
         extensions: { access: "authenticated" },
         type,
         args: { id: t.arg.id({ required: true }), url: t.arg.string({ required: true }), ...properties },
-        resolve: (_r, { id, ...input }, ctx) => createHook(ctx, ownerRef(kind, id), input),
+        resolve: async (_r, { id, ...input }, ctx) => createHook(ctx, await resolveHookOwner(ctx, ownerRef(kind, id)), input),
       }),
       [`update${Name}Hook`]: t.field({
         extensions: { access: "authenticated" },
@@ -158,20 +158,21 @@ export function hookRootFields(kind: HookOwnerKind, { type, listType, settable }
           ...properties,
           ...(kind === "group" && { service_access_tokens_expiration_enforced: t.arg.boolean({ required: false }) }),
         },
-        resolve: (_r, { id, hook_id, ...input }, ctx) => updateHook(ctx, ownerRef(kind, id), hook_id, input),
+        resolve: async (_r, { id, hook_id, ...input }, ctx) => updateHook(ctx, await findHook(ctx, ownerRef(kind, id), hook_id), input),
       }),
       /** DELETE honours If-Unmodified-Since (412 when the hook changed after it). */
       [`delete${Name}Hook`]: t.boolean({
         extensions: { access: "authenticated" },
         args: hookArgs,
-        resolve: (_r, args, ctx) => deleteHook(ctx, ownerRef(kind, args.id), args.hook_id, ctx.request.headers.get("if-unmodified-since")),
+        resolve: async (_r, args, ctx) =>
+          deleteHook(ctx, await resolveHookOwner(ctx, ownerRef(kind, args.id)), args.hook_id, ctx.request.headers.get("if-unmodified-since")),
       }),
       [`rotate${Name}HookSigningSecret`]: t.field({
         extensions: { access: "authenticated" },
         description: "Forgeline extension: a new signing secret, shown once; the previous one signs too during WEBHOOK_SIGNING_GRACE_HOURS",
         type,
         args: hookArgs,
-        resolve: (_r, args, ctx) => rotateHookSigningSecret(ctx, ownerRef(kind, args.id), args.hook_id),
+        resolve: async (_r, args, ctx) => rotateHookSigningSecret(ctx, await findHook(ctx, ownerRef(kind, args.id), args.hook_id)),
       }),
       [`set${Name}HookUrlVariable`]: setting("url_variables", "set"),
       [`delete${Name}HookUrlVariable`]: setting("url_variables", "delete"),

@@ -9,8 +9,7 @@ import { AppError, paramError, recordNotFound } from "../../errors.js";
 import { childPages } from "../shared/child-pages.js";
 import type { DomainContext, Services } from "../shared/context.js";
 import { isFeatureEnabled, type FeatureName } from "../features/flags.js";
-import { resolveHookOwner, type HookOwnerRef } from "./owners.js";
-import { findHookRow } from "./queries.js";
+import type { OwnedHook } from "./owners.js";
 import { pageKey, type Page, type PageArgs } from "../shared/pagination.js";
 import { digest } from "../shared/secrets.js";
 import { INTERNAL_ERROR } from "./delivery.js";
@@ -151,9 +150,7 @@ function toEntity(row: WebHookLog): HookEventEntity {
 }
 
 /** POST .../events/:hook_event_id/resend: the recorded body again, with its Idempotency-Key. */
-export async function resendHookEvent(ctx: DomainContext, ref: HookOwnerRef, hookId: number, eventId: number): Promise<{ response_status: number }> {
-  const owner = await resolveHookOwner(ctx, ref);
-  const hook = await findHookRow(ctx, owner, hookId);
+export async function resendHookEvent(ctx: DomainContext, { hook }: OwnedHook, eventId: number): Promise<{ response_status: number }> {
   await throttle(ctx, "web_hook_event_resend_api_endpoint_rate_limit", `web_hook_event_resend:${hook.id}`);
   const log = await ctx.db.webHookLog.findFirst({ where: { id: eventId, hookId: hook.id } });
   if (!log) throw recordNotFound();
@@ -169,9 +166,7 @@ export async function resendHookEvent(ctx: DomainContext, ref: HookOwnerRef, hoo
 }
 
 /** POST .../test/:trigger: a sample delivery, sent now even to a disabled hook, and recorded. */
-export async function testHook(ctx: DomainContext, ref: HookOwnerRef, hookId: number, trigger: TestTrigger): Promise<{ message: string }> {
-  const owner = await resolveHookOwner(ctx, ref);
-  const hook = await findHookRow(ctx, owner, hookId);
+export async function testHook(ctx: DomainContext, { hook, owner }: OwnedHook, trigger: TestTrigger): Promise<{ message: string }> {
   await throttle(ctx, "web_hook_test_api_endpoint_rate_limit", `web_hook_test:${owner.kind}:${owner.id}`);
   const data = await ctx.hookDelivery.samplePayload(ctx, owner, trigger, ctx.actor!.user);
   const result = await ctx.hookDelivery.deliverNow(ctx, {

@@ -5,10 +5,11 @@
 // the access level, the event switches a request may set, and the plan limit.
 import { AccessLevel, findGroup, findProject, requireAuthenticated, requireLevel, type GroupOrProjectAccess } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
+import type { WebHook } from "../../generated/prisma/client.js";
 import { HOOK_EVENTS, type HookEvent } from "./switches.js";
 
 /** An owner as the request names it: the `:id` of /groups/:id/hooks or /projects/:id/hooks. */
-export type HookOwnerRef = { group: string } | { project: string };
+export type HookOwnerRef = { group: string | number } | { project: string | number };
 
 export interface HookOwner {
   kind: "group" | "project";
@@ -19,6 +20,12 @@ export interface HookOwner {
   settableEvents: readonly HookEvent[];
   /** GitLab's plan limits `group_hooks` and `project_hooks` */
   maxHooks: number;
+}
+
+/** A hook with its owner, whose hooks the caller may manage. */
+export interface OwnedHook {
+  hook: WebHook;
+  owner: HookOwner;
 }
 
 /** Group hooks hear every event but repository updates (a project hook switch GitLab never sets). */

@@ -3,9 +3,9 @@
 // hook's rules apply (a URL variable whose value changes the URL drops the other stored secrets).
 import { notFound } from "../../errors.js";
 import type { DomainContext } from "../shared/context.js";
-import { resolveHookOwner, type HookOwnerRef } from "./owners.js";
+import type { WebHook } from "../../generated/prisma/client.js";
+import type { OwnedHook } from "./owners.js";
 import { stateOf } from "./rows.js";
-import { findHookRow } from "./queries.js";
 import { saveHook, unprocessable } from "./writes.js";
 import { applyEdit, type HookState } from "./rules.js";
 
@@ -18,20 +18,15 @@ const TEXTS = {
 
 const mapOf = (state: HookState, setting: HookSetting) => (setting === "url_variables" ? state.urlVariables : state.customHeaders);
 
-export async function setHookSetting(
-  ctx: DomainContext, ref: HookOwnerRef, hookId: number, setting: HookSetting, key: string, value: string,
-): Promise<true> {
-  const owner = await resolveHookOwner(ctx, ref);
-  await saveHook(ctx, owner, hookId, (current) => applyEdit(current, { [setting]: [{ key, value }] }), () => unprocessable("Illegal key or value"));
-  return true;
+/** Sets one value of a found hook; the hook as saved. */
+export function setHookSetting(ctx: DomainContext, found: OwnedHook, setting: HookSetting, key: string, value: string): Promise<WebHook> {
+  return saveHook(ctx, found, (current) => applyEdit(current, { [setting]: [{ key, value }] }), () => unprocessable("Illegal key or value"));
 }
 
-export async function deleteHookSetting(ctx: DomainContext, ref: HookOwnerRef, hookId: number, setting: HookSetting, key: string): Promise<true> {
-  const owner = await resolveHookOwner(ctx, ref);
-  const row = await findHookRow(ctx, owner, hookId);
-  if (!Object.hasOwn(mapOf(stateOf(ctx, row), setting), key)) throw notFound(TEXTS[setting].notFound);
-  await saveHook(ctx, owner, hookId, (current) => withoutKey(current, setting, key), () => unprocessable(TEXTS[setting].unset));
-  return true;
+/** Removes one key of a found hook (404 when it has no such key); the hook as saved. */
+export async function deleteHookSetting(ctx: DomainContext, found: OwnedHook, setting: HookSetting, key: string): Promise<WebHook> {
+  if (!Object.hasOwn(mapOf(stateOf(ctx, found.hook), setting), key)) throw notFound(TEXTS[setting].notFound);
+  return saveHook(ctx, found, (current) => withoutKey(current, setting, key), () => unprocessable(TEXTS[setting].unset));
 }
 
 function withoutKey(current: HookState, setting: HookSetting, key: string): HookState {

@@ -5,9 +5,8 @@
 // receivers can switch without rejecting deliveries in between.
 import { randomBytes } from "node:crypto";
 import type { WebHook } from "../../generated/prisma/client.js";
-import { recordNotFound } from "../../errors.js";
 import type { DomainContext } from "../shared/context.js";
-import { resolveHookOwner, type HookOwnerRef } from "./owners.js";
+import type { OwnedHook } from "./owners.js";
 
 const PURPOSE = { current: "web_hook.signing_secret", previous: "web_hook.previous_signing_secret" };
 const SECRET_PREFIX = "whsec_";
@@ -41,10 +40,7 @@ export function shownSecret(ctx: Pick<DomainContext, "encryption">, row: Signing
  * POST .../hooks/:hook_id/signing_secret: a new secret (the first one turns signing on); the one
  * it replaces keeps signing until the grace period ends. Same access as editing the hook.
  */
-export async function rotateSigningSecret(ctx: DomainContext, ref: HookOwnerRef, hookId: number): Promise<{ row: WebHook; secret: string }> {
-  const owner = await resolveHookOwner(ctx, ref);
-  const row = await ctx.db.webHook.findFirst({ where: { id: hookId, ...owner.where } });
-  if (!row) throw recordNotFound();
+export async function rotateSigningSecret(ctx: DomainContext, { hook: row }: OwnedHook): Promise<{ row: WebHook; secret: string }> {
   const secret = generateSigningSecret();
   const graceMs = ctx.config.webhookSigningGraceHours * 3_600_000;
   const keepPrevious = row.encryptedSigningSecret !== null && graceMs > 0;

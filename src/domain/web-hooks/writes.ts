@@ -5,9 +5,9 @@ import { AppError } from "../../errors.js";
 import type { WebHook } from "../../generated/prisma/client.js";
 import type { DomainContext } from "../shared/context.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";
-import { resolveHookOwner, type HookOwner, type HookOwnerRef } from "./owners.js";
+import type { HookOwner, OwnedHook } from "./owners.js";
 import { toEntity, type HookEntity } from "./presenter.js";
-import { findHookRow } from "./queries.js";
+import { findOwnedHook } from "./queries.js";
 import { secretColumns, stateOf } from "./rows.js";
 import { applyEdit, EMPTY_HOOK, fullMessagesSentence, validateHook, type HookEdit, type HookErrors, type HookState } from "./rules.js";
 import { generateSigningSecret, rotateSigningSecret, shownSecret, signingColumns } from "./signing.js";
@@ -21,8 +21,8 @@ export type HookInput = HookEdit & Partial<Record<HookEvent, boolean | null>> & 
   signing_enabled?: boolean | null;
 };
 
-export async function createHook(ctx: DomainContext, ref: HookOwnerRef, input: HookInput & { url: string }): Promise<HookEntity> {
-  const owner = await resolveHookOwner(ctx, ref);
+/** A new hook of an owner whose hooks the caller may manage (owners.ts: resolveHookOwner, hookOwnerOf). */
+export async function createHook(ctx: DomainContext, owner: HookOwner, input: HookInput & { url: string }): Promise<HookEntity> {
   const state = applyEdit(EMPTY_HOOK, input);
   const errors = await validateHook(state, ctx.urlGuard);
   if (!Object.keys(errors).length && (await ctx.db.webHook.count({ where: owner.where })) >= owner.maxHooks) {
@@ -40,22 +40,23 @@ export async function createHook(ctx: DomainContext, ref: HookOwnerRef, input: H
 }
 
 /** An edit without a url keeps the hook's (REST always sends one). */
-export async function updateHook(ctx: DomainContext, ref: HookOwnerRef, hookId: number, input: HookInput) {
-  const owner = await resolveHookOwner(ctx, ref);
+export async function updateHook(ctx: DomainContext, found: OwnedHook, input: HookInput): Promise<HookEntity> {
   const fresh = generateSigningSecret();
-  const row = await saveHook(ctx, owner, hookId, (current) => applyEdit(current, input), updateFailed, input, fresh);
+  const row = await saveHook(ctx, found, (current) => applyEdit(current, input), updateFailed, input, fresh);
   return toEntity(ctx, row, shownSecret(ctx, row, fresh));
 }
 
 /** POST .../hooks/:hook_id/signing_secret: the hook with its new signing secret, shown this once. */
-export async function rotateHookSigningSecret(ctx: DomainContext, ref: HookOwnerRef, hookId: number): Promise<HookEntity> {
-  const { row, secret } = await rotateSigningSecret(ctx, ref, hookId);
+export async function rotateHookSigningSecret(ctx: DomainContext, found: OwnedHook): Promise<HookEntity> {
+  const { row, secret } = await rotateSigningSecret(ctx, found);
   return toEntity(ctx, row, secret);
 }
 
-/** The spec's idempotent DELETE: a hook that is not (or no longer) there answers 204 too. */
-export async function deleteHook(ctx: DomainContext, ref: HookOwnerRef, hookId: number, unmodifiedSince?: string | null): Promise<true> {
-  const owner = await resolveHookOwner(ctx, ref);
+/**
+ * The spec's idempotent DELETE of hook `hookId` of an owner whose hooks the caller may manage: a
+ * hook that is not (or no longer) there answers 204 too, hence an id rather than a found hook.
+ */
+export async function deleteHook(ctx: DomainContext, owner: HookOwner, hookId: number, unmodifiedSince?: string | null): Promise<true> {
   const where = { id: hookId, ...owner.where };
   const row = await ctx.db.webHook.findFirst({ where, select: { updatedAt: true } });
   if (!row) return true;
@@ -67,21 +68,21 @@ export async function deleteHook(ctx: DomainContext, ref: HookOwnerRef, hookId: 
 const MAX_SAVE_ATTEMPTS = 3;
 
 /**
- * Read, change, validate and write one hook. The write only applies when nobody saved the hook in
- * between (lockVersion), else it starts over; the validation (DNS) stays outside any transaction.
+ * Change, validate and write a found hook. The write only applies when nobody saved the hook since
+ * it was read (lockVersion), else it reads it again and starts over; the validation (DNS) stays
+ * outside any transaction.
  */
 export async function saveHook(
   ctx: DomainContext,
-  owner: HookOwner,
-  hookId: number,
+  { hook, owner }: OwnedHook,
   change: (current: HookState) => HookState,
   failed: (errors: HookErrors) => AppError,
   input: HookInput = {},
   /** the signing secret `signing_enabled: true` turns signing on with */
   freshSigningSecret = "",
 ): Promise<WebHook> {
+  let row = hook;
   for (let attempt = 1; ; attempt++) {
-    const row = await findHookRow(ctx, owner, hookId);
     const next = change(stateOf(ctx, row));
     const errors = await validateHook(next, ctx.urlGuard);
     if (Object.keys(errors).length) throw failed(errors);
@@ -92,6 +93,7 @@ export async function saveHook(
     const { count } = await ctx.db.webHook.updateMany({ where: { id: row.id, lockVersion: row.lockVersion }, data });
     if (count === 1) return ctx.db.webHook.findUniqueOrThrow({ where: { id: row.id } });
     if (attempt >= MAX_SAVE_ATTEMPTS) throw new AppError(409, { message: "409 Conflict: Resource lock" });
+    row = (await findOwnedHook(ctx, owner, hook.id)).hook;
   }
 }
 

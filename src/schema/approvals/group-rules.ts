@@ -1,5 +1,5 @@
 // Group approval rules (/groups/:id/approval_rules, experimental in GitLab): list, create, update.
-import { createGroupRule, findRulesGroup, listGroupRules, updateGroupRule } from "../../domain/merge-requests/approvals/group-rules.js";
+import { createGroupRule, findGroupRule, findRulesGroup, listGroupRules, updateGroupRule } from "../../domain/merge-requests/approvals/group-rules.js";
 import { builder } from "../builder.js";
 import { pageArgs, rowsOf } from "../pagination.js";
 import { ApprovalRuleType, approverIdArgs, authenticated, optionalRuleInput, requiredRuleInput, ruleArgs } from "./args.js";
@@ -24,12 +24,12 @@ builder.mutationFields((t) => ({
       rule_type: t.arg({ type: ApprovalRuleType, required: false }),
       ...approverIdArgs,
     },
-    resolve: (_r, { id, ...input }, ctx) => createGroupRule(ctx, String(id), input),
+    resolve: async (_r, { id, ...input }, ctx) => createGroupRule(ctx, await findRulesGroup(ctx, id), input),
   }),
   updateGroupApprovalRule: t.field({
     type: GroupApprovalRule,
     extensions: authenticated,
     args: { ...ruleArgs, ...optionalRuleInput, rule_type: t.arg({ type: ApprovalRuleType, required: false }), ...approverIdArgs },
-    resolve: (_r, { id, approval_rule_id, ...input }, ctx) => updateGroupRule(ctx, String(id), approval_rule_id, input),
+    resolve: async (_r, { id, approval_rule_id, ...input }, ctx) => updateGroupRule(ctx, await findGroupRule(ctx, id, approval_rule_id), input),
   }),
 }));

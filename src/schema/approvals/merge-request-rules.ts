@@ -1,9 +1,9 @@
 // Merge request approval rules (/projects/:id/merge_requests/:merge_request_iid/approval_rules):
 // list, one, create, update, delete.
 import {
-  createMergeRequestRule, deleteMergeRequestRule, getMergeRequestRule, listMergeRequestRules, updateMergeRequestRule,
+  createMergeRequestRule, deleteMergeRequestRule, findMergeRequestForRules, findMergeRequestRule, listMergeRequestRules, mergeRequestRuleView,
+  updateMergeRequestRule,
 } from "../../domain/merge-requests/approvals/merge-request-rules.js";
-import { readableMergeRequest } from "../../domain/merge-requests/approvals/queries.js";
 import { builder } from "../builder.js";
 import { pageArgs, rowsOf } from "../pagination.js";
 import { approverArgs, authenticated, mergeRequestArgs, mergeRequestRuleArgs, optionalRuleInput, requiredRuleInput } from "./args.js";
@@ -14,13 +14,15 @@ builder.queryFields((t) => ({
     type: [MergeRequestApprovalRule],
     extensions: authenticated,
     args: { ...mergeRequestArgs, ...pageArgs },
-    resolve: async (_r, { id, merge_request_iid, ...page }, ctx) => rowsOf(ctx, await listMergeRequestRules(ctx, await readableMergeRequest(ctx, String(id), merge_request_iid), page)),
+    resolve: async (_r, { id, merge_request_iid, ...page }, ctx) =>
+      rowsOf(ctx, await listMergeRequestRules(ctx, await findMergeRequestForRules(ctx, id, merge_request_iid, "read"), page)),
   }),
   mergeRequestApprovalRule: t.field({
     type: MergeRequestApprovalRule,
     extensions: authenticated,
     args: mergeRequestRuleArgs,
-    resolve: (_r, { id, merge_request_iid, approval_rule_id }, ctx) => getMergeRequestRule(ctx, String(id), merge_request_iid, approval_rule_id),
+    resolve: async (_r, { id, merge_request_iid, approval_rule_id }, ctx) =>
+      mergeRequestRuleView(ctx, await findMergeRequestRule(ctx, id, merge_request_iid, approval_rule_id, "read")),
   }),
 }));
 
@@ -29,19 +31,21 @@ builder.mutationFields((t) => ({
     type: MergeRequestApprovalRule,
     extensions: authenticated,
     args: { ...mergeRequestArgs, ...requiredRuleInput, approval_project_rule_id: t.arg.int({ required: false }), ...approverArgs },
-    resolve: (_r, { id, merge_request_iid, ...input }, ctx) => createMergeRequestRule(ctx, String(id), merge_request_iid, input),
+    resolve: async (_r, { id, merge_request_iid, ...input }, ctx) =>
+      createMergeRequestRule(ctx, await findMergeRequestForRules(ctx, id, merge_request_iid, "update"), input),
   }),
   updateMergeRequestApprovalRule: t.field({
     type: MergeRequestApprovalRule,
     extensions: authenticated,
     args: { ...mergeRequestRuleArgs, ...optionalRuleInput, ...approverArgs, remove_hidden_groups: t.arg.boolean({ required: false }) },
-    resolve: (_r, { id, merge_request_iid, approval_rule_id, ...input }, ctx) =>
-      updateMergeRequestRule(ctx, String(id), merge_request_iid, approval_rule_id, input),
+    resolve: async (_r, { id, merge_request_iid, approval_rule_id, ...input }, ctx) =>
+      updateMergeRequestRule(ctx, await findMergeRequestRule(ctx, id, merge_request_iid, approval_rule_id, "update"), input),
   }),
   deleteMergeRequestApprovalRule: t.boolean({
     extensions: authenticated,
     args: mergeRequestRuleArgs,
-    resolve: (_r, { id, merge_request_iid, approval_rule_id }, ctx) =>
-      deleteMergeRequestRule(ctx, String(id), merge_request_iid, approval_rule_id, ctx.request.headers.get("if-unmodified-since")),
+    resolve: async (_r, { id, merge_request_iid, approval_rule_id }, ctx) => deleteMergeRequestRule(
+      ctx, await findMergeRequestRule(ctx, id, merge_request_iid, approval_rule_id, "update"), ctx.request.headers.get("if-unmodified-since"),
+    ),
   }),
 }));

@@ -2,7 +2,9 @@
 // MergeRequestApprovalState(Rule) (GET approval_state), and reset_approvals.
 import type { User } from "../../generated/prisma/client.js";
 import { approveMergeRequest, resetMergeRequestApprovals, unapproveMergeRequest } from "../../domain/merge-requests/approvals/writes.js";
-import { getApprovalState, getApprovalStatus } from "../../domain/merge-requests/approvals/queries.js";
+import {
+  findMergeRequestForApprovals, findMergeRequestForApprovalState, findMergeRequestForReset, mergeRequestApprovalState, mergeRequestApprovalStatus,
+} from "../../domain/merge-requests/approvals/queries.js";
 import type { ApprovalStateView, ApprovalStatusView, RuleShort } from "../../domain/merge-requests/approvals/state-views.js";
 import type { RuleView } from "../../domain/merge-requests/approvals/views.js";
 import { builder } from "../builder.js";
@@ -72,13 +74,13 @@ builder.queryFields((t) => ({
     type: ApprovalState,
     extensions: authenticated,
     args: mergeRequestArgs,
-    resolve: (_r, { id, merge_request_iid }, ctx) => getApprovalStatus(ctx, String(id), merge_request_iid),
+    resolve: async (_r, { id, merge_request_iid }, ctx) => mergeRequestApprovalStatus(ctx, await findMergeRequestForApprovals(ctx, id, merge_request_iid)),
   }),
   mergeRequestApprovalState: t.field({
     type: MergeRequestApprovalState,
     extensions: authenticated,
     args: mergeRequestArgs,
-    resolve: (_r, { id, merge_request_iid }, ctx) => getApprovalState(ctx, String(id), merge_request_iid),
+    resolve: async (_r, { id, merge_request_iid }, ctx) => mergeRequestApprovalState(ctx, await findMergeRequestForApprovalState(ctx, id, merge_request_iid)),
   }),
 }));
 
@@ -87,18 +89,18 @@ builder.mutationFields((t) => ({
     type: ApprovalState,
     extensions: authenticated,
     args: { ...mergeRequestArgs, sha: t.arg.string({ required: false }), approval_password: t.arg.string({ required: false }) },
-    resolve: (_r, { id, merge_request_iid, ...input }, ctx) => approveMergeRequest(ctx, String(id), merge_request_iid, input),
+    resolve: async (_r, { id, merge_request_iid, ...input }, ctx) => approveMergeRequest(ctx, await findMergeRequestForApprovals(ctx, id, merge_request_iid), input),
   }),
   unapproveMergeRequest: t.field({
     type: ApprovalState,
     extensions: authenticated,
     args: mergeRequestArgs,
-    resolve: (_r, { id, merge_request_iid }, ctx) => unapproveMergeRequest(ctx, String(id), merge_request_iid),
+    resolve: async (_r, { id, merge_request_iid }, ctx) => unapproveMergeRequest(ctx, await findMergeRequestForApprovals(ctx, id, merge_request_iid)),
   }),
   /** GitLab answers 202 and Grape renders that status as the body. */
   resetMergeRequestApprovals: t.int({
     extensions: authenticated,
     args: mergeRequestArgs,
-    resolve: (_r, { id, merge_request_iid }, ctx) => resetMergeRequestApprovals(ctx, String(id), merge_request_iid),
+    resolve: async (_r, { id, merge_request_iid }, ctx) => resetMergeRequestApprovals(ctx, await findMergeRequestForReset(ctx, id, merge_request_iid)),
   }),
 }));

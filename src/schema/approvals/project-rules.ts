@@ -1,6 +1,6 @@
 // Project approval rules (/projects/:id/approval_rules): list, one, create, update, delete.
 import {
-  createProjectRule, deleteProjectRule, findRulesProject, getProjectRule, listProjectRules, updateProjectRule,
+  createProjectRule, deleteProjectRule, findProjectRule, findRulesProject, listProjectRules, projectRuleView, updateProjectRule,
 } from "../../domain/merge-requests/approvals/project-rules.js";
 import { builder } from "../builder.js";
 import { pageArgs, rowsOf } from "../pagination.js";
@@ -18,7 +18,7 @@ builder.queryFields((t) => ({
     type: ProjectApprovalRule,
     extensions: authenticated,
     args: ruleArgs,
-    resolve: (_r, { id, approval_rule_id }, ctx) => getProjectRule(ctx, String(id), approval_rule_id),
+    resolve: async (_r, { id, approval_rule_id }, ctx) => projectRuleView(ctx, await findProjectRule(ctx, id, approval_rule_id, "read")),
   }),
 }));
 
@@ -34,19 +34,19 @@ builder.mutationFields((t) => ({
       ...protectedBranchArgs,
       report_type: t.arg({ type: ApprovalReportType, required: false }),
     },
-    resolve: (_r, { id, ...input }, ctx) => createProjectRule(ctx, String(id), input),
+    resolve: async (_r, { id, ...input }, ctx) => createProjectRule(ctx, await findRulesProject(ctx, id), input),
   }),
   updateProjectApprovalRule: t.field({
     type: ProjectApprovalRule,
     extensions: authenticated,
     // name and approvals_required are required on update, as the spec states
     args: { ...ruleArgs, ...requiredRuleInput, ...approverArgs, ...protectedBranchArgs, remove_hidden_groups: t.arg.boolean({ required: false }) },
-    resolve: (_r, { id, approval_rule_id, ...input }, ctx) => updateProjectRule(ctx, String(id), approval_rule_id, input),
+    resolve: async (_r, { id, approval_rule_id, ...input }, ctx) => updateProjectRule(ctx, await findProjectRule(ctx, id, approval_rule_id, "manage"), input),
   }),
   deleteProjectApprovalRule: t.boolean({
     extensions: authenticated,
     args: ruleArgs,
-    resolve: (_r, { id, approval_rule_id }, ctx) =>
-      deleteProjectRule(ctx, String(id), approval_rule_id, ctx.request.headers.get("if-unmodified-since")),
+    resolve: async (_r, { id, approval_rule_id }, ctx) =>
+      deleteProjectRule(ctx, await findProjectRule(ctx, id, approval_rule_id, "manage"), ctx.request.headers.get("if-unmodified-since")),
   }),
 }));

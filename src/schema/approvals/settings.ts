@@ -1,5 +1,8 @@
 // Project approval settings (GET and POST /projects/:id/approvals): GitLab's ApprovalSettings.
-import { getApprovalSettings, updateApprovalSettings, type ApprovalSettingsView } from "../../domain/merge-requests/approvals/settings.js";
+import {
+  approvalSettingsChange, approvalSettingsOf, updateApprovalSettings, type ApprovalSettingsView,
+} from "../../domain/merge-requests/approvals/settings.js";
+import { findRulesProject } from "../../domain/merge-requests/approvals/project-rules.js";
 import { builder } from "../builder.js";
 import { authenticated } from "./args.js";
 import { Approver, ApproverGroup } from "./entities.js";
@@ -24,7 +27,7 @@ builder.queryFields((t) => ({
     type: ApprovalSettings,
     extensions: authenticated,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, { id }, ctx) => getApprovalSettings(ctx, String(id)),
+    resolve: async (_r, { id }, ctx) => approvalSettingsOf(ctx, await findRulesProject(ctx, id)),
   }),
 }));
 
@@ -43,6 +46,9 @@ builder.mutationFields((t) => ({
       require_password_to_approve: t.arg.boolean({ required: false }),
       require_reauthentication_to_approve: t.arg.boolean({ required: false }),
     },
-    resolve: (_r, { id, ...input }, ctx) => updateApprovalSettings(ctx, String(id), input),
+    resolve: async (_r, { id, ...input }, ctx) => {
+      const change = approvalSettingsChange(ctx, input); // 400 before a missing project's 404
+      return updateApprovalSettings(ctx, await findRulesProject(ctx, id), change);
+    },
   }),
 }));

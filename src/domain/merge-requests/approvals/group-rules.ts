@@ -9,15 +9,8 @@ import type { DomainContext } from "../../shared/context.js";
 import { isFeatureEnabled } from "../../features/flags.js";
 import { paginateList, type Page, type PageArgs } from "../../shared/pagination.js";
 import { newRuleValues, saveRule, updatedRuleValues, type RuleContainer, type RuleInput } from "./rule-input.js";
-import { findRule, findRules, type LoadedRule } from "./rules.js";
+import { findRule, findRules, loadRule, ruleRowById, type LoadedRule } from "./rules.js";
 import { ruleViews, type RuleView } from "./views.js";
-
-/** Before-filters in GitLab's order: authenticate, the group, the feature flag, then admin_group. */
-async function manageableGroup(ctx: DomainContext, groupRef: string): Promise<GroupAccess> {
-  const access = await findRulesGroup(ctx, groupRef);
-  await requireRulesManager(ctx, access);
-  return access;
-}
 
 /** The group of an approval rule route: 401 anonymous, then 404 invisible. */
 export async function findRulesGroup(ctx: DomainContext, groupRef: string | number): Promise<GroupAccess> {
@@ -59,7 +52,13 @@ async function groupRuleViews(ctx: DomainContext, { group }: GroupAccess, rules:
   return ruleViews(ctx, rules, { projectMember: false, allProtectedBranches });
 }
 
-const view = async (ctx: DomainContext, access: GroupAccess, rule: LoadedRule) => (await groupRuleViews(ctx, access, [rule]))[0]!;
+/** A group rule with its group, whose rules the caller may manage. */
+export interface GroupRuleAccess {
+  rule: LoadedRule;
+  access: GroupAccess;
+}
+
+const view = async (ctx: DomainContext, { access, rule }: GroupRuleAccess) => (await groupRuleViews(ctx, access, [rule]))[0]!;
 
 /** GET /groups/:id/approval_rules */
 export async function listGroupRules(ctx: DomainContext, access: GroupAccess, page: PageArgs): Promise<Page<RuleView>> {
@@ -68,19 +67,33 @@ export async function listGroupRules(ctx: DomainContext, access: GroupAccess, pa
   return { rows: await groupRuleViews(ctx, access, rules.rows), info: rules.info };
 }
 
-/** POST /groups/:id/approval_rules */
-export async function createGroupRule(ctx: DomainContext, groupRef: string, input: RuleInput & { name: string; approvals_required: number }): Promise<RuleView> {
-  const access = await manageableGroup(ctx, groupRef);
+/** /groups/:id/approval_rules/:approval_rule_id, in GitLab's order: authenticate, the group, the feature flag, admin_group, then the rule. */
+export async function findGroupRule(ctx: DomainContext, groupRef: string | number, id: number): Promise<GroupRuleAccess> {
+  const access = await findRulesGroup(ctx, groupRef);
+  await requireRulesManager(ctx, access);
+  const rule = await findRule(ctx, "group", access.group.id, id);
+  if (!rule) throw notFound("Approval Rule");
+  return { rule, access };
+}
+
+/** The group rule with database id `id` (404 for a missing rule or one of another kind), then findGroupRule's rules. */
+export async function findGroupRuleById(ctx: DomainContext, id: number): Promise<GroupRuleAccess> {
+  const row = await ruleRowById(ctx, "group", id);
+  if (!row) throw notFound();
+  const access = await findRulesGroup(ctx, row.containerId);
+  await requireRulesManager(ctx, access);
+  return { rule: await loadRule(ctx, row), access };
+}
+
+/** POST /groups/:id/approval_rules on a group found by findRulesGroup (the feature flag, then admin_group). */
+export async function createGroupRule(ctx: DomainContext, access: GroupAccess, input: RuleInput & { name: string; approvals_required: number }): Promise<RuleView> {
+  await requireRulesManager(ctx, access);
   const container = groupContainer(ctx, access);
-  return view(ctx, access, await saveRule(ctx, container, await newRuleValues(ctx, container, input), null));
+  return view(ctx, { access, rule: await saveRule(ctx, container, await newRuleValues(ctx, container, input), null) });
 }
 
 /** PUT /groups/:id/approval_rules/:approval_rule_id */
-export async function updateGroupRule(ctx: DomainContext, groupRef: string, id: number, input: RuleInput): Promise<RuleView> {
-  const access = await manageableGroup(ctx, groupRef);
-  const rule = await findRule(ctx, "group", access.group.id, id);
-  if (!rule) throw notFound("Approval Rule");
+export async function updateGroupRule(ctx: DomainContext, { access, rule }: GroupRuleAccess, input: RuleInput): Promise<RuleView> {
   const container = groupContainer(ctx, access);
-  return view(ctx, access, await saveRule(ctx, container, await updatedRuleValues(ctx, container, rule, input), rule));
+  return view(ctx, { access, rule: await saveRule(ctx, container, await updatedRuleValues(ctx, container, rule, input), rule) });
 }
-

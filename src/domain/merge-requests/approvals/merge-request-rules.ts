@@ -4,27 +4,94 @@
 // per merge request. Rules the system made (report_approver, code_owner) cannot be changed
 // (403 ["Prohibited"], GitLab's ApprovalMergeRequestRulePolicy). Creating the first user-defined
 // rule makes the MR's own rules replace the project's (approval_rules_overwritten).
-import { AppError, forbidden, recordNotFound } from "../../../errors.js";
+import { AppError, forbidden, notFound, recordNotFound } from "../../../errors.js";
 import { AccessLevel, requireAuthenticated, type ProjectAccess } from "../../shared/access.js";
 import type { DomainContext } from "../../shared/context.js";
-import { findMergeRequestWithAccess, type MergeRequestAccess, type MergeRequestRow } from "../queries.js";
+import {
+  canUpdateMergeRequest, findMergeRequest, findMergeRequestWithAccess, type MergeRequestAccess, type MergeRequestWithPeople,
+} from "../queries.js";
 import { paginateList, type Page, type PageArgs } from "../../shared/pagination.js";
 import { assertUnmodifiedSince } from "../../shared/preconditions.js";
-import { readableMergeRequest } from "./queries.js";
+import { fitsIdColumn } from "../../shared/record-ids.js";
+import { findMergeRequestForApprovals } from "./queries.js";
 import { newRuleValues, projectMembersAmong, saveRule, updatedRuleValues, type RuleContainer, type RuleInput } from "./rule-input.js";
-import { findRule, findRules, isUserDefined, type LoadedRule } from "./rules.js";
+import { findRule, findRules, isUserDefined, loadRule, ruleRowById, type LoadedRule } from "./rules.js";
 import { loadSettings } from "./settings.js";
 import { ruleViews, type RuleView } from "./views.js";
 
-type Found = { mergeRequest: MergeRequestRow; access: ProjectAccess };
+/** A merge request with its people, on which the caller may read or edit the approval rules (as found). */
+export type RulesMergeRequest = { mergeRequest: MergeRequestWithPeople; access: ProjectAccess };
+type Found = RulesMergeRequest;
 
-/** update_approvers: update_merge_request, prevented when overriding approvers is disabled. */
-async function editable(ctx: DomainContext, projectRef: string, iid: number): Promise<Found> {
-  requireAuthenticated(ctx);
-  const found = await findMergeRequestWithAccess(ctx, projectRef, iid, "update");
+/** What may be done with a merge request's rules: read them, or edit them (update_approvers). */
+export type MergeRequestRulesAbility = "read" | "update";
+
+/** A merge request rule with its merge request. */
+export interface MergeRequestRuleAccess extends RulesMergeRequest {
+  rule: LoadedRule;
+}
+
+/** The overriding of approvers the project may disable (403), after update_merge_request. */
+async function requireOverridable(ctx: DomainContext, found: Found): Promise<void> {
   const settings = await loadSettings(ctx, found.access.project.id);
   if (settings.disableOverridingApproversPerMergeRequest) throw forbidden();
+}
+
+/**
+ * The merge request of .../approval_rules: `read` as findMergeRequestForApprovals, `update`
+ * (update_approvers) signed in, then the merge request with update_merge_request (404, then 403),
+ * prevented when overriding approvers is disabled (403).
+ */
+export async function findMergeRequestForRules(
+  ctx: DomainContext, projectRef: string | number, iid: number, ability: MergeRequestRulesAbility,
+): Promise<RulesMergeRequest> {
+  if (ability === "read") return findMergeRequestForApprovals(ctx, projectRef, iid);
+  requireAuthenticated(ctx);
+  const found = await findMergeRequestWithAccess(ctx, projectRef, iid, "update");
+  await requireOverridable(ctx, found);
   return found;
+}
+
+/** .../approval_rules/:approval_rule_id: the merge request as findMergeRequestForRules finds it, then the rule (404). */
+export async function findMergeRequestRule(
+  ctx: DomainContext, projectRef: string | number, iid: number, id: number, ability: MergeRequestRulesAbility,
+): Promise<MergeRequestRuleAccess> {
+  const found = await findMergeRequestForRules(ctx, projectRef, iid, ability);
+  return { ...found, rule: await requireRule(ctx, found, id) };
+}
+
+/**
+ * The merge request rule with database id `id` (404 for a missing rule or one of another kind),
+ * on a merge request the caller may read (404), with update_merge_request and overriding allowed
+ * for `update` (403).
+ */
+export async function findMergeRequestRuleById(ctx: DomainContext, id: number, ability: MergeRequestRulesAbility): Promise<MergeRequestRuleAccess> {
+  const row = await ruleRowById(ctx, "merge_request", id);
+  if (!row) throw notFound();
+  requireAuthenticated(ctx);
+  const { mergeRequest, access } = await findMergeRequestById(ctx, row.containerId);
+  const found = { mergeRequest: { ...mergeRequest, ...(await peopleOf(ctx, mergeRequest.id)) }, access };
+  if (ability === "update") {
+    if (!canUpdateMergeRequest(ctx, access, found.mergeRequest)) throw forbidden();
+    await requireOverridable(ctx, found);
+  }
+  return { ...found, rule: await loadRule(ctx, row) };
+}
+
+// stand-in until H1's finder lands
+async function findMergeRequestById(ctx: DomainContext, id: number): Promise<MergeRequestAccess> {
+  const path = fitsIdColumn(id) ? await ctx.db.mergeRequest.findUnique({ where: { id }, select: { projectId: true, iid: true } }) : null;
+  if (!path) throw notFound();
+  return findMergeRequest(ctx, path.projectId, path.iid);
+}
+
+/** The assignees and reviewers a merge request's entity and update_merge_request need. */
+async function peopleOf(ctx: DomainContext, mergeRequestId: number) {
+  const [assignees, reviewers] = await Promise.all([
+    ctx.db.mergeRequestAssignee.findMany({ where: { mergeRequestId } }),
+    ctx.db.mergeRequestReviewer.findMany({ where: { mergeRequestId } }),
+  ]);
+  return { assignees, reviewers };
 }
 
 const prohibited = () => new AppError(403, { message: ["Prohibited"] });
@@ -58,34 +125,29 @@ async function requireRule(ctx: DomainContext, found: Found, id: number): Promis
   return rule;
 }
 
-/** GET .../approval_rules of a merge request found by readableMergeRequest: its own rules (none until someone creates them). */
+/** GET .../approval_rules of a merge request found to read: its own rules (none until someone creates them). */
 export async function listMergeRequestRules(ctx: DomainContext, found: MergeRequestAccess, page: PageArgs): Promise<Page<RuleView>> {
   const rules = await paginateList(await findRules(ctx, "merge_request", found.mergeRequest.id), page);
   return { rows: await mergeRequestRuleViews(ctx, found, rules.rows), info: rules.info };
 }
 
-/** GET .../approval_rules/:approval_rule_id */
-export async function getMergeRequestRule(ctx: DomainContext, projectRef: string, iid: number, id: number): Promise<RuleView> {
-  const found = await readableMergeRequest(ctx, projectRef, iid);
-  return view(ctx, found, await requireRule(ctx, found, id));
-}
+/** The entity of a found merge request rule (GET .../approval_rules/:approval_rule_id). */
+export const mergeRequestRuleView = (ctx: DomainContext, found: MergeRequestRuleAccess) => view(ctx, found, found.rule);
 
 export interface MergeRequestRuleInput extends RuleInput {
   approval_project_rule_id?: number | null;
 }
 
 /**
- * POST .../approval_rules. approval_project_rule_id copies that project rule's name, and its users
+ * POST .../approval_rules of a merge request found to update. approval_project_rule_id copies that project rule's name, and its users
  * and groups unless user_ids or group_ids are sent (usernames replace only the users), keeping the
  * approvals_required sent; a rule of another project is refused, an unknown id ignored.
  */
 export async function createMergeRequestRule(
   ctx: DomainContext,
-  projectRef: string,
-  iid: number,
+  found: RulesMergeRequest,
   input: MergeRequestRuleInput & { name: string; approvals_required: number },
 ): Promise<RuleView> {
-  const found = await editable(ctx, projectRef, iid);
   let copied: LoadedRule | null = null;
   let extra: Record<string, string[]> = {};
   if (input.approval_project_rule_id != null) {
@@ -97,19 +159,16 @@ export async function createMergeRequestRule(
   return view(ctx, found, await saveRule(ctx, container, await newRuleValues(ctx, container, input, copied), null));
 }
 
-/** PUT .../approval_rules/:approval_rule_id */
-export async function updateMergeRequestRule(ctx: DomainContext, projectRef: string, iid: number, id: number, input: RuleInput): Promise<RuleView> {
-  const found = await editable(ctx, projectRef, iid);
-  const rule = await requireRule(ctx, found, id);
+/** PUT .../approval_rules/:approval_rule_id of a rule found to update (403 for a rule the system made). */
+export async function updateMergeRequestRule(ctx: DomainContext, found: MergeRequestRuleAccess, input: RuleInput): Promise<RuleView> {
+  const { rule } = found;
   if (!isUserDefined(rule.row)) throw prohibited();
   const container = mergeRequestContainer(ctx, found);
   return view(ctx, found, await saveRule(ctx, container, await updatedRuleValues(ctx, container, rule, input), rule));
 }
 
-/** DELETE .../approval_rules/:approval_rule_id */
-export async function deleteMergeRequestRule(ctx: DomainContext, projectRef: string, iid: number, id: number, unmodifiedSince?: string | null): Promise<boolean> {
-  const found = await editable(ctx, projectRef, iid);
-  const rule = await requireRule(ctx, found, id);
+/** DELETE .../approval_rules/:approval_rule_id of a rule found to update (412 on a stale If-Unmodified-Since, then 403 for a rule the system made). */
+export async function deleteMergeRequestRule(ctx: DomainContext, { rule }: MergeRequestRuleAccess, unmodifiedSince?: string | null): Promise<boolean> {
   assertUnmodifiedSince(rule.row.updatedAt, unmodifiedSince);
   if (!isUserDefined(rule.row)) throw prohibited();
   await ctx.db.approvalRule.delete({ where: { id: rule.row.id } });

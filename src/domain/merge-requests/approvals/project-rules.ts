@@ -2,7 +2,7 @@
 // Developers and up read them, Maintainers change them. A rule applies to the branches of its
 // protected branches, to every protected branch (applies_to_all_protected_branches), or, with
 // neither, to every branch (ApprovalProjectRule#applies_to_branch?).
-import { recordNotFound } from "../../../errors.js";
+import { notFound, recordNotFound } from "../../../errors.js";
 import { AccessLevel, findProject, requireAuthenticated, requireLevel, type ProjectAccess } from "../../shared/access.js";
 import { isAdmin, type DomainContext } from "../../shared/context.js";
 import type { Tx } from "../../shared/events.js";
@@ -12,7 +12,7 @@ import { assertUnmodifiedSince } from "../../shared/preconditions.js";
 import { projectProtections, type ProtectedBranchWithLevels } from "../../repository/protection-rules.js";
 import { refMatches } from "../../repository/refs.js";
 import { newRuleValues, projectMembersAmong, saveRule, updatedRuleValues, type RuleContainer, type RuleInput } from "./rule-input.js";
-import { findRule, findRules, userDefinedOrder, type LoadedRule, type Reader } from "./rules.js";
+import { findRule, findRules, loadRule, ruleRowById, userDefinedOrder, type LoadedRule, type Reader } from "./rules.js";
 import { ruleViews, type RuleView } from "./views.js";
 
 export function projectContainer(ctx: DomainContext, access: ProjectAccess): RuleContainer {
@@ -63,12 +63,6 @@ export async function findRulesProject(ctx: DomainContext, projectRef: string | 
   return findProject(ctx, projectRef);
 }
 
-async function readableProject(ctx: DomainContext, projectRef: string): Promise<ProjectAccess> {
-  const access = await findRulesProject(ctx, projectRef);
-  requireRulesReader(ctx, access);
-  return access;
-}
-
 /** admin_project (Maintainers and up), or create_merge_request_in. */
 function requireRulesReader(ctx: DomainContext, access: ProjectAccess): void {
   requireAuthenticated(ctx);
@@ -77,18 +71,28 @@ function requireRulesReader(ctx: DomainContext, access: ProjectAccess): void {
 }
 
 /** admin_project and modify_approvers_rules: Maintainers and up. */
-export async function manageableProject(ctx: DomainContext, projectRef: string): Promise<ProjectAccess> {
-  const access = await findRulesProject(ctx, projectRef);
+export function requireRulesManager(ctx: DomainContext, access: ProjectAccess): void {
   requireLevel(ctx, access.level, AccessLevel.maintainer);
-  return access;
 }
+
+/** What may be done with a project's rules: read them, or manage them (and the approval settings). */
+export type RulesAbility = "read" | "manage";
+
+const REQUIRE_ABILITY = { read: requireRulesReader, manage: requireRulesManager } satisfies Record<RulesAbility, unknown>;
 
 export async function projectRuleViews(ctx: DomainContext, access: ProjectAccess, rules: LoadedRule[]): Promise<RuleView[]> {
   const allProtectedBranches = rules.some((r) => r.row.appliesToAllProtectedBranches) ? await projectProtections(ctx.db, access.project.id) : [];
   return ruleViews(ctx, rules, { projectMember: access.level >= AccessLevel.guest, allProtectedBranches });
 }
 
-const view = async (ctx: DomainContext, access: ProjectAccess, rule: LoadedRule) => (await projectRuleViews(ctx, access, [rule]))[0]!;
+/** A project rule with its project, on which the caller holds the ability it was found with. */
+export interface ProjectRuleAccess {
+  rule: LoadedRule;
+  access: ProjectAccess;
+}
+
+/** The entity of a found project rule. */
+export const projectRuleView = async (ctx: DomainContext, { access, rule }: ProjectRuleAccess) => (await projectRuleViews(ctx, access, [rule]))[0]!;
 
 /** GET /projects/:id/approval_rules (paginated over the list in memory, as GitLab does). */
 export async function listProjectRules(ctx: DomainContext, access: ProjectAccess, page: PageArgs): Promise<Page<RuleView>> {
@@ -97,42 +101,44 @@ export async function listProjectRules(ctx: DomainContext, access: ProjectAccess
   return { rows: await projectRuleViews(ctx, access, rules.rows), info: rules.info };
 }
 
-async function requireRule(ctx: DomainContext, access: ProjectAccess, id: number): Promise<LoadedRule> {
+/** /projects/:id/approval_rules/:approval_rule_id: 401, 404 project, 403 without `ability`, then 404 rule. */
+export async function findProjectRule(ctx: DomainContext, projectRef: string | number, id: number, ability: RulesAbility): Promise<ProjectRuleAccess> {
+  const access = await findRulesProject(ctx, projectRef);
+  REQUIRE_ABILITY[ability](ctx, access);
   const rule = await findRule(ctx, "project", access.project.id, id);
   if (!rule) throw recordNotFound();
-  return rule;
+  return { rule, access };
 }
 
-/** GET /projects/:id/approval_rules/:approval_rule_id */
-export async function getProjectRule(ctx: DomainContext, projectRef: string, id: number): Promise<RuleView> {
-  const access = await readableProject(ctx, projectRef);
-  return view(ctx, access, await requireRule(ctx, access, id));
+/** The project rule with database id `id` (404 for a missing rule or one of another kind), then findProjectRule's rules. */
+export async function findProjectRuleById(ctx: DomainContext, id: number, ability: RulesAbility): Promise<ProjectRuleAccess> {
+  const row = await ruleRowById(ctx, "project", id);
+  if (!row) throw notFound();
+  const access = await findRulesProject(ctx, row.containerId);
+  REQUIRE_ABILITY[ability](ctx, access);
+  return { rule: await loadRule(ctx, row), access };
 }
 
-/** POST /projects/:id/approval_rules */
-export async function createProjectRule(ctx: DomainContext, projectRef: string, input: RuleInput & { name: string; approvals_required: number }): Promise<RuleView> {
-  const access = await manageableProject(ctx, projectRef);
+/** POST /projects/:id/approval_rules on a project found by findRulesProject (403 below Maintainer). */
+export async function createProjectRule(ctx: DomainContext, access: ProjectAccess, input: RuleInput & { name: string; approvals_required: number }): Promise<RuleView> {
+  requireRulesManager(ctx, access);
   const container = projectContainer(ctx, access);
   const rule = await saveRule(ctx, container, await newRuleValues(ctx, container, input), null);
-  return view(ctx, access, rule);
+  return projectRuleView(ctx, { access, rule });
 }
 
-/** PUT /projects/:id/approval_rules/:approval_rule_id: users and groups are replaced when sent. */
-export async function updateProjectRule(ctx: DomainContext, projectRef: string, id: number, input: RuleInput): Promise<RuleView> {
-  const access = await manageableProject(ctx, projectRef);
-  const rule = await requireRule(ctx, access, id);
+/** PUT /projects/:id/approval_rules/:approval_rule_id on a rule found to manage: users and groups are replaced when sent. */
+export async function updateProjectRule(ctx: DomainContext, { access, rule }: ProjectRuleAccess, input: RuleInput): Promise<RuleView> {
   const container = projectContainer(ctx, access);
   const saved = await saveRule(ctx, container, await updatedRuleValues(ctx, container, rule, input), rule);
-  return view(ctx, access, saved);
+  return projectRuleView(ctx, { access, rule: saved });
 }
 
 /**
- * DELETE /projects/:id/approval_rules/:approval_rule_id (412 on a stale If-Unmodified-Since). The
- * rules of unmerged merge requests made from it go with it (ProjectRuleDestroyService).
+ * DELETE /projects/:id/approval_rules/:approval_rule_id of a rule found to manage (412 on a stale
+ * If-Unmodified-Since). The rules of unmerged merge requests made from it go with it (ProjectRuleDestroyService).
  */
-export async function deleteProjectRule(ctx: DomainContext, projectRef: string, id: number, unmodifiedSince?: string | null): Promise<boolean> {
-  const access = await manageableProject(ctx, projectRef);
-  const rule = await requireRule(ctx, access, id);
+export async function deleteProjectRule(ctx: DomainContext, { rule }: ProjectRuleAccess, unmodifiedSince?: string | null): Promise<boolean> {
   assertUnmodifiedSince(rule.row.updatedAt, unmodifiedSince);
   await ctx.db.$transaction(async (tx) => {
     await tx.approvalRule.deleteMany({ where: { id: { in: await derivedRulesOfUnmergedMergeRequests(tx, rule.row.id) } } });

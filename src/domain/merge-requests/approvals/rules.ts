@@ -8,6 +8,7 @@ import { loadUnexpired, type Caches, type Expiring } from "../../shared/caches.j
 import type { Tx } from "../../shared/events.js";
 import type { GitStore } from "../../../git/store.js";
 import type { ProtectedBranchWithLevels } from "../../repository/protection-rules.js";
+import { fitsIdColumn } from "../../shared/record-ids.js";
 
 /**
  * What reading rules needs: a client (or the open transaction) and the clock (membership expiry);
@@ -73,6 +74,17 @@ async function withLinks(db: Tx, rows: ApprovalRule[]): Promise<RuleRow[]> {
 export async function findRule(r: Reader, kind: RuleKind, containerId: number, id: number): Promise<LoadedRule | null> {
   const row = await r.db.approvalRule.findFirst({ where: { id, kind, containerId }, include: RULE_INCLUDE });
   return row ? (await loadRules(r, [row])).rules[0]! : null;
+}
+
+/** A rule of `kind` by database id as stored (null for a missing rule or one of another kind): policies check its container first. */
+export async function ruleRowById(r: Reader, kind: RuleKind, id: number): Promise<ApprovalRule | null> {
+  const row = fitsIdColumn(id) ? await r.db.approvalRule.findUnique({ where: { id } }) : null;
+  return row?.kind === kind ? row : null;
+}
+
+/** A rule read by ruleRowById, with what findRule loads with it. */
+export async function loadRule(r: Reader, row: ApprovalRule): Promise<LoadedRule> {
+  return (await loadRules(r, await withLinks(r.db, [row]))).rules[0]!;
 }
 
 export interface LoadedRules extends Expiring {

@@ -3,10 +3,10 @@
 // read and change it (read_approvers / update_approvers); nobody changes it in an archived project.
 import type { ProjectApprovalSetting } from "../../../generated/prisma/client.js";
 import { forbidden, validationError } from "../../../errors.js";
-import { requireAuthenticated } from "../../shared/access.js";
+import { requireAuthenticated, type ProjectAccess } from "../../shared/access.js";
 import type { DomainContext } from "../../shared/context.js";
 import { requireAtLeastOne } from "../../shared/param-rules.js";
-import { manageableProject } from "./project-rules.js";
+import { requireRulesManager } from "./project-rules.js";
 import type { Reader } from "./rules.js";
 
 export type ApprovalSettings = Omit<ProjectApprovalSetting, "updatedAt">;
@@ -59,10 +59,10 @@ export function settingsView(s: ApprovalSettings): ApprovalSettingsView {
   };
 }
 
-/** GET /projects/:id/approvals */
-export async function getApprovalSettings(ctx: DomainContext, projectRef: string): Promise<ApprovalSettingsView> {
-  const { project } = await manageableProject(ctx, projectRef);
-  return settingsView(await loadSettings(ctx, project.id));
+/** GET /projects/:id/approvals of a project found by findRulesProject (403 below Maintainer). */
+export async function approvalSettingsOf(ctx: DomainContext, access: ProjectAccess): Promise<ApprovalSettingsView> {
+  requireRulesManager(ctx, access);
+  return settingsView(await loadSettings(ctx, access.project.id));
 }
 
 export interface ApprovalSettingsInput {
@@ -84,15 +84,21 @@ const SETTING_PARAMS = [
 
 const given = <T>(value: T | null | undefined): value is T => value !== undefined && value !== null;
 
-/** POST /projects/:id/approvals: at least one setting; the others keep their values. */
-export async function updateApprovalSettings(ctx: DomainContext, projectRef: string, input: ApprovalSettingsInput): Promise<ApprovalSettingsView> {
+/** The change POST /projects/:id/approvals asks for: signed in, then at least one setting (400), before the project is looked up. */
+export function approvalSettingsChange(ctx: DomainContext, input: ApprovalSettingsInput): ApprovalSettingsInput {
   requireAuthenticated(ctx);
   requireAtLeastOne(input, SETTING_PARAMS);
-  const { project } = await manageableProject(ctx, projectRef);
+  return input;
+}
+
+/** POST /projects/:id/approvals on a project found by findRulesProject (403 below Maintainer): the settings not sent keep their values. */
+export async function updateApprovalSettings(ctx: DomainContext, access: ProjectAccess, change: ApprovalSettingsInput): Promise<ApprovalSettingsView> {
+  requireRulesManager(ctx, access);
+  const { project } = access;
   // archived projects lose update_approvers (GitLab's archived features), administrators included
   if (project.archived) throw forbidden();
   const current = await loadSettings(ctx, project.id);
-  const next = applyInput(current, input);
+  const next = applyInput(current, change);
   if (next.selectiveCodeOwnerRemovals && next.resetApprovalsOnPush) {
     throw validationError({ base: ["selective_code_owner_removals can only be enabled when reset_approvals_on_push is disabled"] });
   }

@@ -1,21 +1,19 @@
 // Approving, unapproving and resetting a merge request's approvals (MergeRequests::ApprovalService,
 // RemoveApprovalService). Each change is one transaction that publishes an "approval" event.
-import { AppError, conflict, forbidden, notFound, recordNotFound, unauthorized } from "../../../errors.js";
+import { conflict, forbidden, notFound, unauthorized } from "../../../errors.js";
 import type { MergeRequest } from "../../../generated/prisma/client.js";
 import { isResourceBot } from "../../access-tokens/resource.js";
 import type { DomainContext } from "../../shared/context.js";
 import { publish, type ApprovalEvent, type Tx } from "../../shared/events.js";
 import { passwordMatches } from "../../users/records.js";
 import { canApprove } from "./permissions.js";
-import { readableMergeRequest } from "./queries.js";
+import type { MergeRequestRowAccess } from "../queries.js";
 import { approvalStatusView, type ApprovalStatusView } from "./state-views.js";
 import { computeApprovalState, eligibleToApprove, hasApproved, type ApprovalState } from "./state.js";
 
-/** Reads the merge request and checks approve_merge_request (404, then 403). */
-async function approvableMergeRequest(ctx: DomainContext, projectRef: string, iid: number) {
-  const found = await readableMergeRequest(ctx, projectRef, iid);
-  if (!(await canApprove(ctx, found.access, found.mergeRequest))) throw forbidden();
-  return found;
+/** approve_merge_request on a merge request found by findMergeRequestForApprovals (403). */
+async function requireApprover(ctx: DomainContext, { mergeRequest, access }: MergeRequestRowAccess): Promise<void> {
+  if (!(await canApprove(ctx, access, mergeRequest))) throw forbidden();
 }
 
 export interface ApproveInput {
@@ -28,8 +26,9 @@ export interface ApproveInput {
  * missing password (when re-authentication is required), a second approval, the author (unless
  * authors may approve), a committer (when committers may not) or a merged MR answer 401.
  */
-export async function approveMergeRequest(ctx: DomainContext, projectRef: string, iid: number, input: ApproveInput): Promise<ApprovalStatusView> {
-  const { mergeRequest } = await approvableMergeRequest(ctx, projectRef, iid);
+export async function approveMergeRequest(ctx: DomainContext, found: MergeRequestRowAccess, input: ApproveInput): Promise<ApprovalStatusView> {
+  await requireApprover(ctx, found);
+  const { mergeRequest } = found;
   if (input.sha != null && input.sha !== mergeRequest.headSha) {
     throw conflict(`SHA does not match HEAD of source branch: ${mergeRequest.headSha ?? ""}`);
   }
@@ -51,8 +50,9 @@ export async function approveMergeRequest(ctx: DomainContext, projectRef: string
 }
 
 /** POST .../unapprove: 404 when the caller has not approved or the MR is merged. */
-export async function unapproveMergeRequest(ctx: DomainContext, projectRef: string, iid: number): Promise<ApprovalStatusView> {
-  const { mergeRequest } = await approvableMergeRequest(ctx, projectRef, iid);
+export async function unapproveMergeRequest(ctx: DomainContext, found: MergeRequestRowAccess): Promise<ApprovalStatusView> {
+  await requireApprover(ctx, found);
+  const { mergeRequest } = found;
   const userId = ctx.actor!.user.id;
   if (mergeRequest.state === "merged") throw notFound();
   const after = await ctx.db.$transaction(async (tx) => {
@@ -72,25 +72,15 @@ export async function unapproveMergeRequest(ctx: DomainContext, projectRef: stri
 export const removalAction = (before: ApprovalState, after: ApprovalState) => (before.approved && !after.approved ? "unapproved" : "unapproval");
 
 /**
- * PUT .../reset_approvals: only the bot user of a project or group access token that may approve
- * the MR; anyone else (owners and administrators included) and merged MRs answer 401.
+ * PUT .../reset_approvals of a merge request found by findMergeRequestForReset: only the bot user of a
+ * project or group access token that may approve the MR; anyone else (owners and administrators
+ * included) and merged MRs answer 401.
  */
-export async function resetMergeRequestApprovals(ctx: DomainContext, projectRef: string, iid: number): Promise<number> {
-  const { mergeRequest, access } = await findableMergeRequest(ctx, projectRef, iid);
+export async function resetMergeRequestApprovals(ctx: DomainContext, { mergeRequest, access }: MergeRequestRowAccess): Promise<number> {
   const user = ctx.actor!.user;
   if (!isResourceBot(user) || mergeRequest.state === "merged" || !(await canApprove(ctx, access, mergeRequest))) throw unauthorized();
   await ctx.db.$transaction((tx) => clearApprovals(tx, ctx, mergeRequest, user.id, "api"));
   return 202;
-}
-
-/** GitLab's find_project_merge_request: an MR the caller may not read is not found (404). */
-async function findableMergeRequest(ctx: DomainContext, projectRef: string, iid: number) {
-  try {
-    return await readableMergeRequest(ctx, projectRef, iid);
-  } catch (error) {
-    if (error instanceof AppError && error.status === 403) throw recordNotFound();
-    throw error;
-  }
 }
 
 /** Deletes every approval of the MR and publishes a "reset" event (nothing when there were none). */
