@@ -5,7 +5,8 @@ import { addAwardEmoji } from "../domain/award-emoji/writes.js";
 import { removeOwnAwardEmoji, toggleAwardEmoji } from "../domain/award-emoji/toggle.js";
 import type { Context } from "../context.js";
 import { AwardEmojiRef } from "./award-emoji.js";
-import { awardablePathOf } from "./mutation-inputs.js";
+import type { Awardable } from "../domain/award-emoji/awardables.js";
+import { awardableOf } from "./mutation-inputs.js";
 import { payloadMutation, type PayloadInputFieldBuilder } from "./payload-mutation.js";
 
 /**
@@ -31,24 +32,24 @@ type AwardInput = { awardableId: string | number; name: string };
 const awardEmoji = { field: "awardEmoji", type: AwardEmojiRef };
 
 /** The write on the awardable the input names, its refusal reasons as validation errors. */
-const onAwardable = <T>(ctx: Context, input: AwardInput, run: (path: Awaited<ReturnType<typeof awardablePathOf>>) => Promise<T>) =>
-  withReasons(async () => run(await awardablePathOf(ctx, String(input.awardableId))));
+const onAwardable = <T>(ctx: Context, input: AwardInput, run: (awardable: Awardable) => Promise<T>) =>
+  withReasons(async () => run(await awardableOf(ctx, input.awardableId)));
 
 payloadMutation("awardEmojiAdd", {
   inputFields: awardInput,
-  write: (input, ctx) => onAwardable(ctx, input, (path) => addAwardEmoji(ctx, path, input.name)),
+  write: (input, ctx) => onAwardable(ctx, input, (awardable) => addAwardEmoji(ctx, awardable, input.name)),
   returns: awardEmoji,
 });
 
 payloadMutation("awardEmojiRemove", {
   inputFields: awardInput,
-  write: (input, ctx) => onAwardable(ctx, input, async (path) => (await removeOwnAwardEmoji(ctx, path, input.name), null)),
+  write: (input, ctx) => onAwardable(ctx, input, async (awardable) => (await removeOwnAwardEmoji(ctx, awardable, input.name), null)),
   returns: { ...awardEmoji, description: "Always null: the reaction is gone." },
 });
 
 payloadMutation("awardEmojiToggle", {
   inputFields: awardInput,
-  write: (input, ctx) => onAwardable(ctx, input, (path) => toggleAwardEmoji(ctx, path, input.name)),
+  write: (input, ctx) => onAwardable(ctx, input, (awardable) => toggleAwardEmoji(ctx, awardable, input.name)),
   returns: awardEmoji,
   extraFields: (t) => ({
     toggledOn: t.boolean({ description: "Whether the emoji is now awarded.", resolve: (p) => p.errors.length === 0 && p.result !== null }),

@@ -1,9 +1,9 @@
 // Argument helpers shared by the mutations: paths and global ids turned into the domain's refs;
 // what does not name a visible record is the domain's 404 (GitLab's "resource not available").
 import { notFound } from "../errors.js";
-import type { AwardablePath } from "../domain/award-emoji/awardables.js";
-import type { NoteableType } from "../domain/notes/queries.js";
-import { issuePathById, mergeRequestPathById, notePathById, snippetProjectById, type IssuablePath } from "../domain/shared/record-paths.js";
+import { findAwardableById, type Awardable } from "../domain/award-emoji/awardables.js";
+import { findNoteableById } from "../domain/notes/by-id.js";
+import type { Noteable } from "../domain/notes/queries.js";
 import type { Context } from "../context.js";
 import { VISIBILITIES } from "../domain/shared/paths.js";
 import { builder } from "./builder.js";
@@ -90,25 +90,10 @@ export const userIdsOf = (ids: readonly (string | number)[] | null | undefined) 
 /** Group ids given as global ids; an id of another type or a malformed one matches no group. */
 export const groupIdsOf = (ids: readonly (string | number)[] | null | undefined) => ids?.map((id) => matchingIdOf(id, "Group"));
 
-/** A project snippet as the domain's noteable paths name it: its id stands where an iid would. */
-async function snippetPathById(ctx: Context, id: number): Promise<IssuablePath | null> {
-  const projectId = await snippetProjectById(ctx, id);
-  return projectId == null ? null : { projectId, iid: id };
-}
-
-const NOTEABLE_PATHS: Record<string, (ctx: Context, id: number) => Promise<IssuablePath | null>> = {
-  Issue: issuePathById,
-  MergeRequest: mergeRequestPathById,
-  Snippet: snippetPathById,
-};
-
-/** The issue, merge request or project snippet a global id names (`iid` is a snippet's id). */
-export async function noteablePathOf(ctx: Context, gid: string): Promise<{ type: NoteableType } & IssuablePath> {
-  const { typename, id } = decodeGid(gid);
-  const lookUp = Object.hasOwn(NOTEABLE_PATHS, typename) ? NOTEABLE_PATHS[typename] : null;
-  const path = lookUp && (await lookUp(ctx, Number(id)));
-  if (!path) throw notFound();
-  return { type: typename as NoteableType, ...path };
+/** The issue, merge request or project snippet a global id names, found by the domain (another type or a malformed id: 404). */
+export function noteableOf(ctx: Context, gid: string | number): Promise<Noteable> {
+  const { typename, id } = decodeGid(String(gid));
+  return findNoteableById(ctx, typename, Number(id));
 }
 
 const DISCUSSION_GID = /^gid:\/\/forgeline\/Discussion\/([0-9a-f]{40})$/;
@@ -120,12 +105,8 @@ export function discussionIdOf(gid: string | number): string {
   return match[1]!;
 }
 
-export async function awardablePathOf(ctx: Context, gid: string): Promise<AwardablePath> {
-  if (decodeGid(gid).typename === "Note") {
-    const note = await notePathById(ctx, Number(decodeGid(gid).id));
-    if (!note) throw notFound();
-    return { noteableType: note.noteableType, project: note.projectId, ref: note.ref, noteId: note.noteId };
-  }
-  const noteable = await noteablePathOf(ctx, gid);
-  return { noteableType: noteable.type, project: noteable.projectId, ref: noteable.iid };
+/** The issue, merge request, project snippet or note a global id names, found by the domain (another type or a malformed id: 404). */
+export function awardableOf(ctx: Context, gid: string | number): Promise<Awardable> {
+  const { typename, id } = decodeGid(String(gid));
+  return findAwardableById(ctx, typename, Number(id));
 }

@@ -2,10 +2,11 @@
 // requests and snippets, by global id
 // (notes/writes.ts rules).
 import { replyToDiscussion } from "../domain/notes/discussion-writes.js";
+import { findDiscussionIn } from "../domain/notes/discussions.js";
+import { findNoteById } from "../domain/notes/by-id.js";
 import { createNote, deleteNote, updateNote } from "../domain/notes/writes.js";
-import { notePathById } from "../domain/shared/record-paths.js";
 import type { Context } from "../context.js";
-import { discussionIdOf, noteablePathOf, ownedRecordOf } from "./mutation-inputs.js";
+import { discussionIdOf, noteableOf, recordIdOf } from "./mutation-inputs.js";
 import { NoteRef } from "./notes.js";
 import { payloadMutation } from "./payload-mutation.js";
 
@@ -19,18 +20,18 @@ payloadMutation("createNote", {
     discussionId: t.id({ description: "Global id of the discussion of the noteable this note replies to (it takes the thread's internal flag)." }),
   }),
   write: async (input, ctx) => {
-    const noteable = await noteablePathOf(ctx, String(input.noteableId));
+    const noteable = await noteableOf(ctx, input.noteableId);
     if (input.discussionId != null) {
-      const discussionId = discussionIdOf(input.discussionId);
-      return replyToDiscussion(ctx, noteable.type, noteable.projectId, noteable.iid, discussionId, { body: input.body });
+      const discussion = await findDiscussionIn(ctx, noteable, discussionIdOf(input.discussionId));
+      return replyToDiscussion(ctx, discussion, { body: input.body });
     }
-    return createNote(ctx, noteable.type, noteable.projectId, noteable.iid, { body: input.body, internal: input.internal });
+    return createNote(ctx, noteable, { body: input.body, internal: input.internal });
   },
   returns: note,
 });
 
-/** The note a global id names, as the path the domain's note lookups take. */
-const notePathOf = async (ctx: Context, gid: string) => (await ownedRecordOf(ctx, gid, "Note", notePathById)).owner;
+/** The note a global id names, found for a change (the write refuses what the caller may not change). */
+const noteToChange = (ctx: Context, gid: string | number) => findNoteById(ctx, recordIdOf(gid, "Note"), "change");
 
 payloadMutation("updateNote", {
   inputFields: (t) => ({
@@ -38,8 +39,7 @@ payloadMutation("updateNote", {
     body: t.string({ description: "The new body; without one the note stays as it is." }),
   }),
   write: async (input, ctx) => {
-    const path = await notePathOf(ctx, String(input.id));
-    return updateNote(ctx, path.noteableType, path.projectId, path.ref, path.noteId, { body: input.body });
+    return updateNote(ctx, await noteToChange(ctx, input.id), { body: input.body });
   },
   returns: note,
 });
@@ -47,8 +47,7 @@ payloadMutation("updateNote", {
 payloadMutation("destroyNote", {
   inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the note." }) }),
   write: async (input, ctx) => {
-    const path = await notePathOf(ctx, String(input.id));
-    await deleteNote(ctx, path.noteableType, path.projectId, path.ref, path.noteId);
+    await deleteNote(ctx, await noteToChange(ctx, input.id));
     return null;
   },
   returns: { ...note, description: "Always null: the note is gone." },

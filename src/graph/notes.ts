@@ -4,8 +4,8 @@
 import type { Context } from "../context.js";
 import { listNotes } from "../domain/notes/lists.js";
 import { notesOfShownNoteable } from "../domain/notes/loaders.js";
-import { getNote, shownNoteable, type NoteableType, type NoteView, type ShownNoteableRow } from "../domain/notes/queries.js";
-import { notePathById } from "../domain/shared/record-paths.js";
+import { shownNoteable, type NoteableType, type NoteView, type ShownNoteableRow } from "../domain/notes/queries.js";
+import { findNoteById } from "../domain/notes/by-id.js";
 import { AwardableRef } from "./award-emoji.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
@@ -69,7 +69,4 @@ NoteableRef.implement({
   }),
 });
 
-registerNodeLoader("Note", NoteRef, async (ctx, id) => {
-  const path = await notePathById(ctx, id);
-  return path && getNote(ctx, path.noteableType, path.projectId, path.ref, path.noteId);
-});
+registerNodeLoader("Note", NoteRef, async (ctx, id) => (await findNoteById(ctx, id)).note);

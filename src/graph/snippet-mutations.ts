@@ -2,12 +2,12 @@
 // (snippets/writes.ts rules). GitLab's `blobActions` are the REST `files`; Forgeline has no
 // personal snippets, so createSnippet needs a projectPath.
 import { AppError } from "../errors.js";
-import { snippetProjectById } from "../domain/shared/record-paths.js";
 import { FILE_ACTIONS } from "../domain/snippets/params.js";
+import { findSnippetsProject, findSnippetsProjectBySnippetId } from "../domain/snippets/queries.js";
 import { createProjectSnippet, deleteProjectSnippet, updateProjectSnippet } from "../domain/snippets/writes.js";
 import type { Context } from "../context.js";
 import { builder } from "./builder.js";
-import { ownedRecordOf, projectPathOf, VisibilityLevelsEnum } from "./mutation-inputs.js";
+import { projectPathOf, recordIdOf, VisibilityLevelsEnum } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";
 import { SnippetRef } from "./snippets.js";
 
@@ -28,10 +28,10 @@ type BlobAction = { action: string; previousPath?: string | null; filePath: stri
 const restFiles = (actions: readonly BlobAction[]) =>
   actions.map((blob) => ({ action: blob.action, previous_path: blob.previousPath, file_path: blob.filePath, content: blob.content }));
 
-/** The snippet a global id names, with its project, as the domain's snippet paths take them. */
-async function snippetPathOf(ctx: Context, gid: string | number): Promise<{ project: string; id: number }> {
-  const { id, owner: projectId } = await ownedRecordOf(ctx, gid, "Snippet", snippetProjectById);
-  return { project: String(projectId), id };
+/** The snippet a global id names and its project (the writes find the snippet in it, after checking the input). */
+async function snippetInProject(ctx: Context, gid: string | number) {
+  const id = recordIdOf(gid, "Snippet");
+  return { id, access: await findSnippetsProjectBySnippetId(ctx, id) };
 }
 
 /** A new snippet's files: GitLab's CreateService takes `create` actions only. */
@@ -51,13 +51,11 @@ payloadMutation("createSnippet", {
     visibilityLevel: t.field({ type: VisibilityLevelsEnum, required: true }),
     blobActions: t.field({ type: [SnippetBlobActionInput], description: "The files (`create` actions)." }),
   }),
-  write: (input, ctx) =>
-    createProjectSnippet(ctx, projectPathOf(input.projectPath), {
-      title: input.title,
-      description: input.description,
-      visibility: input.visibilityLevel,
-      files: newFiles(input.blobActions),
-    }),
+  write: async (input, ctx) => {
+    const projectPath = projectPathOf(input.projectPath);
+    const snippetInput = { title: input.title, description: input.description, visibility: input.visibilityLevel, files: newFiles(input.blobActions) };
+    return createProjectSnippet(ctx, await findSnippetsProject(ctx, projectPath), snippetInput);
+  },
   returns: snippet,
 });
 
@@ -70,8 +68,8 @@ payloadMutation("updateSnippet", {
     blobActions: t.field({ type: [SnippetBlobActionInput] }),
   }),
   write: async (input, ctx) => {
-    const path = await snippetPathOf(ctx, input.id);
-    return updateProjectSnippet(ctx, path.project, path.id, {
+    const { id, access } = await snippetInProject(ctx, input.id);
+    return updateProjectSnippet(ctx, access, id, {
       title: input.title,
       description: input.description,
       visibility: input.visibilityLevel,
@@ -84,8 +82,8 @@ payloadMutation("updateSnippet", {
 payloadMutation("destroySnippet", {
   inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the snippet." }) }),
   write: async (input, ctx) => {
-    const path = await snippetPathOf(ctx, input.id);
-    await deleteProjectSnippet(ctx, path.project, path.id);
+    const { id, access } = await snippetInProject(ctx, input.id);
+    await deleteProjectSnippet(ctx, access, id);
     return null;
   },
   returns: { ...snippet, description: "Always null: the snippet is gone." },

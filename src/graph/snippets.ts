@@ -5,10 +5,9 @@
 import { GraphQLError } from "graphql";
 import type { SnippetFile } from "../generated/prisma/client.js";
 import { findProject, shownProjectAccess } from "../domain/shared/access.js";
-import { snippetProjectById } from "../domain/shared/record-paths.js";
 import { snippetFileRawUrl, snippetHttpUrlToRepo, snippetRawUrl, snippetSshUrlToRepo, snippetWebUrl } from "../domain/snippets/urls.js";
 import { findSnippetsByIds } from "../domain/snippets/lookups.js";
-import { getProjectSnippet, listProjectSnippets, type SnippetView } from "../domain/snippets/queries.js";
+import { findProjectSnippetById, listProjectSnippets, type SnippetView } from "../domain/snippets/queries.js";
 import { AwardableRef } from "./award-emoji.js";
 import { builder } from "./builder.js";
 import { VisibilityLevelsEnum } from "./mutation-inputs.js";
@@ -86,10 +85,7 @@ builder.objectFields(ProjectRef, (t) => ({
   ),
 }));
 
-registerNodeLoader("Snippet", SnippetRef, async (ctx, id) => {
-  const projectId = await snippetProjectById(ctx, id);
-  return projectId == null ? null : getProjectSnippet(ctx, String(projectId), id);
-});
+registerNodeLoader("Snippet", SnippetRef, async (ctx, id) => (await findProjectSnippetById(ctx, id)).snippet);
 
 const SnippetTypeEnum = builder.enumType("TypeEnum", { values: ["personal", "project"] as const });
 const VisibilityScopesEnum = builder.enumType("VisibilityScopesEnum", { values: ["private", "internal", "public"] as const });

@@ -3,12 +3,11 @@
 // `award_emoji` on the awardable types, with GitLab's `upvotes`/`downvotes` on issues and MRs.
 import type { Context } from "../context.js";
 import { addAwardEmoji, removeAwardEmoji } from "../domain/award-emoji/writes.js";
-import { getAwardEmoji, listAwardEmoji } from "../domain/award-emoji/queries.js";
-import { type AwardablePath } from "../domain/award-emoji/awardables.js";
-import { findAwardable, type AwardableType } from "../domain/award-emoji/awardables.js";
+import { findAwardEmoji, listAwardEmoji } from "../domain/award-emoji/queries.js";
+import { findAwardable, type AwardablePath, type AwardableType } from "../domain/award-emoji/awardables.js";
 import { awardEmojiLoader, awardableKey } from "../domain/award-emoji/loaders.js";
 import { issuableFactsLoader, issuableKey, type IssuableType } from "../domain/shared/issuable-facts.js";
-import type { NoteableType } from "../domain/notes/queries.js";
+import { capitalStem, NOTEABLE_KINDS } from "../domain/notes/noteable-kinds.js";
 import { builder } from "./builder.js";
 import { IssueEntity } from "./issues.js";
 import { MergeRequestDetail, MergeRequestEntity, MergeRequestWithoutSubscription } from "./merge-requests.js";
@@ -37,28 +36,20 @@ async function userOf(ctx: Context, id: number) {
   return user;
 }
 
-/** Each awardable kind: its path parameter and the stem of its root field names. */
-const AWARDABLES = [
-  { type: "Issue", param: "issue_iid", stem: "Issue" },
-  { type: "MergeRequest", param: "merge_request_iid", stem: "MergeRequest" },
-  { type: "Snippet", param: "snippet_id", stem: "Snippet" },
-] as const satisfies readonly { type: NoteableType; param: string; stem: string }[];
-
-type Kind = (typeof AWARDABLES)[number];
 type PathArgs = { id: string | number; note_id?: number | null } & Record<string, unknown>;
 
-const pathOf = (kind: Kind, args: PathArgs): AwardablePath => ({
+const pathOf = (kind: (typeof NOTEABLE_KINDS)[number], args: PathArgs): AwardablePath => ({
   noteableType: kind.type,
   project: args.id,
   ref: args[kind.param] as number,
   noteId: args.note_id,
 });
 
-const lowerFirst = (name: string) => name[0]!.toLowerCase() + name.slice(1);
-
-for (const kind of AWARDABLES) {
+for (const kind of NOTEABLE_KINDS) {
   for (const onNote of [false, true]) {
-    const stem = `${kind.stem}${onNote ? "Note" : ""}`;
+    // the kind's own reactions, or its notes' (`issueAwardEmojis`, `createIssueNoteAwardEmoji`)
+    const stem = `${capitalStem(kind)}${onNote ? "Note" : ""}`;
+    const lowerStem = `${kind.stem}${onNote ? "Note" : ""}`;
     // Grape's declaration order: project, awardable, note, then the endpoint's own params
     const pathArgs = builder.args((t) => ({
       id: t.id({ required: true }),
@@ -67,16 +58,16 @@ for (const kind of AWARDABLES) {
     }));
 
     builder.queryFields((t) => ({
-      [`${lowerFirst(stem)}AwardEmojis`]: t.prismaField({
+      [`${lowerStem}AwardEmojis`]: t.prismaField({
         type: [AwardEmojiEntity],
         args: { ...pathArgs, ...pageArgs },
         resolve: async (_q, _r, args, ctx) =>
           rowsOf(ctx, await listAwardEmoji(ctx, await findAwardable(ctx, pathOf(kind, args as PathArgs)), args)),
       }),
-      [`${lowerFirst(stem)}AwardEmoji`]: t.prismaField({
+      [`${lowerStem}AwardEmoji`]: t.prismaField({
         type: AwardEmojiEntity,
         args: { ...pathArgs, award_id: t.arg.int({ required: true }) },
-        resolve: (_q, _r, args, ctx) => getAwardEmoji(ctx, pathOf(kind, args as PathArgs), args.award_id as number),
+        resolve: async (_q, _r, args, ctx) => (await findAwardEmoji(ctx, pathOf(kind, args as PathArgs), args.award_id as number)).award,
       }),
     }));
 
@@ -84,12 +75,14 @@ for (const kind of AWARDABLES) {
       [`create${stem}AwardEmoji`]: t.prismaField({
         type: AwardEmojiEntity,
         args: { ...pathArgs, name: t.arg.string({ required: true }) },
-        resolve: (_q, _r, args, ctx) => addAwardEmoji(ctx, pathOf(kind, args as PathArgs), args.name as string),
+        resolve: async (_q, _r, args, ctx) => addAwardEmoji(ctx, await findAwardable(ctx, pathOf(kind, args as PathArgs)), args.name as string),
       }),
       [`delete${stem}AwardEmoji`]: t.boolean({
         args: { ...pathArgs, award_id: t.arg.int({ required: true }) },
-        resolve: (_r, args, ctx) =>
-          removeAwardEmoji(ctx, pathOf(kind, args as PathArgs), args.award_id as number, ctx.request.headers.get("if-unmodified-since")),
+        resolve: async (_r, args, ctx) => {
+          const found = await findAwardEmoji(ctx, pathOf(kind, args as PathArgs), args.award_id as number, "remove");
+          return removeAwardEmoji(ctx, found, ctx.request.headers.get("if-unmodified-since"));
+        },
       }),
     }));
   }

@@ -1,12 +1,15 @@
 // Discussions: GitLab's Entities::Discussion and the discussions endpoints of issues, merge requests
 // and project snippets, each root field through one domain function. The notes in a discussion are
 // the notes' own entity (notes.ts).
+import type { Context } from "../context.js";
 import { deleteNote } from "../domain/notes/writes.js";
-import { findNoteable, getNote, type NoteableType } from "../domain/notes/queries.js";
-import { getDiscussion, listDiscussionNotes, listDiscussions, type DiscussionView } from "../domain/notes/discussions.js";
+import { findNote, findNoteable } from "../domain/notes/queries.js";
+import { findDiscussion, listDiscussionNotes, listDiscussions, type DiscussionView } from "../domain/notes/discussions.js";
 import {
-  createDiscussion, replyToDiscussion, resolveDiscussion, updateDiscussionNote, type DiscussionCreateInput, type DiscussionNoteUpdateInput,
+  checkDiscussionNoteUpdate, createDiscussion, replyToDiscussion, resolveDiscussion, updateDiscussionNote,
+  type DiscussionCreateInput, type DiscussionNoteUpdateInput,
 } from "../domain/notes/discussion-writes.js";
+import { capitalStem, NOTEABLE_KINDS } from "../domain/notes/noteable-kinds.js";
 import { builder } from "./builder.js";
 import { NoteEntity } from "./notes.js";
 import { pageArgs, rowsOf } from "./pagination.js";
@@ -39,27 +42,23 @@ const PositionInput = builder.inputType("DiffPositionInput", {
   }),
 });
 
-/** The noteable kinds: root field stem, the parent's path param, and whether threads resolve. */
-const KINDS = [
-  { type: "Issue", stem: "issue", parent: "issue_iid", resolvable: true },
-  { type: "MergeRequest", stem: "mergeRequest", parent: "merge_request_iid", resolvable: true },
-  { type: "Snippet", stem: "snippet", parent: "snippet_id", resolvable: false },
-] as const satisfies readonly { type: NoteableType; stem: string; parent: string; resolvable: boolean }[];
-
 interface PathArgs {
   id: string;
   discussion_id: string;
   note_id: number;
 }
 
-const capitalized = (stem: string) => stem[0]!.toUpperCase() + stem.slice(1);
 // lib/api/discussions.rb starts with `before { authenticate! }`
 const signedIn = { access: "authenticated" } as const;
 
-for (const { type, stem, parent, resolvable } of KINDS) {
-  const Stem = capitalized(stem);
+for (const kind of NOTEABLE_KINDS) {
+  const { type, stem, param: parent, resolvable } = kind;
+  const Stem = capitalStem(kind);
   const ref = (args: object) => (args as Record<string, number>)[parent]!;
   const path = <T>(args: object) => args as PathArgs & T;
+  const noteableOf = (args: object, ctx: Context) => findNoteable(ctx, type, path(args).id, ref(args));
+  const discussionOf = (args: object, ctx: Context) => findDiscussion(ctx, type, path(args).id, ref(args), path(args).discussion_id);
+  const noteOf = (args: object, ctx: Context, purpose?: "change") => findNote(ctx, type, path(args).id, ref(args), path(args).note_id, purpose);
 
   builder.queryFields((t) => {
     const discussionArgs = () => ({
@@ -73,27 +72,27 @@ for (const { type, stem, parent, resolvable } of KINDS) {
         extensions: signedIn,
         args: { id: t.arg.id({ required: true }), [parent]: t.arg.int({ required: true }), ...pageArgs },
         resolve: async (_r, args, ctx) =>
-          rowsOf(ctx, await listDiscussions(ctx, await findNoteable(ctx, type, path(args).id, ref(args)), args)),
+          rowsOf(ctx, await listDiscussions(ctx, await noteableOf(args, ctx), args)),
       }),
       [`${stem}Discussion`]: t.field({
         type: DiscussionEntity,
         extensions: signedIn,
         args: discussionArgs(),
-        resolve: (_r, args, ctx) => getDiscussion(ctx, type, path(args).id, ref(args), path(args).discussion_id),
+        resolve: async (_r, args, ctx) => (await discussionOf(args, ctx)).discussion,
       }),
       [`${stem}DiscussionNotes`]: t.field({
         type: [NoteEntity],
         extensions: signedIn,
         args: discussionArgs(),
         resolve: async (_r, args, ctx) =>
-          listDiscussionNotes(ctx, await findNoteable(ctx, type, path(args).id, ref(args)), path(args).discussion_id),
+          listDiscussionNotes(ctx, await noteableOf(args, ctx), path(args).discussion_id),
       }),
       // as GitLab (NotesHelpers#get_note), the note is looked up among the noteable's notes
       [`${stem}DiscussionNote`]: t.field({
         type: NoteEntity,
         extensions: signedIn,
         args: { ...discussionArgs(), note_id: t.arg.int({ required: true }) },
-        resolve: (_r, args, ctx) => getNote(ctx, type, path(args).id, ref(args), path(args).note_id),
+        resolve: async (_r, args, ctx) => (await noteOf(args, ctx)).note,
       }),
     };
   });
@@ -115,33 +114,35 @@ for (const { type, stem, parent, resolvable } of KINDS) {
           created_at: t.arg.string({ required: false }),
           ...(type === "MergeRequest" && { position: t.arg({ type: PositionInput, required: false }) }),
         },
-        resolve: (_r, args, ctx) => createDiscussion(ctx, type, path(args).id, ref(args), path<DiscussionCreateInput>(args)),
+        resolve: async (_r, args, ctx) => createDiscussion(ctx, await noteableOf(args, ctx), path<DiscussionCreateInput>(args)),
       }),
       [`create${Stem}DiscussionNote`]: t.field({
         type: NoteEntity,
         extensions: signedIn,
         args: { ...discussionArgs(), body: t.arg.string({ required: true }), created_at: t.arg.string({ required: false }) },
-        resolve: (_r, args, ctx) => replyToDiscussion(ctx, type, path(args).id, ref(args), path(args).discussion_id, path<DiscussionCreateInput>(args)),
+        resolve: async (_r, args, ctx) => replyToDiscussion(ctx, await discussionOf(args, ctx), path<DiscussionCreateInput>(args)),
       }),
       [`update${Stem}DiscussionNote`]: t.field({
         type: NoteEntity,
         extensions: signedIn,
         args: { ...discussionArgs(), note_id: t.arg.int({ required: true }), body: t.arg.string({ required: false }), resolved: t.arg.boolean({ required: false }) },
-        resolve: (_r, args, ctx) => updateDiscussionNote(ctx, type, path(args).id, ref(args), path(args).note_id, path<DiscussionNoteUpdateInput>(args)),
+        resolve: async (_r, args, ctx) => {
+          // Grape checks the params before the endpoint looks anything up
+          checkDiscussionNoteUpdate(path<DiscussionNoteUpdateInput>(args));
+          return updateDiscussionNote(ctx, await noteOf(args, ctx, "change"), path<DiscussionNoteUpdateInput>(args));
+        },
       }),
       [`delete${Stem}DiscussionNote`]: t.boolean({
         extensions: signedIn,
         args: { ...discussionArgs(), note_id: t.arg.int({ required: true }) },
-        resolve: (_r, args, ctx) =>
-          deleteNote(ctx, type, path(args).id, ref(args), path(args).note_id, ctx.request.headers.get("if-unmodified-since")),
+        resolve: async (_r, args, ctx) => deleteNote(ctx, await noteOf(args, ctx, "change"), ctx.request.headers.get("if-unmodified-since")),
       }),
       ...(resolvable && {
         [`resolve${Stem}Discussion`]: t.field({
           type: DiscussionEntity,
           extensions: signedIn,
           args: { ...discussionArgs(), resolved: t.arg.boolean({ required: true }) },
-          resolve: (_r, args, ctx) =>
-            resolveDiscussion(ctx, type, path(args).id, ref(args), path(args).discussion_id, (args as { resolved: boolean }).resolved),
+          resolve: async (_r, args, ctx) => resolveDiscussion(ctx, await discussionOf(args, ctx), (args as { resolved: boolean }).resolved),
         }),
       }),
     };

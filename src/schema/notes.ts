@@ -1,8 +1,10 @@
 // Notes: GitLab's Entities::Note and the notes endpoints of issues, merge requests and project
 // snippets (five root fields per noteable kind), each through one domain function.
+import type { Context } from "../context.js";
 import type { User } from "../generated/prisma/client.js";
-import { createNote, deleteNote, updateNote, type NoteCreateInput, type NoteUpdateInput } from "../domain/notes/writes.js";
-import { findNoteable, getNote, type NoteableType, type NoteView } from "../domain/notes/queries.js";
+import { checkNoteUpdate, createNote, deleteNote, updateNote, type NoteCreateInput, type NoteUpdateInput } from "../domain/notes/writes.js";
+import { findNote, findNoteable, type NoteView } from "../domain/notes/queries.js";
+import { capitalStem, NOTEABLE_KINDS } from "../domain/notes/noteable-kinds.js";
 import { listNotes, type NoteFilters } from "../domain/notes/lists.js";
 import { isResolvable } from "../domain/notes/discussions.js";
 import { positionShown, type DiffPosition } from "../domain/notes/diff-positions.js";
@@ -72,27 +74,22 @@ export const NoteEntity = builder.prismaObject("Note", {
 const NoteOrderBy = builder.enumType("NoteOrderBy", { values: ["created_at", "updated_at"] as const });
 const NotesFilter = builder.enumType("NotesFilter", { values: ["all_notes", "only_comments", "only_activity"] as const });
 
-/** The noteable kinds: root field stem and the name of the parent's path param. */
-const KINDS = [
-  { type: "Issue", stem: "issue", parent: "issue_iid" },
-  { type: "MergeRequest", stem: "mergeRequest", parent: "merge_request_iid" },
-  { type: "Snippet", stem: "snippet", parent: "snippet_id" },
-] as const satisfies readonly { type: NoteableType; stem: string; parent: string }[];
-
 /** The args every notes field has; the parent's param name differs per kind (`ref` reads it). */
 interface PathArgs {
   id: string;
   note_id: number;
 }
 
-const capitalized = (stem: string) => stem[0]!.toUpperCase() + stem.slice(1);
 // Every notes endpoint starts with `authenticate!` (a before filter, ahead of the params).
 const signedIn = { access: "authenticated" } as const;
 
-for (const { type, stem, parent } of KINDS) {
-  const Stem = capitalized(stem);
+for (const kind of NOTEABLE_KINDS) {
+  const { type, stem, param: parent } = kind;
+  const Stem = capitalStem(kind);
   const ref = (args: object) => (args as Record<string, number>)[parent]!;
   const path = <T>(args: object) => args as PathArgs & T;
+  const noteOf = (args: object, ctx: Context, purpose?: "change") =>
+    findNote(ctx, type, path(args).id, ref(args), path(args).note_id, purpose);
 
   builder.queryFields((t) => ({
     [`${stem}Notes`]: t.field({
@@ -113,7 +110,7 @@ for (const { type, stem, parent } of KINDS) {
       type: NoteEntity,
       extensions: signedIn,
       args: { id: t.arg.id({ required: true }), [parent]: t.arg.int({ required: true }), note_id: t.arg.int({ required: true }) },
-      resolve: (_r, args, ctx) => getNote(ctx, type, path(args).id, ref(args), path(args).note_id),
+      resolve: async (_r, args, ctx) => (await noteOf(args, ctx)).note,
     }),
   }));
 
@@ -130,7 +127,7 @@ for (const { type, stem, parent } of KINDS) {
         created_at: t.arg.string({ required: false }),
         merge_request_diff_head_sha: t.arg.string({ required: false }),
       },
-      resolve: (_r, args, ctx) => createNote(ctx, type, path(args).id, ref(args), path<NoteCreateInput>(args)),
+      resolve: async (_r, args, ctx) => createNote(ctx, await findNoteable(ctx, type, path(args).id, ref(args)), path<NoteCreateInput>(args)),
     }),
     [`update${Stem}Note`]: t.field({
       type: NoteEntity,
@@ -142,13 +139,16 @@ for (const { type, stem, parent } of KINDS) {
         body: t.arg.string({ required: false }),
         confidential: t.arg.boolean({ required: false }),
       },
-      resolve: (_r, args, ctx) => updateNote(ctx, type, path(args).id, ref(args), path(args).note_id, path<NoteUpdateInput>(args)),
+      resolve: async (_r, args, ctx) => {
+        // Grape checks the params before the endpoint looks anything up
+        checkNoteUpdate(path<NoteUpdateInput>(args));
+        return updateNote(ctx, await noteOf(args, ctx, "change"), path<NoteUpdateInput>(args));
+      },
     }),
     [`delete${Stem}Note`]: t.boolean({
       extensions: signedIn,
       args: { id: t.arg.id({ required: true }), [parent]: t.arg.int({ required: true }), note_id: t.arg.int({ required: true }) },
-      resolve: (_r, args, ctx) =>
-        deleteNote(ctx, type, path(args).id, ref(args), path(args).note_id, ctx.request.headers.get("if-unmodified-since")),
+      resolve: async (_r, args, ctx) => deleteNote(ctx, await noteOf(args, ctx, "change"), ctx.request.headers.get("if-unmodified-since")),
     }),
   }));
 }

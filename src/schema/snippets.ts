@@ -5,7 +5,7 @@ import type { Snippet, User } from "../generated/prisma/client.js";
 import { snippetFileRawUrl, snippetHttpUrlToRepo, snippetRawUrl, snippetSshUrlToRepo, snippetWebUrl } from "../domain/snippets/urls.js";
 import { createProjectSnippet, deleteProjectSnippet, updateProjectSnippet } from "../domain/snippets/writes.js";
 import { findProject } from "../domain/shared/access.js";
-import { getProjectSnippet, getProjectSnippetRaw, listProjectSnippets, type SnippetRaw, type SnippetView } from "../domain/snippets/queries.js";
+import { findProjectSnippet, findSnippetsProject, listProjectSnippets, snippetRaw, type SnippetRaw, type SnippetView } from "../domain/snippets/queries.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import { UserBasic } from "./users.js";
@@ -84,12 +84,12 @@ builder.queryFields((t) => ({
   projectSnippet: t.field({
     type: SnippetEntity,
     args: { id: t.arg.id({ required: true }), snippet_id: t.arg.int({ required: true }) },
-    resolve: (_r, args, ctx) => getProjectSnippet(ctx, String(args.id), args.snippet_id),
+    resolve: async (_r, args, ctx) => (await findProjectSnippet(ctx, String(args.id), args.snippet_id)).snippet,
   }),
   projectSnippetRaw: t.field({
     type: RawBlob,
     args: { id: t.arg.id({ required: true }), snippet_id: t.arg.int({ required: true }) },
-    resolve: (_r, args, ctx) => getProjectSnippetRaw(ctx, String(args.id), args.snippet_id),
+    resolve: async (_r, args, ctx) => snippetRaw((await findProjectSnippet(ctx, String(args.id), args.snippet_id, "find_by")).snippet),
   }),
 }));
 
@@ -107,7 +107,7 @@ builder.mutationFields((t) => ({
       content: t.arg.string({ required: false }),
       file_name: t.arg.string({ required: false }),
     },
-    resolve: (_r, { id, ...input }, ctx) => createProjectSnippet(ctx, String(id), input),
+    resolve: async (_r, { id, ...input }, ctx) => createProjectSnippet(ctx, await findSnippetsProject(ctx, String(id)), input),
   }),
   updateProjectSnippet: t.field({
     type: SnippetEntity,
@@ -121,10 +121,11 @@ builder.mutationFields((t) => ({
       visibility: t.arg.string({ required: false }),
       files: t.arg({ type: [SnippetFileActionInput], required: false }),
     },
-    resolve: (_r, { id, snippet_id, ...input }, ctx) => updateProjectSnippet(ctx, String(id), snippet_id, input),
+    resolve: async (_r, { id, snippet_id, ...input }, ctx) => updateProjectSnippet(ctx, await findSnippetsProject(ctx, String(id)), snippet_id, input),
   }),
   deleteProjectSnippet: t.boolean({
     args: { id: t.arg.id({ required: true }), snippet_id: t.arg.int({ required: true }) },
-    resolve: (_r, args, ctx) => deleteProjectSnippet(ctx, String(args.id), args.snippet_id, ctx.request.headers.get("if-unmodified-since")),
+    resolve: async (_r, args, ctx) =>
+      deleteProjectSnippet(ctx, await findSnippetsProject(ctx, String(args.id)), args.snippet_id, ctx.request.headers.get("if-unmodified-since")),
   }),
 }));

@@ -4,9 +4,12 @@ import type { Note } from "../../generated/prisma/client.js";
 import { notFound, recordNotFound } from "../../errors.js";
 import { findProject } from "../shared/access.js";
 import type { DomainContext } from "../shared/context.js";
-import { canReadNote, findNoteRecord, noteableIn, passesLock, type Noteable, type NoteableType } from "../notes/queries.js";
+import { fitsIdColumn } from "../shared/record-ids.js";
+import { canReadNote, findNoteIn, noteableIn, passesLock, type Noteable, type NoteableType } from "../notes/queries.js";
+import { findNoteableById } from "../notes/by-id.js";
+import type { AwardableType } from "../notes/noteable-kinds.js";
 
-export type AwardableType = NoteableType | "Note";
+export type { AwardableType };
 
 /** `/projects/:id/{issues/:issue_iid, merge_requests/:merge_request_iid, snippets/:snippet_id}[/notes/:note_id]` */
 export interface AwardablePath {
@@ -57,8 +60,24 @@ async function lookUpAwardable(ctx: DomainContext, path: AwardablePath): Promise
   if (!found) throw recordNotFound();
   const { noteable, readable } = found;
   if (path.noteId == null) return { awardable: { type: noteable.type, id: noteable.id, noteable, note: null }, readable };
-  const note = await findNoteRecord(ctx, noteable, path.noteId);
+  const { note } = await findNoteIn(ctx, noteable, path.noteId, "change");
   return { awardable: { type: "Note", id: note.id, noteable, note }, readable };
+}
+
+/**
+ * The issue, merge request, project snippet or note with this id, under findAwardable's rules
+ * (what the caller may not read answers 404 as there, though not always with the same message).
+ */
+export async function findAwardableById(ctx: DomainContext, type: string, id: number): Promise<Awardable> {
+  if (type !== "Note") {
+    const noteable = await findNoteableById(ctx, type, id);
+    return { type: noteable.type, id: noteable.id, noteable, note: null };
+  }
+  const note = fitsIdColumn(id) ? await ctx.db.note.findUnique({ where: { id } }) : null;
+  if (!note) throw recordNotFound();
+  const noteable = await findNoteableById(ctx, note.noteableType, note.noteableId);
+  if (!canReadNote(ctx, noteable, note)) throw awardEmojiNotFound();
+  return { type: "Note", id: note.id, noteable, note };
 }
 
 /**

@@ -5,7 +5,7 @@ import type { AwardEmoji } from "../../generated/prisma/client.js";
 import type { DomainContext } from "../shared/context.js";
 import { pageKey, type Page, type PageArgs } from "../shared/pagination.js";
 import { awardPagesLoader } from "./loaders.js";
-import { findAwardable, type Awardable, type AwardablePath } from "./awardables.js";
+import { findAwardable, findAwardableRecord, type Awardable, type AwardablePath } from "./awardables.js";
 
 export const ofAwardable = (awardable: Awardable) => ({ awardableType: awardable.type, awardableId: awardable.id });
 
@@ -17,12 +17,24 @@ export function listAwardEmoji(ctx: Pick<DomainContext, "loaders">, awardable: P
   return ctx.loaders.get(awardPagesLoader).load({ type: awardable.type, id: awardable.id, page: pageKey(page) });
 }
 
-export async function getAwardEmoji(ctx: DomainContext, path: AwardablePath, awardId: number): Promise<AwardEmoji> {
-  return findAward(ctx, await findAwardable(ctx, path), awardId);
+/** A reaction with the awardable it was found on. */
+export interface AwardAccess {
+  award: AwardEmoji;
+  awardable: Awardable;
+}
+
+/**
+ * The reaction at `.../award_emoji/:award_id`: `read` (GET) on an awardable the caller may read
+ * (findAwardable); `remove` (DELETE) on the awardable as GitLab's `awardable` helper finds it,
+ * readable or not (findAwardableRecord), whose removal checks who asks.
+ */
+export async function findAwardEmoji(ctx: DomainContext, path: AwardablePath, awardId: number, purpose: "read" | "remove" = "read"): Promise<AwardAccess> {
+  const awardable = purpose === "read" ? await findAwardable(ctx, path) : await findAwardableRecord(ctx, path);
+  return { award: await findAward(ctx, awardable, awardId), awardable };
 }
 
 /** `awardable.award_emoji.find(award_id)` */
-export async function findAward(ctx: DomainContext, awardable: Awardable, awardId: number): Promise<AwardEmoji> {
+async function findAward(ctx: DomainContext, awardable: Awardable, awardId: number): Promise<AwardEmoji> {
   const award = await ctx.db.awardEmoji.findFirst({ where: { id: awardId, ...ofAwardable(awardable) } });
   if (!award) throw recordNotFound();
   return award;

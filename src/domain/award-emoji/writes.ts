@@ -8,15 +8,15 @@ import { canonicalEmojiName } from "../shared/emoji-names.js";
 import { publish, type EmojiEvent, type Tx } from "../shared/events.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { holdParent } from "../shared/row-locks.js";
-import { awardEmojiNotFound, findAwardable, findAwardableRecord, mayAward, type Awardable, type AwardablePath } from "./awardables.js";
-import { findAward, ofAwardable } from "./queries.js";
+import { awardEmojiNotFound, mayAward, type Awardable } from "./awardables.js";
+import { ofAwardable, type AwardAccess } from "./queries.js";
 
 /**
- * AwardEmojis::AddService: aliases are stored under GitLab's name (`+1` -> `thumbsup`); every
- * refusal answers 404 "Award Emoji <reason> Not Found", as GitLab's API does.
+ * AwardEmojis::AddService on an awardable the caller may read: aliases are stored under GitLab's
+ * name (`+1` -> `thumbsup`); every refusal answers 404 "Award Emoji <reason> Not Found", as
+ * GitLab's API does.
  */
-export async function addAwardEmoji(ctx: DomainContext, path: AwardablePath, name: string): Promise<AwardEmoji> {
-  const awardable = await findAwardable(ctx, path);
+export async function addAwardEmoji(ctx: DomainContext, awardable: Awardable, name: string): Promise<AwardEmoji> {
   if (!mayAward(ctx, awardable)) throw awardEmojiNotFound();
   if (awardable.note?.system) throw awardEmojiNotFound("Awardable cannot be awarded emoji");
   const canonical = validName(name);
@@ -54,18 +54,12 @@ function validName(name: string): string {
 }
 
 /**
- * DELETE: the reaction is looked up first (404), without checking that the caller may read the
- * awardable, then only its author or an administrator may remove it; anyone else gets 401, as in
- * GitLab. If-Unmodified-Since is honoured (412).
+ * DELETE on a reaction found for removal (findAwardEmoji), without checking that the caller may
+ * read the awardable: only its author or an administrator may remove it; anyone else gets 401, as
+ * in GitLab. If-Unmodified-Since is honoured (412).
  */
-export async function removeAwardEmoji(
-  ctx: DomainContext,
-  path: AwardablePath,
-  awardId: number,
-  unmodifiedSince?: string | null,
-): Promise<boolean> {
-  const awardable = await findAwardableRecord(ctx, path);
-  const award = await findAward(ctx, awardable, awardId);
+export async function removeAwardEmoji(ctx: DomainContext, found: AwardAccess, unmodifiedSince?: string | null): Promise<boolean> {
+  const { award, awardable } = found;
   const user = ctx.actor?.user;
   if (!user || (award.userId !== user.id && !user.isAdmin)) throw unauthorized();
   assertUnmodifiedSince(award.updatedAt, unmodifiedSince);

@@ -6,9 +6,10 @@
 import { badRequest, forbidden, paramError } from "../../errors.js";
 import { AccessLevel, requireAuthenticated } from "../shared/access.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
-import { addNote, changeNote } from "./writes.js";
-import { canReadNote, findNoteable, findNoteRecord, passesLock, withIid, type Noteable, type NoteableType, type NoteView } from "./queries.js";
-import { discussionOf, findDiscussion, isResolvable, isThreadNote, isThreadResolved, readableDiscussionNotes, THREAD_NOTE, type DiscussionView } from "./discussions.js";
+import { changeNote, createNote } from "./writes.js";
+import { canReadNote, passesLock, withIid, type Noteable, type NoteAccess, type NoteView } from "./queries.js";
+import { discussionOf, isResolvable, isThreadNote, isThreadResolved, readableDiscussionNotes, THREAD_NOTE, type DiscussionAccess, type DiscussionView } from "./discussions.js";
+import { isReplyableType } from "./noteable-kinds.js";
 import { DIFF_NOTE, type PositionInput } from "./diff-positions.js";
 import { placeDiffNote } from "./diff-note-rules.js";
 
@@ -24,52 +25,34 @@ export interface DiscussionCreateInput {
  * `created_at` (Owners and administrators) and, on merge requests, a diff `position`; a thread
  * started here is never internal.
  */
-export async function createDiscussion(
-  ctx: DomainContext,
-  type: NoteableType,
-  projectRef: string | number,
-  ref: number,
-  input: DiscussionCreateInput,
-): Promise<DiscussionView> {
+export async function createDiscussion(ctx: DomainContext, noteable: Noteable, input: DiscussionCreateInput): Promise<DiscussionView> {
   requireAuthenticated(ctx);
-  const noteable = await findNoteable(ctx, type, projectRef, ref);
   if (input.position && noteable.type === "MergeRequest") {
     const { fields, errors } = await placeDiffNote(ctx, noteable.id, input.position);
-    const note = await addNote(ctx, noteable, input, { type: DIFF_NOTE, internal: false, diff: fields, errors });
+    const note = await createNote(ctx, noteable, input, { type: DIFF_NOTE, internal: false, diff: fields, errors });
     return discussionOf(note.discussionId, [note]);
   }
-  const note = await addNote(ctx, noteable, input, { type: THREAD_NOTE, internal: false });
+  const note = await createNote(ctx, noteable, input, { type: THREAD_NOTE, internal: false });
   return discussionOf(note.discussionId, [note]);
 }
-
-/** Noteable.replyable_types: an individual note on these becomes a thread when replied to. */
-const REPLYABLE_NOTEABLES: readonly string[] = ["Issue", "MergeRequest"];
 
 /**
  * POST .../discussions/:discussion_id/notes: a reply takes the thread's internal flag, and is
  * resolved at once when the thread is. Replying to an individual note converts it into a thread on
  * issues and merge requests; on snippets GitLab refuses ("Discussion can not be replied to.").
  */
-export async function replyToDiscussion(
-  ctx: DomainContext,
-  type: NoteableType,
-  projectRef: string | number,
-  ref: number,
-  discussionId: string,
-  input: DiscussionCreateInput,
-): Promise<NoteView> {
+export async function replyToDiscussion(ctx: DomainContext, found: DiscussionAccess, input: DiscussionCreateInput): Promise<NoteView> {
   requireAuthenticated(ctx);
-  const noteable = await findNoteable(ctx, type, projectRef, ref);
-  const discussion = await findDiscussion(ctx, noteable, discussionId);
+  const { discussion, noteable } = found;
   const first = discussion.notes[0]!;
   const individual = !isThreadNote(first);
-  if (individual && !REPLYABLE_NOTEABLES.includes(noteable.type)) throw badRequest("Discussion can not be replied to.");
+  if (individual && !isReplyableType(noteable.type)) throw badRequest("Discussion can not be replied to.");
   // Discussion#reply_attributes: a reply to a diff thread is a DiffNote on the same position
   const diff = first.type === DIFF_NOTE ? { position: first.position!, originalPosition: first.originalPosition!, changePosition: first.changePosition, lineCode: first.lineCode } : undefined;
-  return addNote(ctx, noteable, input, {
+  return createNote(ctx, noteable, input, {
     type: diff ? DIFF_NOTE : THREAD_NOTE,
     diff,
-    discussionId,
+    discussionId: discussion.id,
     internal: first.internal,
     resolved: isThreadResolved(discussion.notes),
     converts: individual ? first.id : undefined,
@@ -81,30 +64,28 @@ export interface DiscussionNoteUpdateInput {
   resolved?: boolean | null;
 }
 
-/**
- * PUT .../discussions/:discussion_id/notes/:note_id: exactly one of `body` (as PUT .../notes/:id)
- * or `resolved` (this note alone). As GitLab, the note is found among the noteable's notes.
- */
-export async function updateDiscussionNote(
-  ctx: DomainContext,
-  type: NoteableType,
-  projectRef: string | number,
-  ref: number,
-  noteId: number,
-  input: DiscussionNoteUpdateInput,
-): Promise<NoteView> {
-  requireAuthenticated(ctx);
+/** The param rules of PUT .../discussions/:discussion_id/notes/:note_id, which Grape checks before the endpoint looks anything up. */
+export function checkDiscussionNoteUpdate(input: DiscussionNoteUpdateInput): void {
   const given = (["body", "resolved"] as const).filter((key) => input[key] != null);
   if (given.length === 0) throw paramError("body, resolved are missing, exactly one parameter must be provided");
   if (given.length > 1) throw paramError("body, resolved are mutually exclusive");
-  const noteable = await findNoteable(ctx, type, projectRef, ref);
-  if (input.resolved == null) return changeNote(ctx, noteable, noteId, input.body);
-  return resolveNote(ctx, noteable, noteId, input.resolved);
+}
+
+/**
+ * PUT .../discussions/:discussion_id/notes/:note_id on a note found for change: exactly one of
+ * `body` (as PUT .../notes/:id) or `resolved` (this note alone). As GitLab, the note is found
+ * among the noteable's notes, whatever its discussion.
+ */
+export async function updateDiscussionNote(ctx: DomainContext, found: NoteAccess, input: DiscussionNoteUpdateInput): Promise<NoteView> {
+  requireAuthenticated(ctx);
+  checkDiscussionNoteUpdate(input);
+  if (input.resolved == null) return changeNote(ctx, found, input.body);
+  return resolveNote(ctx, found, input.resolved);
 }
 
 /** NotesHelpers#resolve_note: `resolve_note` on the note (403), then `400 Note is not resolvable`. */
-async function resolveNote(ctx: DomainContext, noteable: Noteable, noteId: number, resolved: boolean): Promise<NoteView> {
-  const note = await findNoteRecord(ctx, noteable, noteId);
+async function resolveNote(ctx: DomainContext, found: NoteAccess, resolved: boolean): Promise<NoteView> {
+  const { note, noteable } = found;
   const noteableAuthor = await noteableAuthorId(ctx, noteable);
   const allowed = canReadNote(ctx, noteable, note) && mayResolve(ctx, noteable, noteableAuthor, note.authorId);
   if (!allowed) throw forbidden();
@@ -117,25 +98,17 @@ async function resolveNote(ctx: DomainContext, noteable: Noteable, noteId: numbe
 /**
  * PUT .../discussions/:discussion_id with `resolved`: every resolvable note of the thread.
  * ResolvableDiscussion#can_resolve?: a resolvable thread, and the caller is the noteable's author
- * or may `resolve_note` in the project (Developer and above); otherwise 403.
+ * or may `resolve_note` in the project (Developer and above); otherwise 403. (For an unknown
+ * discussion GitLab answers a 500, nil; findDiscussion's 404 says what happened.)
  */
-export async function resolveDiscussion(
-  ctx: DomainContext,
-  type: NoteableType,
-  projectRef: string | number,
-  ref: number,
-  discussionId: string,
-  resolved: boolean,
-): Promise<DiscussionView> {
+export async function resolveDiscussion(ctx: DomainContext, found: DiscussionAccess, resolved: boolean): Promise<DiscussionView> {
   requireAuthenticated(ctx);
-  const noteable = await findNoteable(ctx, type, projectRef, ref);
-  // GitLab answers a 500 for an unknown id here (nil discussion); a 404 says what happened
-  const discussion = await findDiscussion(ctx, noteable, discussionId);
+  const { discussion, noteable } = found;
   const resolvable = discussion.notes.filter(isResolvable);
   if (!resolvable.length || !mayResolve(ctx, noteable, await noteableAuthorId(ctx, noteable))) throw forbidden();
   const changing = resolvable.filter((note) => (note.resolvedAt != null) !== resolved).map((note) => note.id);
   if (changing.length) await ctx.db.note.updateMany({ where: { id: { in: changing } }, data: resolution(ctx, resolved) });
-  return discussionOf(discussionId, await readableDiscussionNotes(ctx, noteable, discussionId));
+  return discussionOf(discussion.id, await readableDiscussionNotes(ctx, noteable, discussion.id));
 }
 
 /**

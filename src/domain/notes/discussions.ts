@@ -10,6 +10,7 @@ import type { DomainContext } from "../shared/context.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { notesOfShownNoteable } from "./loaders.js";
 import { findNoteable, readableNotesOf, withIid, type Noteable, type NoteableType, type NoteView } from "./queries.js";
+import { isResolvableType } from "./noteable-kinds.js";
 
 /** The STI type of thread notes (DiscussionNote); individual notes have none. */
 export const THREAD_NOTE = "DiscussionNote";
@@ -21,18 +22,18 @@ export interface DiscussionView {
   notes: NoteView[];
 }
 
-/**
- * Noteable.resolvable_types: merge request threads, and issue threads since GitLab 16.3 ("Make
- * issue threads resolvable", 2023-07); snippet threads never are.
- */
-const RESOLVABLE_NOTEABLES: readonly string[] = ["Issue", "MergeRequest"];
+/** A discussion with the noteable it was found on, which the caller may read. */
+export interface DiscussionAccess {
+  discussion: DiscussionView;
+  noteable: Noteable;
+}
 
 /** The STI types of the notes of a thread: DiscussionNote, and DiffNote for a thread on a diff line. */
 export const isThreadNote = (note: Pick<Note, "type">) => note.type === THREAD_NOTE || note.type === "DiffNote";
 
-/** ResolvableNote#resolvable?: a user (non-system) note of a thread on a resolvable noteable. */
+/** ResolvableNote#resolvable?: a user (non-system) note of a thread on a resolvable noteable (noteable-kinds.ts). */
 export function isResolvable(note: Pick<Note, "type" | "system" | "noteableType">): boolean {
-  return isThreadNote(note) && !note.system && RESOLVABLE_NOTEABLES.includes(note.noteableType);
+  return isThreadNote(note) && !note.system && isResolvableType(note.noteableType);
 }
 
 /** ResolvableDiscussion#resolved?: resolvable, and none of its resolvable notes waits to be resolved. */
@@ -85,11 +86,23 @@ export async function readableDiscussionNotes(ctx: DomainContext, noteable: Note
   return notes.map((note) => withIid(note, noteable));
 }
 
+/** GET .../discussions/:discussion_id (signed-in callers only): the noteable as findNoteable finds it, then findDiscussionIn. */
+export async function findDiscussion(
+  ctx: DomainContext,
+  type: NoteableType,
+  projectRef: string | number,
+  ref: number,
+  discussionId: string,
+): Promise<DiscussionAccess> {
+  requireAuthenticated(ctx);
+  return findDiscussionIn(ctx, await findNoteable(ctx, type, projectRef, ref), discussionId);
+}
+
 /** A discussion of the noteable, or `404 Discussion Not Found` (also when none of its notes is readable). */
-export async function findDiscussion(ctx: DomainContext, noteable: Noteable, discussionId: string): Promise<DiscussionView> {
+export async function findDiscussionIn(ctx: DomainContext, noteable: Noteable, discussionId: string): Promise<DiscussionAccess> {
   const notes = await readableDiscussionNotes(ctx, noteable, discussionId);
   if (!notes.length) throw notFound("Discussion");
-  return discussionOf(discussionId, notes);
+  return { discussion: discussionOf(discussionId, notes), noteable };
 }
 
 /**
@@ -100,18 +113,6 @@ export async function findDiscussion(ctx: DomainContext, noteable: Noteable, dis
  */
 export async function listDiscussions(ctx: DomainContext, noteable: Noteable, page: PageArgs): Promise<Page<DiscussionView>> {
   return paginateList(discussionsOfNotes(await notesOfShownNoteable(ctx, noteable)), page);
-}
-
-/** GET .../discussions/:discussion_id */
-export async function getDiscussion(
-  ctx: DomainContext,
-  type: NoteableType,
-  projectRef: string | number,
-  ref: number,
-  discussionId: string,
-): Promise<DiscussionView> {
-  requireAuthenticated(ctx);
-  return findDiscussion(ctx, await findNoteable(ctx, type, projectRef, ref), discussionId);
 }
 
 /** GET .../discussions/:discussion_id/notes of a noteable the caller may read: the discussion's notes, or `404 Notes Not Found`. */

@@ -1,7 +1,8 @@
 // Notes (comments) on issues, merge requests and project snippets (lib/api/notes.rb with
-// Helpers::NotesHelpers and NotePolicy): finding the noteable and its notes, who may read, write
-// and change them, and GET .../notes/:note_id. findNoteable and findNote are what emoji reactions
-// and webhooks build on. The notes list: notes/lists.ts; writes: notes/writes.ts.
+// Helpers::NotesHelpers and NotePolicy): finding the noteable and its notes by their REST paths,
+// and who may read, write and change them. findNoteable and findNote are what emoji reactions
+// and webhooks build on. By database id: notes/by-id.ts; the notes list: notes/lists.ts; writes:
+// notes/writes.ts.
 import type { Note, Prisma } from "../../generated/prisma/client.js";
 import { mergeRequestByIid } from "../../db/hot-reads.js";
 import { notFound, recordNotFound } from "../../errors.js";
@@ -10,8 +11,9 @@ import type { DomainContext } from "../shared/context.js";
 import { issueWithReadRule } from "../issues/queries.js";
 import { canReadMergeRequests } from "../merge-requests/queries.js";
 import { canReadSnippet } from "../snippets/queries.js";
+import type { NoteableType } from "./noteable-kinds.js";
 
-export type NoteableType = "Issue" | "MergeRequest" | "Snippet";
+export type { NoteableType } from "./noteable-kinds.js";
 
 /** The parent of notes (and of emoji reactions): what the caller may read, with its project access. */
 export interface Noteable {
@@ -30,6 +32,19 @@ export interface Noteable {
 /** A note as rendered: `noteable_iid` comes from the noteable it was found through. */
 export type NoteView = Note & { noteableIid: number | null };
 
+/** A note with the noteable it was found through, which the caller may read. */
+export interface NoteAccess {
+  note: NoteView;
+  noteable: Noteable;
+}
+
+/**
+ * What a note lookup checks besides the noteable: `read` (GET) hides an internal note from callers
+ * below Reporter ("404 Note Not Found"); `change` (PUT, DELETE, resolving) finds it whatever it is,
+ * and the write refuses it (403).
+ */
+export type NotePurpose = "read" | "change";
+
 /**
  * The noteable behind `/projects/:id/{issues/:iid, merge_requests/:iid, snippets/:id}`: the
  * finders' lookup, so one the caller may not read answers 404 "Not found".
@@ -46,8 +61,7 @@ export async function findNoteable(ctx: DomainContext, type: NoteableType, proje
  */
 export async function noteableIn(ctx: DomainContext, type: NoteableType, access: ProjectAccess, ref: number): Promise<{ noteable: Noteable; readable: boolean } | null> {
   const projectId = access.project.id;
-  const noteable = (id: number, confidential: boolean, locked: boolean | null): Noteable =>
-    ({ type, id, ref, access, confidential, locked: !!locked });
+  const noteable = (id: number, confidential: boolean, locked: boolean | null) => noteableOf(type, { id, ref, confidential, locked }, access);
   switch (type) {
     case "Issue": {
       const found = await issueWithReadRule(ctx, access, ref);
@@ -62,6 +76,15 @@ export async function noteableIn(ctx: DomainContext, type: NoteableType, access:
       return snippet && { noteable: noteable(snippet.id, false, false), readable: canReadSnippet(ctx, access, snippet) };
     }
   }
+}
+
+/** The Noteable of a record found in `access`'s project: `ref` is an iid, or a snippet's id. */
+export function noteableOf(
+  type: NoteableType,
+  record: { id: number; ref: number; confidential: boolean; locked: boolean | null },
+  access: ProjectAccess,
+): Noteable {
+  return { type, id: record.id, ref: record.ref, access, confidential: record.confidential, locked: !!record.locked };
 }
 
 /** An issue, merge request or project snippet row the caller was shown (read through its domain lookup or list). */
@@ -82,24 +105,41 @@ export interface ShownNoteableRow {
 export async function shownNoteable(ctx: DomainContext, type: NoteableType, row: ShownNoteableRow): Promise<Noteable> {
   const project = await projectById(ctx, row.projectId);
   if (!project) throw recordNotFound();
-  return {
-    type, id: row.id, ref: row.iid ?? row.id, access: await shownProjectAccess(ctx, project),
-    confidential: row.confidential ?? false, locked: !!row.discussionLocked,
-  };
+  const record = { id: row.id, ref: row.iid ?? row.id, confidential: row.confidential ?? false, locked: row.discussionLocked ?? false };
+  return noteableOf(type, record, await shownProjectAccess(ctx, project));
 }
 
-/** `noteable.notes.find(id)`: a note of another noteable (or none) is "404 Not found". */
-export async function findNoteRecord(ctx: DomainContext, noteable: Noteable, noteId: number): Promise<NoteView> {
+/**
+ * The note at `/projects/:id/{issues/:issue_iid, merge_requests/:merge_request_iid,
+ * snippets/:snippet_id}/notes/:note_id` (signed-in callers only): the noteable as findNoteable
+ * finds it, then the note among its notes (findNoteIn).
+ */
+export async function findNote(
+  ctx: DomainContext,
+  type: NoteableType,
+  projectRef: string | number,
+  ref: number,
+  noteId: number,
+  purpose: NotePurpose = "read",
+): Promise<NoteAccess> {
+  requireAuthenticated(ctx);
+  return findNoteIn(ctx, await findNoteable(ctx, type, projectRef, ref), noteId, purpose);
+}
+
+/**
+ * `noteable.notes.find(id)`: a note of another noteable (or none) is "404 Not found"; to read it,
+ * an internal note needs Reporter ("404 Note Not Found").
+ */
+export async function findNoteIn(ctx: DomainContext, noteable: Noteable, noteId: number, purpose: NotePurpose = "read"): Promise<NoteAccess> {
   const note = await ctx.db.note.findFirst({ where: { id: noteId, ...notesOf(noteable) } });
   if (!note) throw recordNotFound();
-  return withIid(note, noteable);
+  return readableFor(ctx, { note: withIid(note, noteable), noteable }, purpose);
 }
 
-/** A note of the noteable the caller may read: internal notes need Reporter ("404 Note Not Found"). */
-export async function findNote(ctx: DomainContext, noteable: Noteable, noteId: number): Promise<NoteView> {
-  const note = await findNoteRecord(ctx, noteable, noteId);
-  if (!canReadNote(ctx, noteable, note)) throw notFound("Note");
-  return note;
+/** The note, unless `purpose` is reading and the caller may not read it ("404 Note Not Found"). */
+export function readableFor(ctx: DomainContext, found: NoteAccess, purpose: NotePurpose): NoteAccess {
+  if (purpose === "read" && !canReadNote(ctx, found.noteable, found.note)) throw notFound("Note");
+  return found;
 }
 
 export function canReadNote(ctx: DomainContext, noteable: Noteable, note: Note): boolean {
@@ -126,11 +166,3 @@ export type NotesFilter = "all_notes" | "only_comments" | "only_activity";
 export function readableNotesOf(ctx: DomainContext, noteable: Noteable): Prisma.NoteWhereInput {
   return { ...notesOf(noteable), ...(canReadInternalNotes(ctx, noteable.access) ? {} : { internal: false }) };
 }
-
-/** GET .../notes/:note_id */
-export async function getNote(ctx: DomainContext, type: NoteableType, projectRef: string | number, ref: number, noteId: number): Promise<NoteView> {
-  requireAuthenticated(ctx);
-  const noteable = await findNoteable(ctx, type, projectRef, ref);
-  return findNote(ctx, noteable, noteId);
-}
-

@@ -9,7 +9,7 @@ import { publish, type Tx } from "../shared/events.js";
 import { rubyErrorHash } from "../shared/paths.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { holdParent, lockForDeletion } from "../shared/row-locks.js";
-import { findNoteable, findNoteRecord, passesLock, withIid, type Noteable, type NoteableType, type NoteView } from "./queries.js";
+import { passesLock, withIid, type Noteable, type NoteAccess, type NoteView } from "./queries.js";
 import { canReadInternalNotes } from "../shared/access.js";
 import type { DiffNoteFields } from "./diff-note-rules.js";
 
@@ -80,21 +80,6 @@ async function touchNoteable(tx: Tx, noteable: Noteable, now: Date): Promise<voi
 }
 
 /**
- * POST .../notes. `internal` (or the older `confidential`) is kept only for callers who may mark
- * notes internal, and is refused on snippets, as Note's validation does.
- */
-export async function createNote(
-  ctx: DomainContext,
-  type: NoteableType,
-  projectRef: string | number,
-  ref: number,
-  input: NoteCreateInput,
-): Promise<NoteView> {
-  requireAuthenticated(ctx);
-  return addNote(ctx, await findNoteable(ctx, type, projectRef, ref), input);
-}
-
-/**
  * What a note of a thread carries besides a plain note's fields (discussion-writes.ts): its type,
  * the discussion it replies to with that discussion's internal flag and resolution, and the
  * individual note the reply turns into a thread (IndividualNoteDiscussion#convert_to_discussion!).
@@ -111,8 +96,12 @@ export interface ThreadNote {
   errors?: Record<string, string[]>;
 }
 
-/** Notes::CreateService on a noteable the caller can read; a plain note unless `thread` says otherwise. */
-export async function addNote(ctx: DomainContext, noteable: Noteable, input: NoteCreateInput, thread?: ThreadNote): Promise<NoteView> {
+/**
+ * POST .../notes (Notes::CreateService) on a noteable the caller can read; a plain note unless
+ * `thread` says otherwise. `internal` (or the older `confidential`) is kept only for callers who
+ * may mark notes internal, and is refused on snippets, as Note's validation does.
+ */
+export async function createNote(ctx: DomainContext, noteable: Noteable, input: NoteCreateInput, thread?: ThreadNote): Promise<NoteView> {
   const actor = requireAuthenticated(ctx);
   if (!canCreateNote(noteable)) throw forbidden();
   const internal = thread?.internal ?? (!!(input.internal || input.confidential) && canReadInternalNotes(ctx, noteable.access));
@@ -148,27 +137,26 @@ export async function addNote(ctx: DomainContext, noteable: Noteable, input: Not
   return withIid(note, noteable);
 }
 
-/** PUT .../notes/:note_id: a new body (`allow_blank: false`); without one the note stays as it is. */
-export async function updateNote(
-  ctx: DomainContext,
-  type: NoteableType,
-  projectRef: string | number,
-  ref: number,
-  noteId: number,
-  input: NoteUpdateInput,
-): Promise<NoteView> {
-  requireAuthenticated(ctx);
+/** The param rule of PUT .../notes/:note_id (`allow_blank: false`), which Grape checks before the endpoint looks anything up. */
+export function checkNoteUpdate(input: NoteUpdateInput): void {
   if (input.body != null && input.body.trim() === "") throw paramError("body is empty");
-  return changeNote(ctx, await findNoteable(ctx, type, projectRef, ref), noteId, input.body);
+}
+
+/** PUT .../notes/:note_id on a note found for change: a new body; without one the note stays as it is. */
+export async function updateNote(ctx: DomainContext, found: NoteAccess, input: NoteUpdateInput): Promise<NoteView> {
+  requireAuthenticated(ctx);
+  checkNoteUpdate(input);
+  return changeNote(ctx, found, input.body);
 }
 
 /**
- * `update_note` on a found noteable: `admin_note` (403), then the note's validations (a blank body
- * is `Note {:note=>["can't be blank"]}` where no param rule caught it first, as on discussions).
+ * `update_note` on a note found for change: `admin_note` (403), then the note's validations (a
+ * blank body is `Note {:note=>["can't be blank"]}` where no param rule caught it first, as on
+ * discussions).
  */
-export async function changeNote(ctx: DomainContext, noteable: Noteable, noteId: number, body: string | null | undefined): Promise<NoteView> {
+export async function changeNote(ctx: DomainContext, found: NoteAccess, body: string | null | undefined): Promise<NoteView> {
   const actor = requireAuthenticated(ctx);
-  const note = await findNoteRecord(ctx, noteable, noteId);
+  const { note, noteable } = found;
   if (!canChangeNote(ctx, noteable, note)) throw forbidden();
   if (body == null || body === note.body) return note;
   const errors = noteErrors(body);
@@ -183,18 +171,10 @@ export async function changeNote(ctx: DomainContext, noteable: Noteable, noteId:
   return withIid(updated, noteable);
 }
 
-/** DELETE .../notes/:note_id: `destroy_conditionally!` (412 on a stale If-Unmodified-Since). */
-export async function deleteNote(
-  ctx: DomainContext,
-  type: NoteableType,
-  projectRef: string | number,
-  ref: number,
-  noteId: number,
-  unmodifiedSince?: string | null,
-): Promise<boolean> {
+/** DELETE .../notes/:note_id on a note found for change: `destroy_conditionally!` (412 on a stale If-Unmodified-Since). */
+export async function deleteNote(ctx: DomainContext, found: NoteAccess, unmodifiedSince?: string | null): Promise<boolean> {
   requireAuthenticated(ctx);
-  const noteable = await findNoteable(ctx, type, projectRef, ref);
-  const note = await findNoteRecord(ctx, noteable, noteId);
+  const { note, noteable } = found;
   if (!canChangeNote(ctx, noteable, note)) throw forbidden();
   assertUnmodifiedSince(note.updatedAt, unmodifiedSince);
   await ctx.db.$transaction(async (tx) => {

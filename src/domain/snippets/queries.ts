@@ -1,5 +1,5 @@
 // Project snippets (GitLab's ProjectSnippet, lib/api/project_snippets.rb): who may read them and
-// the read endpoints. findProjectSnippet is what notes, emoji reactions and webhooks build on.
+// the read endpoints, by their REST paths and by database id.
 // Writes: snippets/writes.ts; Grape's parameter rules: snippets/params.ts.
 import { posix } from "node:path";
 import type { Prisma, Snippet, SnippetFile } from "../../generated/prisma/client.js";
@@ -8,6 +8,7 @@ import { AccessLevel, findProject, openVisibilities, requireAuthenticated, type 
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { featureAvailable } from "../shared/project-features.js";
+import { fitsIdColumn } from "../shared/record-ids.js";
 
 export type SnippetWithFiles = Snippet & { files: SnippetFile[] };
 
@@ -24,14 +25,32 @@ export const snippetFilesInclude = { files: { orderBy: { position: "asc" } } } a
 const SNIPPET_ORDER: Prisma.SnippetOrderByWithRelationInput[] = [{ createdAt: "desc" }, { id: "desc" }];
 
 /**
- * A snippet of a project the caller can see, by id (SnippetsFinder's `find`): a snippet they
- * may not read, or one of a project whose snippets they may not use, answers 404 "Not found".
+ * How a missing (or hidden) snippet answers: GET finds it with `find` ("404 Not found"); raw, PUT
+ * and DELETE with `find_by` ("404 Snippet Not Found").
  */
-export async function findProjectSnippet(ctx: DomainContext, projectRef: string | number, id: number): Promise<SnippetAccess> {
-  const access = await findProject(ctx, projectRef);
+export type SnippetLookup = "find" | "find_by";
+
+const snippetMiss = (lookup: SnippetLookup) => (lookup === "find" ? recordNotFound() : notFound("Snippet"));
+
+/**
+ * GET /projects/:id/snippets/:snippet_id: the project as findSnippetsProject finds it (404, then
+ * 403 without the snippets feature), then a snippet of it the caller may read (anonymous callers
+ * read public snippets of public projects).
+ */
+export async function findProjectSnippet(ctx: DomainContext, projectRef: string | number, id: number, lookup: SnippetLookup = "find"): Promise<SnippetAccess> {
+  const access = await findSnippetsProject(ctx, projectRef);
   const snippet = await readableSnippet(ctx, access, id);
-  if (!snippet) throw recordNotFound();
+  if (!snippet) throw snippetMiss(lookup);
   return { snippet, access };
+}
+
+/** The project snippet with this id, as findProjectSnippet finds it by its path (a personal snippet is a miss). */
+export async function findProjectSnippetById(ctx: DomainContext, id: number, lookup: SnippetLookup = "find"): Promise<SnippetAccess> {
+  const snippet = fitsIdColumn(id) ? await ctx.db.snippet.findUnique({ where: { id }, include: snippetFilesInclude }) : null;
+  if (snippet?.projectId == null) throw snippetMiss(lookup);
+  const access = await findSnippetsProject(ctx, snippet.projectId);
+  if (!canReadSnippet(ctx, access, snippet)) throw snippetMiss(lookup);
+  return { snippet: { ...snippet, project: access.project }, access };
 }
 
 /**
@@ -62,10 +81,21 @@ async function readableSnippet(ctx: DomainContext, access: ProjectAccess, id: nu
  * The project of a snippet endpoint (the API's `before` filter): 404 when the caller cannot see
  * the project, 403 when its snippets are disabled or for members only.
  */
-export async function snippetsProject(ctx: DomainContext, projectRef: string | number): Promise<ProjectAccess> {
+export async function findSnippetsProject(ctx: DomainContext, projectRef: string | number): Promise<ProjectAccess> {
   const access = await findProject(ctx, projectRef);
   requireSnippetsFeature(ctx, access);
   return access;
+}
+
+/**
+ * The project of the project snippet with this id, as findSnippetsProject finds it: what PUT and
+ * DELETE start from when the snippet is named by its id alone (they find the snippet itself after
+ * checking the params and the sign-in). No such project snippet: "404 Not found".
+ */
+export async function findSnippetsProjectBySnippetId(ctx: DomainContext, snippetId: number): Promise<ProjectAccess> {
+  const snippet = fitsIdColumn(snippetId) ? await ctx.db.snippet.findUnique({ where: { id: snippetId }, select: { projectId: true } }) : null;
+  if (snippet?.projectId == null) throw recordNotFound();
+  return findSnippetsProject(ctx, snippet.projectId);
 }
 
 /** 403 when the project's snippets are disabled or for members only. */
@@ -73,10 +103,10 @@ function requireSnippetsFeature(ctx: DomainContext, access: ProjectAccess): void
   if (!featureAvailable(ctx, access, "snippets")) throw forbidden();
 }
 
-/** PUT, DELETE and raw look the snippet up with `find_by`: a miss is "404 Snippet Not Found". */
+/** PUT and DELETE look the snippet up with `find_by`: a miss is "404 Snippet Not Found". */
 export async function snippetForChange(ctx: DomainContext, access: ProjectAccess, id: number): Promise<SnippetView> {
   const snippet = await readableSnippet(ctx, access, id);
-  if (!snippet) throw notFound("Snippet");
+  if (!snippet) throw snippetMiss("find_by");
   return snippet;
 }
 
@@ -97,7 +127,7 @@ export function snippetFiltersWhere(filters: SnippetFilters): Prisma.SnippetWher
 
 /**
  * GET /projects/:id/snippets of a project the caller may see: 403 when its snippets are closed to
- * the caller (as snippetsProject), then signed-in callers only; newest first.
+ * the caller (as findSnippetsProject), then signed-in callers only; newest first.
  */
 export async function listProjectSnippets(ctx: DomainContext, access: ProjectAccess, filters: SnippetFilters, page: PageArgs): Promise<Page<SnippetView>> {
   requireSnippetsFeature(ctx, access);
@@ -111,14 +141,6 @@ export async function listProjectSnippets(ctx: DomainContext, access: ProjectAcc
   return { ...snippets, rows: snippets.rows.map((snippet) => ({ ...snippet, project: access.project })) };
 }
 
-/** GET /projects/:id/snippets/:snippet_id: anonymous callers may read public snippets of public projects. */
-export async function getProjectSnippet(ctx: DomainContext, projectRef: string, id: number): Promise<SnippetView> {
-  const access = await snippetsProject(ctx, projectRef);
-  const snippet = await readableSnippet(ctx, access, id);
-  if (!snippet) throw recordNotFound();
-  return snippet;
-}
-
 export interface SnippetRaw {
   /** the blob's name: the file's path without its folders */
   file_name: string;
@@ -126,12 +148,11 @@ export interface SnippetRaw {
 }
 
 /**
- * GET /projects/:id/snippets/:snippet_id/raw: the snippet's first file (its repository's first
- * blob), read as GET snippet is, but a miss is "404 Snippet Not Found" (`find_by`).
+ * GET /projects/:id/snippets/:snippet_id/raw of a snippet found with `find_by`: its first file
+ * (its repository's first blob).
  */
-export async function getProjectSnippetRaw(ctx: DomainContext, projectRef: string, id: number): Promise<SnippetRaw> {
-  const access = await snippetsProject(ctx, projectRef);
-  const [file] = (await snippetForChange(ctx, access, id)).files;
+export function snippetRaw(snippet: SnippetWithFiles): SnippetRaw {
+  const [file] = snippet.files;
   // create and update always leave a file; without one there would be no blob to send
   if (!file) throw notFound("Snippet");
   return { file_name: posix.basename(file.path), content: file.content };

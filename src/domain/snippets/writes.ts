@@ -11,7 +11,7 @@ import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { lockForDeletion } from "../shared/row-locks.js";
 import { applyFileActions, defaultNames, isValidAction, type FileActionInput, type FileContent } from "./files.js";
 import { checkCreateParams, checkUpdateParams, isBlank, type SnippetCreateInput, type SnippetUpdateInput } from "./params.js";
-import { snippetFilesInclude, snippetForChange, snippetsProject, type SnippetView } from "./queries.js";
+import { snippetFilesInclude, snippetForChange, type SnippetView } from "./queries.js";
 
 const MAX_TITLE = 255;
 
@@ -61,8 +61,8 @@ const byPath = (a: FileContent, b: FileContent) => (a.path < b.path ? -1 : a.pat
 const fileRows = (files: FileContent[]) =>
   [...files].sort(byPath).map((file, position) => ({ path: file.path, content: file.content, position }));
 
-export async function createProjectSnippet(ctx: DomainContext, projectRef: string, input: SnippetCreateInput): Promise<SnippetView> {
-  const access = await snippetsProject(ctx, projectRef);
+/** POST in a project found by findSnippetsProject. */
+export async function createProjectSnippet(ctx: DomainContext, access: ProjectAccess, input: SnippetCreateInput): Promise<SnippetView> {
   checkCreateParams(input);
   const actor = requireAuthenticated(ctx);
   if (!canCreateSnippet(ctx, access)) throw forbidden();
@@ -104,8 +104,11 @@ function updatedFiles(snippet: SnippetView, input: SnippetUpdateInput): FileCont
   return [{ path, content: input.content ?? only.content }];
 }
 
-export async function updateProjectSnippet(ctx: DomainContext, projectRef: string, id: number, input: SnippetUpdateInput): Promise<SnippetView> {
-  const access = await snippetsProject(ctx, projectRef);
+/**
+ * PUT on a snippet of a project found by findSnippetsProject: the snippet is found here, with
+ * `find_by`, as GitLab checks the params and the sign-in before it looks the snippet up.
+ */
+export async function updateProjectSnippet(ctx: DomainContext, access: ProjectAccess, id: number, input: SnippetUpdateInput): Promise<SnippetView> {
   checkUpdateParams(input);
   requireAuthenticated(ctx);
   const snippet = await snippetForChange(ctx, access, id);
@@ -132,9 +135,12 @@ export async function updateProjectSnippet(ctx: DomainContext, projectRef: strin
   return { ...updated, project: access.project };
 }
 
-/** DELETE: `destroy_conditionally!` (412 on a stale If-Unmodified-Since); the snippet's notes go with it. */
-export async function deleteProjectSnippet(ctx: DomainContext, projectRef: string, id: number, unmodifiedSince?: string | null): Promise<boolean> {
-  const access = await snippetsProject(ctx, projectRef);
+/**
+ * DELETE on a snippet of a project found by findSnippetsProject (the snippet found here after the
+ * sign-in, with `find_by`): `destroy_conditionally!` (412 on a stale If-Unmodified-Since); the
+ * snippet's notes go with it.
+ */
+export async function deleteProjectSnippet(ctx: DomainContext, access: ProjectAccess, id: number, unmodifiedSince?: string | null): Promise<boolean> {
   requireAuthenticated(ctx);
   const snippet = await snippetForChange(ctx, access, id);
   if (!canDeleteSnippet(ctx, access, snippet)) throw forbidden();

@@ -1,15 +1,12 @@
 // discussions rows of the /api/v4 route table (lib/api/discussions.rb) on issues, merge requests
-// and project snippets; resolving a whole thread on the resolvable kinds only
+// and project snippets (domain/notes/noteable-kinds.ts); resolving a whole thread on the resolvable kinds only
+import { capitalStem, NOTEABLE_KINDS, noteablePath } from "../../domain/notes/noteable-kinds.js";
 import { del, get, post, put, type Route } from "../route-helpers.js";
 
-const noteables = [
-  { path: "issues/:issue_iid", stem: "issue", Stem: "Issue", resolvable: true },
-  { path: "merge_requests/:merge_request_iid", stem: "mergeRequest", Stem: "MergeRequest", resolvable: true },
-  { path: "snippets/:snippet_id", stem: "snippet", Stem: "Snippet", resolvable: false },
-];
-
-export const discussionRoutes: Route[] = noteables.flatMap(({ path, stem, Stem, resolvable }) => {
-  const base = `/projects/:id/${path}/discussions`;
+export const discussionRoutes: Route[] = NOTEABLE_KINDS.flatMap((kind) => {
+  const { stem, resolvable } = kind;
+  const Stem = capitalStem(kind);
+  const base = `/projects/:id/${noteablePath(kind)}/discussions`;
   return [
     get(base, `${stem}Discussions`),
     post(base, `create${Stem}Discussion`),
