@@ -21,8 +21,9 @@ export const builder = new SchemaBuilder<{
     Upload: { Input: Promise<FileUpload>; Output: never };
   };
 }>({
-  // Prisma: for prismaObject types that fold relations into the parent's query (none yet: the
-  // domain's list functions read the rows, the per-request loaders batch what hangs off them)
+  // Prisma: no prismaObject here; the domain's functions read the rows and the per-request loaders
+  // batch what hangs off them (README, "Where @pothos/plugin-prisma is used"). The plugin's typings
+  // make its options required on every builder of the program, hence the plugin and options.
   plugins: [PrismaPlugin, RelayPlugin, ComplexityPlugin],
   defaultFieldNullability: false,
   prisma: { client: (ctx) => ctx.db, dmmf: getDatamodel(), exposeDescriptions: false, onUnusedQuery: null },
