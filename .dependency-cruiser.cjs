@@ -17,6 +17,27 @@ module.exports = {
       },
     },
     {
+      name: "domain-knows-no-surface-types",
+      comment: "The domain takes records and its own inputs: it knows no type of the REST facade, the REST schema or the graph, not even in a type import.",
+      severity: "error",
+      from: { path: "^src/domain/" },
+      to: { path: "^src/(rest|schema|graph)/" },
+    },
+    {
+      name: "graph-calls-the-domain-not-the-rest-facade",
+      comment: "The public graph reaches records through the domain's finders (findX, findXById), never through the REST routes or the REST schema.",
+      severity: "error",
+      from: { path: "^src/graph/" },
+      to: { path: "^src/(rest|schema)/" },
+    },
+    {
+      name: "rest-facade-does-not-call-the-graph",
+      comment: "The REST facade and the public graph are two surfaces over the domain; only the schema printer sees both.",
+      severity: "error",
+      from: { path: "^src/(rest|schema)/", pathNot: "^src/schema/print\\.ts$" },
+      to: { path: "^src/graph/" },
+    },
+    {
       name: "shared-imports-no-resource",
       comment: "src/domain/shared holds what every resource builds on (access, context, events, pagination, loaders registry).",
       severity: "error",
