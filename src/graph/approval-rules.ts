@@ -7,7 +7,7 @@
 import type { RuleView } from "../domain/merge-requests/approvals/views.js";
 import { listGroupRules } from "../domain/merge-requests/approvals/group-rules.js";
 import { listProjectRules } from "../domain/merge-requests/approvals/project-rules.js";
-import { shownGroupAccess, shownProjectAccess } from "../domain/shared/access.js";
+import { shownGroupAccess, shownProjectAccess } from "../domain/shared/parents.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { arrayConnection, offsetConnection } from "./connections.js";

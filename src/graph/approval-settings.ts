@@ -1,7 +1,7 @@
 // Project.approvalSettings: the project's merge request approval settings, from the domain's view
 // behind GET /projects/:id/approvals (Maintainers and up).
 import { approvalSettingsOf, type ApprovalSettingsView } from "../domain/merge-requests/approvals/settings.js";
-import { shownProjectAccess } from "../domain/shared/access.js";
+import { shownProjectAccess } from "../domain/shared/parents.js";
 import { builder } from "./builder.js";
 import { orNull } from "./errors.js";
 import { ProjectRef } from "./projects.js";

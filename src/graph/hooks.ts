@@ -5,7 +5,7 @@
 // or custom header value, the history's recorded headers have them redacted.
 import type { Context } from "../context.js";
 import { PROJECT_HOOK_EVENTS } from "../domain/web-hooks/owners.js";
-import { shownGroupAccess, shownProjectAccess, type GroupOrProjectAccess } from "../domain/shared/access.js";
+import { shownGroupAccess, shownProjectAccess, type GroupOrProjectAccess } from "../domain/shared/parents.js";
 import { BASE_HOOK_EVENTS, HOOK_EVENTS, type HookEvent } from "../domain/web-hooks/switches.js";
 import { listHooks } from "../domain/web-hooks/queries.js";
 import { type HookEntity } from "../domain/web-hooks/presenter.js";

@@ -1,6 +1,6 @@
 // What issues and merge requests share on the graph: labels, links and the project they are in.
 import type { Context } from "../context.js";
-import { projectById } from "../domain/shared/access.js";
+import { projectById } from "../domain/shared/parents.js";
 import { labelsOf } from "../domain/issues/rules.js";
 import { type ProjectWithNamespace } from "../domain/projects/lists.js";
 import { projectPageUrl } from "../domain/shared/web-urls.js";

@@ -5,7 +5,7 @@ import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-fact
 import { ISSUE_STATES, listProjectIssues, projectIssueFilters } from "../domain/issues/lists.js";
 import { issueReferences } from "../domain/issues/presenter.js";
 import { getIssue } from "../domain/issues/queries.js";
-import { shownProjectAccess } from "../domain/shared/access.js";
+import { shownProjectAccess } from "../domain/shared/parents.js";
 import { issuePathById } from "../domain/shared/record-paths.js";
 import { AwardableRef } from "./award-emoji.js";
 import { builder } from "./builder.js";

@@ -3,7 +3,7 @@
 // has the bulk forms (projectMemberBulkUpdate); these take one user each.
 import { addMember, removeMember, updateMember } from "../domain/members/writes.js";
 import { type MemberSource } from "../domain/members/queries.js";
-import { AccessLevel } from "../domain/shared/access.js";
+import { AccessLevel } from "../domain/shared/access-levels.js";
 import { builder } from "./builder.js";
 import { GroupMemberRef, ProjectMemberRef } from "./members.js";
 import { groupPathOf, ownerPathIn, projectPathOf, userIdOf, type OwnerPathField } from "./mutation-inputs.js";

@@ -1,6 +1,6 @@
 // Memberships (GitLab's ProjectMember and GroupMember): the user and their access level.
 import type { Member } from "../domain/members/queries.js";
-import { ROLE_NAMES } from "../domain/shared/access.js";
+import { ROLE_NAMES } from "../domain/shared/access-levels.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { UserRef } from "./users.js";

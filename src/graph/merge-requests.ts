@@ -3,7 +3,7 @@
 import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-facts.js";
 import { getMergeRequest, type MergeRequestRow } from "../domain/merge-requests/queries.js";
 import { listProjectMergeRequests, MERGE_REQUEST_STATES, type MergeRequestFilters } from "../domain/merge-requests/lists.js";
-import { shownProjectAccess } from "../domain/shared/access.js";
+import { shownProjectAccess } from "../domain/shared/parents.js";
 import { detailedMergeStatusOf } from "../domain/merge-requests/presenter.js";
 import { mergeRequestPathById } from "../domain/shared/record-paths.js";
 import { AwardableRef } from "./award-emoji.js";

@@ -2,7 +2,8 @@
 // `namespace(fullPath:)` for groups and personal namespaces alike.
 import type { Context } from "../context.js";
 import type { Namespace } from "../generated/prisma/client.js";
-import { ancestorIds, findGroup, findNamespace, shownGroupAccess } from "../domain/shared/access.js";
+import { ancestorIds } from "../domain/shared/access-levels.js";
+import { findGroup, findNamespace, shownGroupAccess } from "../domain/shared/parents.js";
 import { avatarUrl } from "../domain/shared/avatars.js";
 import { groupWebUrl } from "../domain/groups/queries.js";
 import { listGroupsBelow } from "../domain/groups/lists.js";

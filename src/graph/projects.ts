@@ -1,7 +1,7 @@
 // Projects: `project(fullPath:)`, the project node and its members. Issues and merge requests
 // add their connections on Project in issues.ts and merge-requests/queries.ts.
 import type { Context } from "../context.js";
-import { findProject, shownProjectAccess } from "../domain/shared/access.js";
+import { findProject, shownProjectAccess } from "../domain/shared/parents.js";
 import { listAllMembers } from "../domain/members/lists.js";
 import { type ProjectWithNamespace } from "../domain/projects/lists.js";
 import { projectFullPath, projectWebUrl } from "../domain/shared/web-urls.js";

@@ -13,7 +13,7 @@ import { offsetConnection } from "./connections.js";
 import { orNull } from "./errors.js";
 import { ProjectRef } from "./projects.js";
 import { UserRef } from "./users.js";
-import { shownProjectAccess } from "../domain/shared/access.js";
+import { shownProjectAccess } from "../domain/shared/parents.js";
 import { namespaceLoader, userLoader } from "../domain/shared/loaders.js";
 
 export const BranchRef = builder.objectRef<BranchView>("Branch");

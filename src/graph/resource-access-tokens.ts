@@ -6,7 +6,7 @@
 import type { Context } from "../context.js";
 import { isTokenActive } from "../domain/access-tokens/personal.js";
 import { listResourceAccessTokens, type ResourceAccessToken } from "../domain/access-tokens/resource.js";
-import { shownGroupAccess, shownProjectAccess, type GroupOrProjectAccess } from "../domain/shared/access.js";
+import { shownGroupAccess, shownProjectAccess, type GroupOrProjectAccess } from "../domain/shared/parents.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { offsetConnection, type ConnectionArgs } from "./connections.js";

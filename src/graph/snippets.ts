@@ -4,7 +4,7 @@
 // snippets: `type: personal` finds none.
 import { GraphQLError } from "graphql";
 import type { SnippetFile } from "../generated/prisma/client.js";
-import { findProject, shownProjectAccess } from "../domain/shared/access.js";
+import { findProject, shownProjectAccess } from "../domain/shared/parents.js";
 import { snippetFileRawUrl, snippetHttpUrlToRepo, snippetRawUrl, snippetSshUrlToRepo, snippetWebUrl } from "../domain/snippets/urls.js";
 import { findSnippetsByIds } from "../domain/snippets/lookups.js";
 import { findProjectSnippetById, listProjectSnippets, type SnippetView } from "../domain/snippets/queries.js";

@@ -6,7 +6,8 @@
 import { logError } from "../observability/logger.js";
 import { createPubSub, type PubSub } from "graphql-yoga";
 import { createContext, type Context } from "../context.js";
-import { ancestorIds, findGroup, projectById } from "../domain/shared/access.js";
+import { ancestorIds } from "../domain/shared/access-levels.js";
+import { findGroup, projectById } from "../domain/shared/parents.js";
 import type { Services } from "../domain/shared/context.js";
 import { listenForLiveEvents, onLiveEvent, type LiveEvent } from "../domain/live-events/publisher.js";
 import type { ProjectWithNamespace } from "../domain/projects/lists.js";

@@ -1,7 +1,7 @@
 // Tags on Project, read through the domain's tag list (the REST route's function): null for callers
 // who may not read the code, as Project.branches.
 import { listTags, type TagView } from "../domain/repository/tags.js";
-import { shownProjectAccess } from "../domain/shared/access.js";
+import { shownProjectAccess } from "../domain/shared/parents.js";
 import { builder } from "./builder.js";
 import { CommitRef } from "./commits.js";
 import { countedConnection } from "./connection-types.js";

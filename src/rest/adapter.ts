@@ -6,7 +6,8 @@ import type { ExecutionResult, GraphQLError, GraphQLField, GraphQLSchema } from 
 import type { GetEnvelopedFn } from "@envelop/core";
 import { createContext, type Context } from "../context.js";
 import { admittingScopes } from "../domain/auth/callers.js";
-import { ProjectMovedError, requireCoarseAccess, type CoarseAccess } from "../domain/shared/access.js";
+import { ProjectMovedError } from "../domain/shared/parents.js";
+import { requireCoarseAccess, type CoarseAccess } from "../domain/shared/guards.js";
 import type { Services } from "../domain/shared/context.js";
 import { AppError, appErrorOf, internalError, paramError, routeNotFound } from "../errors.js";
 import { collapseSlashes, createMatcher, type RouteMatch } from "./match.js";

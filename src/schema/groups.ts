@@ -1,6 +1,6 @@
 // Groups and subgroups: lists, GitLab's GroupDetail (with the visible projects), create, update.
 import type { Namespace } from "../generated/prisma/client.js";
-import { findGroup } from "../domain/shared/access.js";
+import { findGroup } from "../domain/shared/parents.js";
 import { createGroup, updateGroup } from "../domain/groups/writes.js";
 import { getGroup } from "../domain/groups/queries.js";
 import { GROUP_ORDER_COLUMNS, listGroups, listGroupsKeyset, listSubgroups } from "../domain/groups/lists.js";

@@ -5,7 +5,7 @@ import type { Issue } from "../generated/prisma/client.js";
 import { ISSUE_ORDER_COLUMNS, ISSUE_STATES, listIssues, listProjectIssues, projectIssueFilters } from "../domain/issues/lists.js";
 import { issueLinks, issueReferences, isSubscribed } from "../domain/issues/presenter.js";
 import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-facts.js";
-import { findProject, projectById } from "../domain/shared/access.js";
+import { findProject, projectById } from "../domain/shared/parents.js";
 import type { Context } from "../context.js";
 import { projectPageUrl } from "../domain/shared/web-urls.js";
 import { labelsOf, taskStatus } from "../domain/issues/rules.js";

@@ -5,7 +5,7 @@ import { deleteGroup, listDescendantGroups } from "../domain/deletions/groups.js
 import { transferGroup } from "../domain/groups/transfer.js";
 import { deleteProject } from "../domain/deletions/projects.js";
 import { listProjectGroups, projectGroupFilters } from "../domain/projects/groups.js";
-import { findGroup, findProject } from "../domain/shared/access.js";
+import { findGroup, findProject } from "../domain/shared/parents.js";
 import { builder } from "./builder.js";
 import { GroupDetail, groupFilterArgs } from "./groups.js";
 import { GroupEntity, groupFields } from "./namespaces.js";

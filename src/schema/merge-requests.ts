@@ -12,7 +12,7 @@ import {
 } from "../domain/merge-requests/lists.js";
 import { getMergeRequest, type MergeRequestRow } from "../domain/merge-requests/queries.js";
 import { listCommitMergeRequests } from "../domain/merge-requests/by-commit.js";
-import { findGroup, findProject } from "../domain/shared/access.js";
+import { findGroup, findProject } from "../domain/shared/parents.js";
 import { canMerge, detailedMergeStatusOf, discussionsResolved, isSubscribed } from "../domain/merge-requests/presenter.js";
 import { squashOnMerge } from "../domain/projects/merge-settings.js";
 import { rebaseInProgress } from "../domain/merge-requests/rebase.js";

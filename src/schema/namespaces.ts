@@ -1,7 +1,7 @@
 // Group and namespace entities (GitLab's Group, GroupDetail and NamespaceBasic).
 import type { Namespace } from "../generated/prisma/client.js";
 import type { Context } from "../context.js";
-import { ancestorIds } from "../domain/shared/access.js";
+import { ancestorIds } from "../domain/shared/access-levels.js";
 import { avatarUrl } from "../domain/shared/avatars.js";
 import { groupWebUrl } from "../domain/groups/queries.js";
 import { VISIBILITIES } from "../domain/shared/paths.js";

@@ -6,7 +6,7 @@ import {
   getProtectedBranch, listProtectedBranches, protectBranch, unprotectBranch,
 } from "../domain/repository/protected-branches.js";
 import { roleDescription, type AccessKind, type ProtectedBranchWithLevels } from "../domain/repository/protection-rules.js";
-import { findProject } from "../domain/shared/access.js";
+import { findProject } from "../domain/shared/parents.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import { namespaceLoader, userLoader } from "../domain/shared/loaders.js";

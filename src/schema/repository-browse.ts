@@ -4,7 +4,7 @@ import { listCommitDiffs, listCommitRefs, type CommitRefView } from "../domain/r
 import { compareRefs, type CompareView } from "../domain/repository/compare.js";
 import { listContributors, type ContributorView } from "../domain/repository/contributors.js";
 import { listTree, type TreeObjectView } from "../domain/repository/tree.js";
-import { findProject } from "../domain/shared/access.js";
+import { findProject } from "../domain/shared/parents.js";
 import type { Context } from "../context.js";
 import { builder } from "./builder.js";
 import { DiffEntity } from "./merge-request-merging.js";

@@ -5,7 +5,7 @@ import { createCommit, getCommit, getMergeBase, listCommits, type CommitDetailVi
 import { gitTime, type CommitRecord } from "../domain/repository/git.js";
 import { branchWebUrl, commitWebUrl } from "../domain/repository/urls.js";
 import { withListDetails, type ListedCommit } from "../domain/repository/commit-diffs.js";
-import { findProject } from "../domain/shared/access.js";
+import { findProject } from "../domain/shared/parents.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import "./protected-branches.js";

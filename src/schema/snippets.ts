@@ -4,7 +4,7 @@ import type { Context } from "../context.js";
 import type { Snippet, User } from "../generated/prisma/client.js";
 import { snippetFileRawUrl, snippetHttpUrlToRepo, snippetRawUrl, snippetSshUrlToRepo, snippetWebUrl } from "../domain/snippets/urls.js";
 import { createProjectSnippet, deleteProjectSnippet, updateProjectSnippet } from "../domain/snippets/writes.js";
-import { findProject } from "../domain/shared/access.js";
+import { findProject } from "../domain/shared/parents.js";
 import { findProjectSnippet, findSnippetsProject, listProjectSnippets, snippetRaw, type SnippetRaw, type SnippetView } from "../domain/snippets/queries.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";

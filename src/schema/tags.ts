@@ -1,6 +1,6 @@
 // Repository tags: GitLab's Tag entity and the tags root fields (src/domain/repository/tags.ts).
 import { createTag, deleteTag, getTag, listTags, type TagView } from "../domain/repository/tags.js";
-import { findProject } from "../domain/shared/access.js";
+import { findProject } from "../domain/shared/parents.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { CommitEntity } from "./repository.js";

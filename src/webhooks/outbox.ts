@@ -6,7 +6,8 @@
 // whose branch filter matches.
 import { randomUUID } from "node:crypto";
 import { Prisma, type WebHook } from "../generated/prisma/client.js";
-import { ancestorIds, projectByIdInTransaction } from "../domain/shared/access.js";
+import { ancestorIds } from "../domain/shared/access-levels.js";
+import { projectByIdInTransaction } from "../domain/shared/parents.js";
 import type { DomainContext } from "../domain/shared/context.js";
 import type { Tx } from "../domain/shared/events.js";
 import { alertStatus } from "../domain/web-hooks/rows.js";

@@ -4,7 +4,7 @@
 // events page: "a project is created or deleted in a group"). Projects in personal namespaces
 // have no group hooks to tell.
 import type { User } from "../generated/prisma/client.js";
-import { AccessLevel, ancestorIds } from "../domain/shared/access.js";
+import { AccessLevel, ancestorIds } from "../domain/shared/access-levels.js";
 import type { DomainContext } from "../domain/shared/context.js";
 import { subscribe, type Tx } from "../domain/shared/events.js";
 import { enqueueHookDeliveries } from "./outbox.js";

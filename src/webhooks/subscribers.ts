@@ -2,7 +2,7 @@
 // inside the event's transaction, only once some hook hears the event (a payload function), and
 // writes the outbox rows there (outbox.ts).
 import type { User } from "../generated/prisma/client.js";
-import { projectByIdInTransaction } from "../domain/shared/access.js";
+import { projectByIdInTransaction } from "../domain/shared/parents.js";
 import type { DomainContext } from "../domain/shared/context.js";
 import { subscribe, BLANK_SHA, type Tx } from "../domain/shared/events.js";
 import { enqueueHookDeliveries } from "./outbox.js";

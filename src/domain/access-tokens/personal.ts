@@ -3,7 +3,7 @@
 import { revokeToken } from "../auth/token-store.js";
 import type { AccessToken, Prisma } from "../../generated/prisma/client.js";
 import { AppError, badRequest, notFound, paramError, recordNotFound, unauthorized } from "../../errors.js";
-import { requireAdmin, requireAuthenticated } from "../shared/access.js";
+import { requireAdmin, requireAuthenticated } from "../shared/guards.js";
 import type { Actor, DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { digest, newTokenSecret } from "../shared/secrets.js";

@@ -2,7 +2,7 @@
 // notes), with GitLab's answers when it is missing or hidden, and who may react to it.
 import type { Note } from "../../generated/prisma/client.js";
 import { notFound, recordNotFound } from "../../errors.js";
-import { findProject } from "../shared/access.js";
+import { findProject } from "../shared/parents.js";
 import type { DomainContext } from "../shared/context.js";
 import { fitsIdColumn } from "../shared/record-ids.js";
 import { canReadNote, findNoteIn, noteableIn, passesLock, type Noteable, type NoteableType } from "../notes/queries.js";

@@ -4,7 +4,7 @@
 // moved through the one ref-update path so pushes' hooks, merge request heads and events follow.
 import { forbidden, notFound, type AppError } from "../../errors.js";
 import type { CommitObject, Signature } from "../../git/objects.js";
-import { requireAuthenticated } from "../shared/access.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { mergedMergeRequestOf } from "../merge-requests/by-commit.js";
 import { canPushToBranch, findRepositoryProject, requirePushCode } from "../repository/access.js";

@@ -1,7 +1,9 @@
 // Deleting a group with everything below it (GitLab's Groups::DestroyService, run at once as CE
 // without delayed deletion) and listing a group's descendants. Transfers: groups/transfer.ts.
 import type { Namespace } from "../../generated/prisma/client.js";
-import { AccessLevel, findGroup, requireLevel, type GroupAccess } from "../shared/access.js";
+import { AccessLevel } from "../shared/access-levels.js";
+import { findGroup, type GroupAccess } from "../shared/parents.js";
+import { requireLevel } from "../shared/guards.js";
 import { removeAvatarFile } from "../shared/avatars.js";
 import type { DomainContext } from "../shared/context.js";
 import { publish, type Tx } from "../shared/events.js";

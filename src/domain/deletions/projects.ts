@@ -6,7 +6,9 @@
 // The ghost user (users/ghost.ts) and the contributions helpers (users/contributions.ts) are the
 // user lifecycle's.
 import { Prisma } from "../../generated/prisma/client.js";
-import { AccessLevel, findProject, requireLevel } from "../shared/access.js";
+import { AccessLevel } from "../shared/access-levels.js";
+import { findProject } from "../shared/parents.js";
+import { requireLevel } from "../shared/guards.js";
 import type { ProjectWithNamespace } from "../shared/caches.js";
 import type { DomainContext } from "../shared/context.js";
 import { publish, type Tx } from "../shared/events.js";

@@ -4,7 +4,8 @@
 // user, or are deleted with hard_delete (which also deletes the groups the user solely owns).
 import type { Namespace, User } from "../../generated/prisma/client.js";
 import { conflict, forbidden, notFound } from "../../errors.js";
-import { AccessLevel, requireAdmin } from "../shared/access.js";
+import { AccessLevel } from "../shared/access-levels.js";
+import { requireAdmin } from "../shared/guards.js";
 import { removeAvatarFile } from "../shared/avatars.js";
 import type { DomainContext } from "../shared/context.js";
 import type { Tx } from "../shared/events.js";

@@ -3,7 +3,7 @@
 // Any name may be set, as in GitLab; names without a definition default to off.
 import type { FeatureFlag } from "../../generated/prisma/client.js";
 import { badRequest } from "../../errors.js";
-import { requireAdmin } from "../shared/access.js";
+import { requireAdmin } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 
 /** GitLab's feature flag definition (config/feature_flags/<type>/<name>.yml), PARAMS in order. */

@@ -2,9 +2,10 @@
 // limited to groups the caller may see.
 import { AppError, paramError } from "../../errors.js";
 import type { Namespace, Prisma } from "../../generated/prisma/client.js";
-import {
-  AccessLevel, hierarchyGroupsWhere, memberGroupTraversals, notExpired, openVisibilities, type GroupAccess,
-} from "../shared/access.js";
+import { AccessLevel, openVisibilities } from "../shared/access-levels.js";
+import { notExpired } from "../shared/memberships.js";
+import type { GroupAccess } from "../shared/parents.js";
+import { hierarchyGroupsWhere, memberGroupTraversals } from "../shared/visibility-filters.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import {
   afterCursor, decodeCursor, encodeCursor, pageWindow, paginate, type KeysetPage, type KeysetPageArgs,

@@ -1,7 +1,7 @@
 // Groups (nested through parent_id): one group and its web URL. Lists: lists.ts; create and
 // update: writes.ts; transfer: transfer.ts.
 import type { Namespace } from "../../generated/prisma/client.js";
-import { findGroup } from "../shared/access.js";
+import { findGroup } from "../shared/parents.js";
 import { type DomainContext } from "../shared/context.js";
 
 export function groupWebUrl(ctx: DomainContext, group: Pick<Namespace, "fullPath">) {

@@ -4,7 +4,9 @@
 // rewritten, and redirects left on the old project paths.
 import type { Namespace } from "../../generated/prisma/client.js";
 import { AppError } from "../../errors.js";
-import { AccessLevel, findGroup, requireLevel, VISIBILITY_LEVELS } from "../shared/access.js";
+import { AccessLevel, VISIBILITY_LEVELS } from "../shared/access-levels.js";
+import { findGroup } from "../shared/parents.js";
+import { requireLevel } from "../shared/guards.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import type { Tx } from "../shared/events.js";
 import { movePaths } from "./writes.js";

@@ -3,7 +3,9 @@
 import { AppError, validationError } from "../../errors.js";
 import type { Namespace, Prisma } from "../../generated/prisma/client.js";
 import { publishMember } from "../members/writes.js";
-import { AccessLevel, findGroup, requireAuthenticated, requireLevel, traversalOf, VISIBILITY_LEVELS } from "../shared/access.js";
+import { AccessLevel, traversalOf, VISIBILITY_LEVELS } from "../shared/access-levels.js";
+import { findGroup } from "../shared/parents.js";
+import { requireAuthenticated, requireLevel } from "../shared/guards.js";
 import { changeAvatar, readAvatarArg, type CheckedAvatar, type FileUpload } from "../shared/avatars.js";
 import { type Actor, type DomainContext } from "../shared/context.js";
 import { publish } from "../shared/events.js";

@@ -1,6 +1,6 @@
 // Who may be assigned to an issue: GitLab keeps only the requested users who can read the
 // project's issues (`filter_assignees`) and silently drops the rest.
-import type { ProjectAccess } from "../shared/access.js";
+import type { ProjectAccess } from "../shared/parents.js";
 import type { DomainContext } from "../shared/context.js";
 import { featureUsers } from "../shared/project-features.js";
 

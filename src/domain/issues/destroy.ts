@@ -4,7 +4,9 @@
 // to-dos nor an event store, so nothing is published. What hangs from the issue goes with it in
 // one transaction.
 import { forbidden, notFound } from "../../errors.js";
-import { AccessLevel, findProject, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
+import { AccessLevel } from "../shared/access-levels.js";
+import { findProject, type ProjectAccess } from "../shared/parents.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import type { Tx } from "../shared/events.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";

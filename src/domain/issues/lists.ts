@@ -3,7 +3,10 @@
 // for Planners and above, their author and their assignees) and filtered by GitLab's params.
 import type { Issue, Prisma } from "../../generated/prisma/client.js";
 import { paramError } from "../../errors.js";
-import { AccessLevel, authorizedProjectsWhere, openVisibilities, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
+import { AccessLevel, openVisibilities } from "../shared/access-levels.js";
+import type { ProjectAccess } from "../shared/parents.js";
+import { authorizedProjectsWhere } from "../shared/visibility-filters.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs, type SortDirection } from "../shared/pagination.js";
 import { requireExclusive } from "../shared/param-rules.js";

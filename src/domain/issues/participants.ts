@@ -2,7 +2,9 @@
 // for an issue, as Issuable declares them (participant :author, :notes_with_associations,
 // :assignees, plus the users Mentionable finds in the title, the description and the notes).
 import type { User } from "../../generated/prisma/client.js";
-import { AccessLevel, projectMemberLevels, type ProjectAccess } from "../shared/access.js";
+import { AccessLevel } from "../shared/access-levels.js";
+import { projectMemberLevels } from "../shared/memberships.js";
+import type { ProjectAccess } from "../shared/parents.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import type { IssueAccess } from "./queries.js";

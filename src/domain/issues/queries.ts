@@ -4,7 +4,8 @@
 import type { Issue, IssueAssignee } from "../../generated/prisma/client.js";
 import { issueByIid } from "../../db/hot-reads.js";
 import { recordNotFound } from "../../errors.js";
-import { AccessLevel, findProject, type ProjectAccess } from "../shared/access.js";
+import { AccessLevel } from "../shared/access-levels.js";
+import { findProject, type ProjectAccess } from "../shared/parents.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { featureAvailable } from "../shared/project-features.js";
 import type { RelationQuery } from "../shared/prisma-query.js";

@@ -3,7 +3,8 @@
 // domain event "issue" in its transaction, with GitLab's webhook-style `changes`.
 import type { Issue } from "../../generated/prisma/client.js";
 import { forbidden, recordNotFound, validationError } from "../../errors.js";
-import { findProject, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
+import { findProject, type ProjectAccess } from "../shared/parents.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { publish, type Changes, type Tx } from "../shared/events.js";
 import { withNextInternalId } from "../shared/internal-ids.js";

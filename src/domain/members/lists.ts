@@ -1,7 +1,8 @@
 // Member lists of a group or project: its direct members, or all of them with those inherited
 // from the ancestor groups.
 import type { Prisma } from "../../generated/prisma/client.js";
-import { requireAuthenticated, type GroupOrProjectAccess } from "../shared/access.js";
+import type { GroupOrProjectAccess } from "../shared/parents.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginate, paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { containsText } from "../shared/paths.js";

@@ -2,9 +2,10 @@
 // from the ancestor groups. Lists: lists.ts; adding, changing and removing members: writes.ts.
 import { forbidden, recordNotFound } from "../../errors.js";
 import type { Prisma, User } from "../../generated/prisma/client.js";
-import {
-  ancestorIds, canSee, findGroup, findProject, notExpired, requireAuthenticated, type GroupOrProjectAccess,
-} from "../shared/access.js";
+import { ancestorIds, canSee } from "../shared/access-levels.js";
+import { notExpired } from "../shared/memberships.js";
+import { findGroup, findProject, type GroupOrProjectAccess } from "../shared/parents.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 
 export interface Member {

@@ -3,7 +3,8 @@
 // Owner, and the owner of a personal namespace keeps their Owner membership of its projects.
 import { AppError, forbidden, notFound, paramError, recordNotFound, validationError } from "../../errors.js";
 import type { Prisma, User } from "../../generated/prisma/client.js";
-import { AccessLevel, requireAuthenticated, requireLevel, ROLE_NAMES, VALID_MEMBER_LEVELS } from "../shared/access.js";
+import { AccessLevel, ROLE_NAMES, VALID_MEMBER_LEVELS } from "../shared/access-levels.js";
+import { requireAuthenticated, requireLevel } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { publish, type MemberEvent } from "../shared/events.js";
 import { findDirect, target, type Member, type MemberSource, type Target } from "./queries.js";

@@ -5,7 +5,7 @@
 // mergeRequestCommits measures it) hold the commit, or whose merge or squash commit it is.
 import type { MergeRequest, Prisma } from "../../generated/prisma/client.js";
 import { notFound } from "../../errors.js";
-import type { ProjectAccess } from "../shared/access.js";
+import type { ProjectAccess } from "../shared/parents.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { withInclude, type RelationQuery } from "../shared/prisma-query.js";

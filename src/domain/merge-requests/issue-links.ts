@@ -5,7 +5,7 @@
 // system notes on the issue); Forgeline reads the same facts from the text itself when asked.
 import type { Issue, IssueAssignee, Prisma } from "../../generated/prisma/client.js";
 import { AppError } from "../../errors.js";
-import { findProject, type ProjectAccess } from "../shared/access.js";
+import { findProject, type ProjectAccess } from "../shared/parents.js";
 import type { DomainContext } from "../shared/context.js";
 import { canReadMergeRequests, ROW_INCLUDE, type MergeRequestRow, type MergeRequestRowAccess } from "./queries.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";

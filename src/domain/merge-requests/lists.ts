@@ -3,7 +3,9 @@
 // the merge requests the caller may read, offset-paginated.
 import type { Prisma } from "../../generated/prisma/client.js";
 import { paramError, unauthorized } from "../../errors.js";
-import { AccessLevel, authorizedProjectsWhere, openVisibilities, type GroupAccess, type ProjectAccess } from "../shared/access.js";
+import { AccessLevel, openVisibilities } from "../shared/access-levels.js";
+import type { GroupAccess, ProjectAccess } from "../shared/parents.js";
+import { authorizedProjectsWhere } from "../shared/visibility-filters.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { requireExclusive } from "../shared/param-rules.js";

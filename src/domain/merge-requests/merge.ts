@@ -12,7 +12,8 @@
 // A merge into the default branch closes the issues the merge request says it closes.
 import { AppError, conflict, methodNotAllowed, unauthorized } from "../../errors.js";
 import { mergeRequestByIid } from "../../db/hot-reads.js";
-import { findProject, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
+import { findProject, type ProjectAccess } from "../shared/parents.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { BLANK_SHA, publish, type Tx } from "../shared/events.js";
 import { canPushCode } from "../repository/access.js";

@@ -1,6 +1,6 @@
 // Assignees and reviewers: GitLab keeps only the users who may read the merge request
 // (IssuableBaseService filters the ids it is given; unknown ids and 0 fall away silently).
-import type { ProjectAccess } from "../shared/access.js";
+import type { ProjectAccess } from "../shared/parents.js";
 import type { DomainContext } from "../shared/context.js";
 import { featureUsers } from "../shared/project-features.js";
 

@@ -1,7 +1,7 @@
 // Per-caller and per-row values of the merge request entities: note counts, branch state,
 // subscription, whether the caller may merge.
 import type { MergeRequest, Project } from "../../generated/prisma/client.js";
-import { projectAccessLevel } from "../shared/access.js";
+import { projectAccessLevel } from "../shared/memberships.js";
 import type { DomainContext } from "../shared/context.js";
 import { canMergeToBranch, canPushToBranch } from "../repository/access.js";
 import { computeApprovalState } from "./approvals/state.js";

@@ -4,7 +4,9 @@
 import type { MergeRequest, MergeRequestAssignee, MergeRequestReviewer, Namespace, Project } from "../../generated/prisma/client.js";
 import { mergeRequestByIid } from "../../db/hot-reads.js";
 import { forbidden, recordNotFound } from "../../errors.js";
-import { AccessLevel, findProject, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
+import { AccessLevel } from "../shared/access-levels.js";
+import { findProject, type ProjectAccess } from "../shared/parents.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { featureAvailable } from "../shared/project-features.js";
 import { withCheckedMergeability } from "./mergeability.js";

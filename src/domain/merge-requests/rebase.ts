@@ -7,7 +7,7 @@
 // of the target and source heads, kept in refs/merge-requests/:iid/merge.
 import { AppError, forbidden } from "../../errors.js";
 import type { MergeRequest } from "../../generated/prisma/client.js";
-import { requireAuthenticated } from "../shared/access.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { canPushToBranch } from "../repository/access.js";
 import { signature } from "../repository/git.js";

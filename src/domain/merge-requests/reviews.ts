@@ -2,7 +2,7 @@
 // its changes (the diff from the merge base to the head, as git computes it, within GitLab's
 // diff limits).
 import type { MergeRequest, User } from "../../generated/prisma/client.js";
-import { canReadInternalNotes } from "../shared/access.js";
+import { canReadInternalNotes } from "../shared/access-levels.js";
 import type { DomainContext } from "../shared/context.js";
 import { usersById } from "../shared/loaders.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";

@@ -1,7 +1,8 @@
 // Opening and changing merge requests (MergeRequests::CreateService / UpdateService through
 // lib/api/merge_requests.rb), each in one transaction with its "merge_request" domain event.
 import { paramError } from "../../errors.js";
-import { findProject, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
+import { findProject, type ProjectAccess } from "../shared/parents.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { publish, type Changes, type Tx } from "../shared/events.js";
 import { nextInternalId } from "../shared/internal-ids.js";

@@ -2,7 +2,8 @@
 // the same rules as by their REST paths (queries.ts, discussions.ts): one lookup of the record,
 // then its read rule. What the caller may not read is refused with a 404 or 403, as by its path.
 import { recordNotFound, notFound } from "../../errors.js";
-import { findProject, requireAuthenticated } from "../shared/access.js";
+import { findProject } from "../shared/parents.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { fitsIdColumn } from "../shared/record-ids.js";
 import { canReadIssue, type IssueAccess } from "../issues/queries.js";

@@ -4,7 +4,8 @@
 // notes go through the notes' own rules and events (notes/writes.ts): a reply is a note like any
 // other, so note webhooks fire for it as for notes.
 import { badRequest, forbidden, paramError } from "../../errors.js";
-import { AccessLevel, requireAuthenticated } from "../shared/access.js";
+import { AccessLevel } from "../shared/access-levels.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { changeNote, createNote } from "./writes.js";
 import { canReadNote, passesLock, withIid, type Noteable, type NoteAccess, type NoteView } from "./queries.js";

@@ -5,7 +5,7 @@
 // the noteable must be readable and internal notes need Reporter. Writes: discussion-writes.ts.
 import type { Note, Prisma } from "../../generated/prisma/client.js";
 import { notFound } from "../../errors.js";
-import { requireAuthenticated } from "../shared/access.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { notesOfShownNoteable } from "./loaders.js";

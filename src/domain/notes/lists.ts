@@ -1,7 +1,8 @@
 // GET .../notes of issues, merge requests and project snippets, and the graph's Noteable.notes:
 // one list, read through the batched page loader (notePagesLoader), so a page of noteables on the
 // graph reads the same page of all their notes in one statement.
-import { canReadInternalNotes, requireAuthenticated } from "../shared/access.js";
+import { canReadInternalNotes } from "../shared/access-levels.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import type { Page, PageArgs, SortDirection } from "../shared/pagination.js";
 import { notePagesLoader } from "./loaders.js";

@@ -4,7 +4,8 @@
 // internal ones only in the batches of callers who may read them.
 import { Prisma, type Note } from "../../generated/prisma/client.js";
 import type { Db } from "../../db/client.js";
-import { canReadInternalNotes, requireAuthenticated } from "../shared/access.js";
+import { canReadInternalNotes } from "../shared/access-levels.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import { childPages } from "../shared/child-pages.js";
 import type { DomainContext } from "../shared/context.js";
 import type { Page, PageArgs, SortDirection } from "../shared/pagination.js";

@@ -6,7 +6,9 @@
 import type { Note, Prisma } from "../../generated/prisma/client.js";
 import { mergeRequestByIid } from "../../db/hot-reads.js";
 import { notFound, recordNotFound } from "../../errors.js";
-import { AccessLevel, canReadInternalNotes, findProject, projectById, requireAuthenticated, shownProjectAccess, type ProjectAccess } from "../shared/access.js";
+import { AccessLevel, canReadInternalNotes } from "../shared/access-levels.js";
+import { findProject, projectById, shownProjectAccess, type ProjectAccess } from "../shared/parents.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { issueWithReadRule } from "../issues/queries.js";
 import { canReadMergeRequests } from "../merge-requests/queries.js";

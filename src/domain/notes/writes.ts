@@ -2,7 +2,8 @@
 // who may comment and who may change a comment (NotePolicy), internal notes, GitLab's answers to
 // invalid notes, and the `note` domain event published inside the transaction.
 import { deleteReactionsOf } from "../shared/dependent-rows.js";
-import { AccessLevel, requireAuthenticated } from "../shared/access.js";
+import { AccessLevel, canReadInternalNotes } from "../shared/access-levels.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import { badRequest, forbidden, paramError, recordNotFound } from "../../errors.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { publish, type Tx } from "../shared/events.js";
@@ -10,7 +11,6 @@ import { rubyErrorHash } from "../shared/paths.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { holdParent, lockForDeletion } from "../shared/row-locks.js";
 import { passesLock, withIid, type Noteable, type NoteAccess, type NoteView } from "./queries.js";
-import { canReadInternalNotes } from "../shared/access.js";
 import type { DiffNoteFields } from "./diff-note-rules.js";
 
 const MAX_BODY = 1_000_000;

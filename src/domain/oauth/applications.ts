@@ -5,7 +5,7 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import { isIPv6 } from "node:net";
 import type { Application } from "../../generated/prisma/client.js";
 import { notFound, paramError, validationError } from "../../errors.js";
-import { requireAdmin } from "../shared/access.js";
+import { requireAdmin } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { digest } from "../shared/secrets.js";

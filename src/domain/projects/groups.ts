@@ -3,7 +3,8 @@
 // come from groups invited to the project, which Forgeline has no way to invite yet: none.
 import type { Namespace, Prisma } from "../../generated/prisma/client.js";
 import { paramError } from "../../errors.js";
-import { ancestorIds, VALID_MEMBER_LEVELS, type ProjectAccess } from "../shared/access.js";
+import { ancestorIds, VALID_MEMBER_LEVELS } from "../shared/access-levels.js";
+import type { ProjectAccess } from "../shared/parents.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { fuzzySearch } from "../shared/paths.js";

@@ -1,7 +1,9 @@
 // Project lists (GET /projects, GET /groups/:id/projects, a namespace's projects): ProjectsFinder's
 // filters, GitLab's ordering with an id tie-breaker, offset and keyset (id_after / id_before) pagination.
 import type { Namespace, Prisma, Project } from "../../generated/prisma/client.js";
-import { AccessLevel, authorizedProjectsWhere, visibleProjectsWhere, type GroupAccess } from "../shared/access.js";
+import { AccessLevel } from "../shared/access-levels.js";
+import type { GroupAccess } from "../shared/parents.js";
+import { authorizedProjectsWhere, visibleProjectsWhere } from "../shared/visibility-filters.js";
 import type { DomainContext } from "../shared/context.js";
 import { keysetUnavailable } from "../groups/lists.js";
 import { paginate, pageWindow, type KeysetPage, type KeysetPageArgs, type Page, type PageArgs, type SortDirection } from "../shared/pagination.js";

@@ -2,7 +2,9 @@
 import { AppError } from "../../errors.js";
 import type { Namespace, Prisma } from "../../generated/prisma/client.js";
 import { addRedirect } from "../groups/writes.js";
-import { AccessLevel, findNamespace, findProject, requireLevel, VISIBILITY_LEVELS } from "../shared/access.js";
+import { AccessLevel, VISIBILITY_LEVELS } from "../shared/access-levels.js";
+import { findNamespace, findProject } from "../shared/parents.js";
+import { requireLevel } from "../shared/guards.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { rubyErrorHash } from "../shared/paths.js";
 import { recheckIfTaken } from "../shared/preconditions.js";

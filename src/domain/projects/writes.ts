@@ -5,9 +5,10 @@ import { addRedirect } from "../groups/writes.js";
 import { insertMember } from "../members/writes.js";
 import { repositoryOf } from "../repository/git.js";
 import { createRepository, initializeRepository } from "../repository/initialize.js";
-import {
-  AccessLevel, findProject, groupAccessLevel, requireAuthenticated, requireLevel, VISIBILITY_LEVELS,
-} from "../shared/access.js";
+import { AccessLevel, VISIBILITY_LEVELS } from "../shared/access-levels.js";
+import { groupAccessLevel } from "../shared/memberships.js";
+import { findProject } from "../shared/parents.js";
+import { requireAuthenticated, requireLevel } from "../shared/guards.js";
 import { type DomainContext } from "../shared/context.js";
 import { publish } from "../shared/events.js";
 import { nameProblems, pathFromName, pathProblems, type Visibility } from "../shared/paths.js";

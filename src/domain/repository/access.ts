@@ -1,7 +1,8 @@
 // Who may read and write a project's repository: the repository feature, GitLab's read_code and
 // push_code abilities, and the push / merge / delete rules of protected branches.
 import { forbidden, notFound } from "../../errors.js";
-import { AccessLevel, findProject, type ProjectAccess } from "../shared/access.js";
+import { AccessLevel } from "../shared/access-levels.js";
+import { findProject, type ProjectAccess } from "../shared/parents.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { featureAccessLevel, featureAvailable } from "../shared/project-features.js";
 import type { AccessKind, ProtectedBranchWithLevels } from "./protection-rules.js";

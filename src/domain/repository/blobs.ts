@@ -9,7 +9,7 @@ import { fileTypeFromBuffer } from "file-type";
 import { notFound } from "../../errors.js";
 import type { ObjectInfo } from "../../git/cat-file.js";
 import { runGit, spawnGit } from "../../git/command.js";
-import { findProject, type ProjectAccess } from "../shared/access.js";
+import { findProject, type ProjectAccess } from "../shared/parents.js";
 import type { DomainContext } from "../shared/context.js";
 import { checkRateLimit } from "../shared/rate-limit.js";
 import { requireReadCode } from "./access.js";

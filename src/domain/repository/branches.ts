@@ -3,7 +3,8 @@
 import type { Db } from "../../db/client.js";
 import type { Branch } from "../../generated/prisma/client.js";
 import { AppError, notFound, paramError } from "../../errors.js";
-import { requireAuthenticated, type ProjectAccess } from "../shared/access.js";
+import type { ProjectAccess } from "../shared/parents.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { BLANK_SHA, type Tx } from "../shared/events.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";

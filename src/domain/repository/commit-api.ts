@@ -2,7 +2,8 @@
 // commit of file actions (Files::MultiService / Commits::CreateService) that advances or creates
 // a branch, written as real git objects and moved through the one ref-update path.
 import { AppError, forbidden, notFound } from "../../errors.js";
-import { requireAuthenticated, type ProjectAccess } from "../shared/access.js";
+import type { ProjectAccess } from "../shared/parents.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { BLANK_SHA } from "../shared/events.js";
 import type { Page, PageArgs } from "../shared/pagination.js";

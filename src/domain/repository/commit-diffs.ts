@@ -4,7 +4,7 @@
 // (`trailers`), read for a whole page with one git process each.
 import { notFound } from "../../errors.js";
 import { runGit } from "../../git/command.js";
-import type { ProjectAccess } from "../shared/access.js";
+import type { ProjectAccess } from "../shared/parents.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { requireRepositoryEnabled } from "./access.js";

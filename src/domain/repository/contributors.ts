@@ -2,7 +2,7 @@
 // of the newest 2,000 commits of a ref, merges left out, one per author email, with the number of
 // their commits; additions and deletions are always 0, as GitLab shows them.
 import { runGit } from "../../git/command.js";
-import type { ProjectAccess } from "../shared/access.js";
+import type { ProjectAccess } from "../shared/parents.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginateList, type Page, type PageArgs, type SortDirection } from "../shared/pagination.js";
 import { requireRepositoryEnabled } from "./access.js";

@@ -8,7 +8,7 @@ import { AppError, notFound } from "../../errors.js";
 import type { ObjectInfo } from "../../git/cat-file.js";
 import { GitCommandError, runGit } from "../../git/command.js";
 import type { PathEntry } from "../../git/repository.js";
-import { findProject } from "../shared/access.js";
+import { findProject } from "../shared/parents.js";
 import type { DomainContext } from "../shared/context.js";
 import { canPushToBranch, requirePushCode, requireReadCode } from "./access.js";
 import { blobContent, blobSha256, limitLargeBlob, loadBlob, rawBlob, type LoadedBlob, type RawBlob } from "./blobs.js";

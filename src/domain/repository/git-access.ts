@@ -2,7 +2,7 @@
 // pushed ref (Gitlab::Checks: push, branch and tag checks), with GitLab's messages. The HTTP
 // stage's answers are plain text; a refused ref is printed by git as "remote: GitLab: <message>".
 import { AppError } from "../../errors.js";
-import { findProject, type ProjectAccess } from "../shared/access.js";
+import { findProject, type ProjectAccess } from "../shared/parents.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { featureAvailable } from "../shared/project-features.js";
 import { projectFullPath } from "../shared/web-urls.js";

@@ -2,7 +2,8 @@
 // allowed_to_* lists): read by whoever reads the code, managed by Maintainers.
 import type { Prisma } from "../../generated/prisma/client.js";
 import { AppError, conflict, forbidden, paramError, recordNotFound } from "../../errors.js";
-import { findProject, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
+import { findProject, type ProjectAccess } from "../shared/parents.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";

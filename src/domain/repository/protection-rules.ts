@@ -2,7 +2,9 @@
 // access entry (a role, a user or a group) lets the caller push, merge or unprotect.
 import type { Db } from "../../db/client.js";
 import type { ProtectedBranch, ProtectedBranchAccessLevel } from "../../generated/prisma/client.js";
-import { AccessLevel, groupAccessLevel, type ProjectAccess } from "../shared/access.js";
+import { AccessLevel } from "../shared/access-levels.js";
+import { groupAccessLevel } from "../shared/memberships.js";
+import type { ProjectAccess } from "../shared/parents.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import type { Tx } from "../shared/events.js";
 import { refMatches } from "./refs.js";

@@ -4,7 +4,8 @@
 // protected tags: `protected` is false and anyone who may push code manages tags (admin_tag).
 import type { Tag } from "../../generated/prisma/client.js";
 import { AppError, notFound, paramError } from "../../errors.js";
-import { requireAuthenticated, type ProjectAccess } from "../shared/access.js";
+import type { ProjectAccess } from "../shared/parents.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { BLANK_SHA } from "../shared/events.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";

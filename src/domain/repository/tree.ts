@@ -5,7 +5,7 @@
 import { internalError, notFound, paramError } from "../../errors.js";
 import { runGit } from "../../git/command.js";
 import type { TreeEntry, TreeEntryType } from "../../git/objects.js";
-import type { ProjectAccess } from "../shared/access.js";
+import type { ProjectAccess } from "../shared/parents.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginateList, pageWindow, type KeysetPage, type Page } from "../shared/pagination.js";
 import { requireRepositoryEnabled } from "./access.js";

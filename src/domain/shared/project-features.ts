@@ -2,7 +2,9 @@
 // level: "enabled" (whoever sees the project), "private" (members only) or "disabled".
 import type { Project } from "../../generated/prisma/client.js";
 import { paramError } from "../../errors.js";
-import { AccessLevel, canSee, projectMemberLevels, type ProjectAccess } from "./access.js";
+import { AccessLevel, canSee } from "./access-levels.js";
+import { projectMemberLevels } from "./memberships.js";
+import type { ProjectAccess } from "./parents.js";
 import { isAdmin, type DomainContext } from "./context.js";
 
 export const PROJECT_FEATURES = ["issues", "merge_requests", "snippets", "repository"] as const;

@@ -1,6 +1,6 @@
 // Project snippets by id across projects (the public graph's `snippets(ids:)`): each one read as
 // GET /projects/:id/snippets/:snippet_id reads it, those the caller may not read left out.
-import { findProject } from "../shared/access.js";
+import { findProject } from "../shared/parents.js";
 import type { DomainContext } from "../shared/context.js";
 import { appErrorOf } from "../../errors.js";
 import { canReadSnippet, snippetFilesInclude, snippetFiltersWhere, type SnippetFilters, type SnippetView } from "./queries.js";

@@ -4,7 +4,9 @@
 import { posix } from "node:path";
 import type { Prisma, Snippet, SnippetFile } from "../../generated/prisma/client.js";
 import { forbidden, notFound, recordNotFound } from "../../errors.js";
-import { AccessLevel, findProject, openVisibilities, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
+import { AccessLevel, openVisibilities } from "../shared/access-levels.js";
+import { findProject, type ProjectAccess } from "../shared/parents.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { featureAvailable } from "../shared/project-features.js";

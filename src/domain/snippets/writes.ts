@@ -5,7 +5,9 @@
 import { deleteNoteablesChildren } from "../shared/dependent-rows.js";
 import type { Prisma } from "../../generated/prisma/client.js";
 import { AppError, forbidden } from "../../errors.js";
-import { AccessLevel, requireAuthenticated, type ProjectAccess } from "../shared/access.js";
+import { AccessLevel } from "../shared/access-levels.js";
+import type { ProjectAccess } from "../shared/parents.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { lockForDeletion } from "../shared/row-locks.js";

@@ -3,7 +3,7 @@
 // recounted and the source is deleted, all in one transaction.
 import type { Topic } from "../../generated/prisma/client.js";
 import { AppError } from "../../errors.js";
-import { requireAdmin } from "../shared/access.js";
+import { requireAdmin } from "../shared/guards.js";
 import { removeAvatarFile } from "../shared/avatars.js";
 import type { DomainContext } from "../shared/context.js";
 import { recountTopics } from "./assignments.js";

@@ -2,7 +2,7 @@
 // case-insensitively per organization; avatars work exactly as group avatars.
 import { validationError } from "../../errors.js";
 import type { Topic } from "../../generated/prisma/client.js";
-import { requireAdmin } from "../shared/access.js";
+import { requireAdmin } from "../shared/guards.js";
 import { changeAvatar, readAvatarArg, removeAvatarFile, type FileUpload } from "../shared/avatars.js";
 import type { DomainContext } from "../shared/context.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";

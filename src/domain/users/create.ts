@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import type { User } from "../../generated/prisma/client.js";
 import { paramError, validationError } from "../../errors.js";
-import { requireAdmin } from "../shared/access.js";
+import { requireAdmin } from "../shared/guards.js";
 import { changeAvatar, readAvatarArg, type FileUpload } from "../shared/avatars.js";
 import type { DomainContext } from "../shared/context.js";
 import { recheckIfTaken } from "../shared/preconditions.js";

@@ -3,7 +3,7 @@
 // caller may see, with the project list's filters).
 import type { User } from "../../generated/prisma/client.js";
 import { notFound } from "../../errors.js";
-import { requireAdmin } from "../shared/access.js";
+import { requireAdmin } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { listProjectsIn, type ProjectFilters } from "../projects/lists.js";

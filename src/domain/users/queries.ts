@@ -3,7 +3,7 @@
 // states.ts, deletions/users.ts.
 import { forbidden, notFound } from "../../errors.js";
 import type { User } from "../../generated/prisma/client.js";
-import { requireAuthenticated } from "../shared/access.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import { type DomainContext } from "../shared/context.js";
 
 export function currentUser(ctx: DomainContext): User {

@@ -7,7 +7,7 @@
 // result) or `null` where users.rb `break`s early (nothing to do).
 import type { User } from "../../generated/prisma/client.js";
 import { AppError, forbidden, notFound } from "../../errors.js";
-import { requireAdmin } from "../shared/access.js";
+import { requireAdmin } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 
 export type StateAnswer = boolean | null;

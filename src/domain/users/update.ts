@@ -3,7 +3,7 @@
 // keep answering on their old paths through redirect routes, as after a group rename.
 import type { Prisma, User } from "../../generated/prisma/client.js";
 import { notFound, validationError } from "../../errors.js";
-import { requireAdmin } from "../shared/access.js";
+import { requireAdmin } from "../shared/guards.js";
 import { changeAvatar, readAvatarArg, type FileUpload } from "../shared/avatars.js";
 import type { DomainContext } from "../shared/context.js";
 import { movePaths } from "../groups/writes.js";

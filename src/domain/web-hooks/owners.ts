@@ -3,7 +3,9 @@
 // (the rest) on the owner; GitLab grants both with admin_group (group Owners) and admin_project
 // (project Maintainers and Owners), and to administrators. What differs per owner is listed here:
 // the access level, the event switches a request may set, and the plan limit.
-import { AccessLevel, findGroup, findProject, requireAuthenticated, requireLevel, type GroupOrProjectAccess } from "../shared/access.js";
+import { AccessLevel } from "../shared/access-levels.js";
+import { findGroup, findProject, type GroupOrProjectAccess } from "../shared/parents.js";
+import { requireAuthenticated, requireLevel } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import type { WebHook } from "../../generated/prisma/client.js";
 import { HOOK_EVENTS, type HookEvent } from "./switches.js";

@@ -2,7 +2,7 @@
 // list and read, with the same rules for both owners (owners.ts says what differs). Create, edit and
 // delete: writes.ts; what a hook entity shows: presenter.ts.
 import { notFound, recordNotFound } from "../../errors.js";
-import type { GroupOrProjectAccess } from "../shared/access.js";
+import type { GroupOrProjectAccess } from "../shared/parents.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { fitsIdColumn } from "../shared/record-ids.js";

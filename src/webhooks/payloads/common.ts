@@ -4,7 +4,7 @@
 import type { Namespace, Project, User } from "../../generated/prisma/client.js";
 import type { Services } from "../../domain/shared/context.js";
 import type { Tx } from "../../domain/shared/events.js";
-import { VISIBILITY_LEVELS } from "../../domain/shared/access.js";
+import { VISIBILITY_LEVELS } from "../../domain/shared/access-levels.js";
 import { projectFullPath, projectWebUrl } from "../../domain/shared/web-urls.js";
 import { sshUrlToRepo } from "../../domain/repository/urls.js";
 import { avatarUrlOfUser } from "../../domain/users/presenter.js";

@@ -2,7 +2,7 @@
 // EE's group_plan included), subgroup events (SubgroupBuilder) and access token expiry notices
 // (Gitlab::DataBuilder::ResourceAccessToken).
 import type { AccessToken, Namespace, User } from "../../generated/prisma/client.js";
-import { ROLE_NAMES } from "../../domain/shared/access.js";
+import { ROLE_NAMES } from "../../domain/shared/access-levels.js";
 import { groupHookAttrs, isoDate, projectHookAttrs, rubyTime, webhookEmail, xmlschema, type Ctx, type ProjectWithNamespace } from "./common.js";
 
 const MEMBER_EVENT_NAMES = { create: "user_add_to_group", update: "user_update_for_group", destroy: "user_remove_from_group" } as const;

@@ -3,7 +3,7 @@
 // reuse. Times in attribute dumps are Ruby's Time#to_s; labels are the names the rows keep.
 import type { Issue, MergeRequest, Note, Snippet, User } from "../../generated/prisma/client.js";
 import type { Changes, Tx } from "../../domain/shared/events.js";
-import { VISIBILITY_LEVELS } from "../../domain/shared/access.js";
+import { VISIBILITY_LEVELS } from "../../domain/shared/access-levels.js";
 import { labelsOf } from "../../domain/issues/rules.js";
 import { projectPageUrl } from "../../domain/shared/web-urls.js";
 import { issueHookChanges, mergeRequestHookChanges } from "./changes.js";

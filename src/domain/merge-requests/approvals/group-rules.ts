@@ -4,7 +4,10 @@
 // projects, and only top-level groups may have rules. They are stored and listed; merge request
 // approval state does not read them (as in GitLab's ApprovalState).
 import { notFound } from "../../../errors.js";
-import { AccessLevel, findGroup, notExpired, requireAuthenticated, requireLevel, type GroupAccess } from "../../shared/access.js";
+import { AccessLevel } from "../../shared/access-levels.js";
+import { notExpired } from "../../shared/memberships.js";
+import { findGroup, type GroupAccess } from "../../shared/parents.js";
+import { requireAuthenticated, requireLevel } from "../../shared/guards.js";
 import type { DomainContext } from "../../shared/context.js";
 import { isFeatureEnabled } from "../../features/flags.js";
 import { paginateList, type Page, type PageArgs } from "../../shared/pagination.js";

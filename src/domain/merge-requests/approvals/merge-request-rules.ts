@@ -5,7 +5,9 @@
 // (403 ["Prohibited"], GitLab's ApprovalMergeRequestRulePolicy). Creating the first user-defined
 // rule makes the MR's own rules replace the project's (approval_rules_overwritten).
 import { AppError, forbidden, notFound, recordNotFound } from "../../../errors.js";
-import { AccessLevel, requireAuthenticated, type ProjectAccess } from "../../shared/access.js";
+import { AccessLevel } from "../../shared/access-levels.js";
+import type { ProjectAccess } from "../../shared/parents.js";
+import { requireAuthenticated } from "../../shared/guards.js";
 import type { DomainContext } from "../../shared/context.js";
 import {
   canUpdateMergeRequest, findMergeRequest, findMergeRequestWithAccess, type MergeRequestAccess, type MergeRequestWithPeople,

@@ -1,7 +1,9 @@
 // Who may approve a merge request (GitLab's approve_merge_request): whoever may update it and is a
 // member of its project, plus members (Planner and up) of the approver groups of project rules
 // scoped to a protected branch that matches the target branch (EE's merge_request_group_approver).
-import { AccessLevel, notExpired, type ProjectAccess } from "../../shared/access.js";
+import { AccessLevel } from "../../shared/access-levels.js";
+import { notExpired } from "../../shared/memberships.js";
+import type { ProjectAccess } from "../../shared/parents.js";
 import type { DomainContext } from "../../shared/context.js";
 import { canUpdateMergeRequest, type MergeRequestWithPeople } from "../queries.js";
 import { protectedBranchesMatching } from "../../repository/protection-rules.js";

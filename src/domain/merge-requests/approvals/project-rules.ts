@@ -3,7 +3,9 @@
 // protected branches, to every protected branch (applies_to_all_protected_branches), or, with
 // neither, to every branch (ApprovalProjectRule#applies_to_branch?).
 import { notFound, recordNotFound } from "../../../errors.js";
-import { AccessLevel, findProject, requireAuthenticated, requireLevel, type ProjectAccess } from "../../shared/access.js";
+import { AccessLevel } from "../../shared/access-levels.js";
+import { findProject, type ProjectAccess } from "../../shared/parents.js";
+import { requireAuthenticated, requireLevel } from "../../shared/guards.js";
 import { isAdmin, type DomainContext } from "../../shared/context.js";
 import type { Tx } from "../../shared/events.js";
 import { paginateList, type Page, type PageArgs } from "../../shared/pagination.js";

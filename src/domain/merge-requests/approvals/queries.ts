@@ -1,6 +1,6 @@
 // Reading a merge request's approvals (lib/api/merge_request_approvals.rb with EE's ApprovalState):
 // GET .../approvals and .../approval_state. Approving, unapproving and resetting: writes.ts.
-import { requireAuthenticated } from "../../shared/access.js";
+import { requireAuthenticated } from "../../shared/guards.js";
 import type { DomainContext } from "../../shared/context.js";
 import { AppError, recordNotFound } from "../../../errors.js";
 import { findMergeRequestWithAccess, findReadableMergeRequest, type MergeRequestAccess, type MergeRequestRowAccess } from "../queries.js";

@@ -4,7 +4,8 @@
 // model's validations in GitLab's order, then one transaction writing the rule and its links.
 import type { ApprovalRule } from "../../../generated/prisma/client.js";
 import { validationError } from "../../../errors.js";
-import { projectMemberLevels, type ProjectAccess } from "../../shared/access.js";
+import { projectMemberLevels } from "../../shared/memberships.js";
+import type { ProjectAccess } from "../../shared/parents.js";
 import type { DomainContext } from "../../shared/context.js";
 import type { Tx } from "../../shared/events.js";
 import { findRule, splitGroups, visibleGroupIds, type LoadedRule, type RuleKind } from "./rules.js";

@@ -2,7 +2,8 @@
 // each rule with its users, groups, the direct members of those groups and its protected
 // branches, fetched for a whole list at once. GitLab: ApprovalRuleLike and ApprovalRulePresenter.
 import type { ApprovalRule, Namespace, Prisma, User } from "../../../generated/prisma/client.js";
-import { notExpired, visibleGroupsWhere } from "../../shared/access.js";
+import { notExpired } from "../../shared/memberships.js";
+import { visibleGroupsWhere } from "../../shared/visibility-filters.js";
 import { isAdmin, type DomainContext } from "../../shared/context.js";
 import { loadUnexpired, type Caches, type Expiring } from "../../shared/caches.js";
 import type { Tx } from "../../shared/events.js";

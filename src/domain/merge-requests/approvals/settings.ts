@@ -3,7 +3,8 @@
 // read and change it (read_approvers / update_approvers); nobody changes it in an archived project.
 import type { ProjectApprovalSetting } from "../../../generated/prisma/client.js";
 import { forbidden, validationError } from "../../../errors.js";
-import { requireAuthenticated, type ProjectAccess } from "../../shared/access.js";
+import type { ProjectAccess } from "../../shared/parents.js";
+import { requireAuthenticated } from "../../shared/guards.js";
 import type { DomainContext } from "../../shared/context.js";
 import { requireAtLeastOne } from "../../shared/param-rules.js";
 import { requireRulesManager } from "./project-rules.js";

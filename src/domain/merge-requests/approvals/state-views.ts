@@ -1,7 +1,8 @@
 // The two read models of a merge request's approvals: GET .../approvals (EE's ApprovalState entity,
 // also the answer of approve and unapprove) and GET .../approval_state (MergeRequestApprovalState).
 import type { Namespace, User } from "../../../generated/prisma/client.js";
-import { AccessLevel, type ProjectAccess } from "../../shared/access.js";
+import { AccessLevel } from "../../shared/access-levels.js";
+import type { ProjectAccess } from "../../shared/parents.js";
 import type { DomainContext } from "../../shared/context.js";
 import { splitGroups, uniqueUsers, visibleGroupIds } from "./rules.js";
 import { eligibleToApprove, hasApproved, invalidRules, rulesLeft, type ApprovalState, type WrappedRule } from "./state.js";

@@ -1,0 +1,67 @@
+// Prisma filters for the projects and groups a caller may see or holds a level on (lists).
+import type { Prisma } from "../../generated/prisma/client.js";
+import type { DomainContext } from "./context.js";
+import { AccessLevel, ancestorIds, openVisibilities } from "./access-levels.js";
+import { notExpired } from "./memberships.js";
+
+/** Prisma filter for the projects an actor can see (lists). */
+export async function visibleProjectsWhere(ctx: DomainContext): Promise<Prisma.ProjectWhereInput> {
+  const actor = ctx.actor;
+  if (actor?.user.isAdmin) return {};
+  if (!actor) return { visibility: "public" };
+  return { OR: [{ visibility: { in: openVisibilities(actor) } }, await authorizedProjectsWhere(ctx, AccessLevel.guest)] };
+}
+/**
+ * Projects where the caller's highest access level (direct, inherited from a group, or as the
+ * owner of the personal namespace) is at least `min`: GitLab's `authorized_projects(min)`.
+ */
+export async function authorizedProjectsWhere(ctx: DomainContext, min: number): Promise<Prisma.ProjectWhereInput> {
+  const userId = ctx.actor?.user.id;
+  if (!userId) return { id: -1 };
+  const groups = await memberGroupTraversals(ctx, min);
+  return {
+    OR: [
+      { members: { some: { userId, accessLevel: { gte: min }, ...notExpired(ctx) } } },
+      { namespace: { ownerId: userId } },
+      ...groups.map((t) => ({ namespace: { traversalIds: { startsWith: t } } })),
+    ],
+  };
+}
+/** Prisma filter for the groups an actor can see (lists). */
+export async function visibleGroupsWhere(ctx: DomainContext): Promise<Prisma.NamespaceWhereInput> {
+  const actor = ctx.actor;
+  if (actor?.user.isAdmin) return { kind: "group" };
+  if (!actor) return { kind: "group", visibility: "public" };
+  return { kind: "group", OR: [{ visibility: { in: openVisibilities(actor) } }, await hierarchyGroupsWhere(ctx)] };
+}
+/**
+ * The groups of the caller's own hierarchy (GitLab's GroupsFinder without `all_available`):
+ * groups they are a member of, with their descendants, plus the ancestors of those groups
+ * and of the groups holding projects they are a member of.
+ */
+export async function hierarchyGroupsWhere(ctx: DomainContext): Promise<Prisma.NamespaceWhereInput> {
+  const userId = ctx.actor?.user.id;
+  if (!userId) return { id: -1 };
+  const [groups, projectNamespaces] = await Promise.all([
+    memberGroupTraversals(ctx),
+    ctx.db.namespace.findMany({
+      where: { kind: "group", projects: { some: { members: { some: { userId, ...notExpired(ctx) } } } } },
+      select: { traversalIds: true },
+    }),
+  ]);
+  const ancestors = [...groups, ...projectNamespaces.map((n) => n.traversalIds)].flatMap((t) => ancestorIds({ traversalIds: t }));
+  return {
+    kind: "group",
+    OR: [{ id: { in: [...new Set(ancestors)] } }, ...groups.map((t) => ({ traversalIds: { startsWith: t } }))],
+  };
+}
+/** Traversal ids of the groups the caller is a direct member of (at least `min`). */
+export async function memberGroupTraversals(ctx: DomainContext, min: number = AccessLevel.minimal): Promise<string[]> {
+  const userId = ctx.actor?.user.id;
+  if (!userId) return [];
+  const rows = await ctx.db.groupMember.findMany({
+    where: { userId, accessLevel: { gte: min }, ...notExpired(ctx) },
+    select: { group: { select: { traversalIds: true } } },
+  });
+  return rows.map((r) => r.group.traversalIds);
+}
