@@ -154,7 +154,7 @@ describe("a port another program holds", () => {
     } finally {
       holder.close();
     }
-  });
+  }, 120_000); // past runUntilExit's own 90 s kill: a loaded machine took 30 s to start two web processes
 });
 
 describe.skipIf(onPostgresql)("a start beside another process that holds the SQLite file's lock", () => {
