@@ -1,7 +1,9 @@
 // createIssue and updateIssue: one `input`, a payload `{ issue, errors }` (issues/writes.ts rules);
 // issueDelete, Forgeline's graph form of REST DELETE /projects/:id/issues/:iid (issues/destroy.ts).
 import { deleteIssue } from "../domain/issues/destroy.js";
-import { createIssue, updateIssue } from "../domain/issues/writes.js";
+import { findIssue } from "../domain/issues/queries.js";
+import { createIssue, requireIssueChanges, updateIssue, type UpdateIssueInput } from "../domain/issues/writes.js";
+import { findProject } from "../domain/shared/access.js";
 import { builder } from "./builder.js";
 import { IssueRef } from "./issues.js";
 import { issuableInputFields, issuablePathOf, projectPathOf, userIdsOf } from "./mutation-inputs.js";
@@ -24,8 +26,8 @@ payloadMutation("createIssue", {
     labels: t.stringList({ description: "Label names." }),
     assigneeIds: t.idList({ description: "Global ids of users." }),
   }),
-  write: (input, ctx) =>
-    createIssue(ctx, projectPathOf(input.projectPath), {
+  write: async (input, ctx) =>
+    createIssue(ctx, await findProject(ctx, projectPathOf(input.projectPath)), {
       title: input.title,
       description: input.description,
       confidential: input.confidential,
@@ -51,8 +53,9 @@ payloadMutation("updateIssue", {
     removeLabels: t.stringList({ description: "Label names to remove." }),
     assigneeIds: t.idList({ description: "Global ids of users replacing the current assignees." }),
   }),
-  write: (input, ctx) =>
-    updateIssue(ctx, ...issuablePathOf(input), {
+  write: async (input, ctx) => {
+    const [projectPath, iid] = issuablePathOf(input);
+    const changes: UpdateIssueInput = {
       ...defined({
         title: input.title,
         description: input.description,
@@ -66,13 +69,16 @@ payloadMutation("updateIssue", {
       }),
       // an explicit null clears the due date
       ...("dueDate" in input ? { due_date: input.dueDate ?? "" } : {}),
-    }),
+    };
+    requireIssueChanges(ctx, changes);
+    return updateIssue(ctx, await findIssue(ctx, projectPath, iid, "update"), changes);
+  },
   returns: issue,
 });
 
 payloadMutation("issueDelete", {
   inputFields: issuableInputFields,
-  write: (input, ctx) => deleteIssue(ctx, ...issuablePathOf(input)),
+  write: async (input, ctx) => deleteIssue(ctx, await findIssue(ctx, ...issuablePathOf(input), "destroy")),
 });
 
 /** Only the fields given (the domain's "at least one of" counts what is present). */
