@@ -2,6 +2,7 @@
 // payload `{ mergeRequest, errors }` (merge and approval rules in src/domain/).
 import { approveMergeRequest, unapproveMergeRequest } from "../domain/merge-requests/approvals/writes.js";
 import { mergeMergeRequest } from "../domain/merge-requests/merge.js";
+import { findMergeRequest } from "../domain/merge-requests/queries.js";
 import { changeMergeRequest, mergeRequestInputFields } from "./merge-request-inputs.js";
 import { MergeRequestRef } from "./merge-requests.js";
 import { issuablePathOf } from "./mutation-inputs.js";
@@ -18,8 +19,8 @@ payloadMutation("mergeRequestAccept", {
     squashCommitMessage: t.string(),
     shouldRemoveSourceBranch: t.boolean(),
   }),
-  write: (input, ctx) =>
-    mergeMergeRequest(ctx, ...issuablePathOf(input), {
+  write: async (input, ctx) =>
+    mergeMergeRequest(ctx, await findMergeRequest(ctx, ...issuablePathOf(input)), {
       sha: input.sha,
       merge_commit_message: input.commitMessage,
       squash: input.squash,

@@ -3,7 +3,8 @@
 import { notFound } from "../errors.js";
 import type { AwardablePath } from "../domain/award-emoji/awardables.js";
 import type { NoteableType } from "../domain/notes/queries.js";
-import { issuePathById, mergeRequestPathById, notePathById, snippetProjectById, type IssuablePath } from "../domain/shared/record-paths.js";
+import { notePathById, snippetProjectById, type IssuablePath } from "../domain/shared/record-paths.js";
+import { fitsIdColumn } from "../domain/shared/record-ids.js";
 import type { Context } from "../context.js";
 import { VISIBILITIES } from "../domain/shared/paths.js";
 import { builder } from "./builder.js";
@@ -94,6 +95,16 @@ export const groupIdsOf = (ids: readonly (string | number)[] | null | undefined)
 async function snippetPathById(ctx: Context, id: number): Promise<IssuablePath | null> {
   const projectId = await snippetProjectById(ctx, id);
   return projectId == null ? null : { projectId, iid: id };
+}
+
+// H2 replaces this: an issue's or merge request's project and iid, until the noteable lookups take records
+async function issuePathById(ctx: Context, id: number): Promise<IssuablePath | null> {
+  return fitsIdColumn(id) ? ctx.db.issue.findUnique({ where: { id }, select: { projectId: true, iid: true } }) : null;
+}
+
+// H2 replaces this (see issuePathById)
+async function mergeRequestPathById(ctx: Context, id: number): Promise<IssuablePath | null> {
+  return fitsIdColumn(id) ? ctx.db.mergeRequest.findUnique({ where: { id }, select: { projectId: true, iid: true } }) : null;
 }
 
 const NOTEABLE_PATHS: Record<string, (ctx: Context, id: number) => Promise<IssuablePath | null>> = {

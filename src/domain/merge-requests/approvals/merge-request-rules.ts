@@ -7,7 +7,7 @@
 import { AppError, forbidden, recordNotFound } from "../../../errors.js";
 import { AccessLevel, requireAuthenticated, type ProjectAccess } from "../../shared/access.js";
 import type { DomainContext } from "../../shared/context.js";
-import { findMergeRequestWithAccess, type MergeRequestAccess, type MergeRequestRow } from "../queries.js";
+import { findMergeRequest, type MergeRequestAccess, type MergeRequestRow } from "../queries.js";
 import { paginateList, type Page, type PageArgs } from "../../shared/pagination.js";
 import { assertUnmodifiedSince } from "../../shared/preconditions.js";
 import { readableMergeRequest } from "./queries.js";
@@ -21,7 +21,7 @@ type Found = { mergeRequest: MergeRequestRow; access: ProjectAccess };
 /** update_approvers: update_merge_request, prevented when overriding approvers is disabled. */
 async function editable(ctx: DomainContext, projectRef: string, iid: number): Promise<Found> {
   requireAuthenticated(ctx);
-  const found = await findMergeRequestWithAccess(ctx, projectRef, iid, "update");
+  const found = await findMergeRequest(ctx, projectRef, iid, "update");
   const settings = await loadSettings(ctx, found.access.project.id);
   if (settings.disableOverridingApproversPerMergeRequest) throw forbidden();
   return found;

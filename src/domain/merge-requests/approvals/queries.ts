@@ -2,7 +2,7 @@
 // GET .../approvals and .../approval_state. Approving, unapproving and resetting: writes.ts.
 import { requireAuthenticated } from "../../shared/access.js";
 import type { DomainContext } from "../../shared/context.js";
-import { findMergeRequestWithAccess, findReadableMergeRequest } from "../queries.js";
+import { findMergeRequest, withPeople } from "../queries.js";
 import { canApprove } from "./permissions.js";
 import { approvalStateView, approvalStatusView, type ApprovalStateView, type ApprovalStatusView } from "./state-views.js";
 import { computeApprovalState } from "./state.js";
@@ -10,7 +10,7 @@ import { computeApprovalState } from "./state.js";
 /** Signed in, then find_merge_request_with_access (404, then 403). */
 export async function readableMergeRequest(ctx: DomainContext, projectRef: string, iid: number) {
   requireAuthenticated(ctx);
-  return findMergeRequestWithAccess(ctx, projectRef, iid);
+  return withPeople(ctx, await findMergeRequest(ctx, projectRef, iid, "read"));
 }
 
 /** GET .../merge_requests/:merge_request_iid/approvals */
@@ -23,6 +23,6 @@ export async function getApprovalStatus(ctx: DomainContext, projectRef: string, 
 /** GET .../merge_requests/:merge_request_iid/approval_state */
 export async function getApprovalState(ctx: DomainContext, projectRef: string, iid: number): Promise<ApprovalStateView> {
   requireAuthenticated(ctx);
-  const { mergeRequest, access } = await findReadableMergeRequest(ctx, projectRef, iid);
+  const { mergeRequest, access } = await findMergeRequest(ctx, projectRef, iid, "read");
   return approvalStateView(ctx, access, await computeApprovalState(ctx, mergeRequest));
 }
