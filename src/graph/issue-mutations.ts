@@ -3,7 +3,7 @@
 import { deleteIssue } from "../domain/issues/destroy.js";
 import { findIssue } from "../domain/issues/queries.js";
 import { createIssue, requireIssueChanges, updateIssue, type UpdateIssueInput } from "../domain/issues/writes.js";
-import { findProject } from "../domain/shared/access.js";
+import { findProject, requireAuthenticated } from "../domain/shared/access.js";
 import { builder } from "./builder.js";
 import { IssueRef } from "./issues.js";
 import { issuableInputFields, issuablePathOf, projectPathOf, userIdsOf } from "./mutation-inputs.js";
@@ -26,8 +26,10 @@ payloadMutation("createIssue", {
     labels: t.stringList({ description: "Label names." }),
     assigneeIds: t.idList({ description: "Global ids of users." }),
   }),
-  write: async (input, ctx) =>
-    createIssue(ctx, await findProject(ctx, projectPathOf(input.projectPath)), {
+  write: async (input, ctx) => {
+    const path = projectPathOf(input.projectPath);
+    requireAuthenticated(ctx);
+    return createIssue(ctx, await findProject(ctx, path), {
       title: input.title,
       description: input.description,
       confidential: input.confidential,
@@ -35,7 +37,8 @@ payloadMutation("createIssue", {
       due_date: input.dueDate,
       labels: input.labels,
       assignee_ids: userIdsOf(input.assigneeIds),
-    }),
+    });
+  },
   returns: issue,
 });
 
@@ -78,7 +81,11 @@ payloadMutation("updateIssue", {
 
 payloadMutation("issueDelete", {
   inputFields: issuableInputFields,
-  write: async (input, ctx) => deleteIssue(ctx, await findIssue(ctx, ...issuablePathOf(input), "destroy")),
+  write: async (input, ctx) => {
+    const [projectPath, iid] = issuablePathOf(input);
+    requireAuthenticated(ctx);
+    return deleteIssue(ctx, await findIssue(ctx, projectPath, iid, "destroy"));
+  },
 });
 
 /** Only the fields given (the domain's "at least one of" counts what is present). */

@@ -3,6 +3,7 @@
 import { approveMergeRequest, unapproveMergeRequest } from "../domain/merge-requests/approvals/writes.js";
 import { mergeMergeRequest } from "../domain/merge-requests/merge.js";
 import { findMergeRequest } from "../domain/merge-requests/queries.js";
+import { requireAuthenticated } from "../domain/shared/access.js";
 import { changeMergeRequest, mergeRequestInputFields } from "./merge-request-inputs.js";
 import { MergeRequestRef } from "./merge-requests.js";
 import { issuablePathOf } from "./mutation-inputs.js";
@@ -19,14 +20,17 @@ payloadMutation("mergeRequestAccept", {
     squashCommitMessage: t.string(),
     shouldRemoveSourceBranch: t.boolean(),
   }),
-  write: async (input, ctx) =>
-    mergeMergeRequest(ctx, await findMergeRequest(ctx, ...issuablePathOf(input)), {
+  write: async (input, ctx) => {
+    const [path, iid] = issuablePathOf(input);
+    requireAuthenticated(ctx);
+    return mergeMergeRequest(ctx, await findMergeRequest(ctx, path, iid), {
       sha: input.sha,
       merge_commit_message: input.commitMessage,
       squash: input.squash,
       squash_commit_message: input.squashCommitMessage,
       should_remove_source_branch: input.shouldRemoveSourceBranch,
-    }),
+    });
+  },
   returns: mergeRequest,
 });
 

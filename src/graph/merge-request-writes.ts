@@ -4,7 +4,7 @@
 import { setMergeRequestAssignees, setMergeRequestDraft, type OperationMode } from "../domain/merge-requests/set-fields.js";
 import { findMergeRequest } from "../domain/merge-requests/queries.js";
 import { createMergeRequest, requireMergeRequestChanges, updateMergeRequest, type UpdateMergeRequestInput } from "../domain/merge-requests/writes.js";
-import { findProject } from "../domain/shared/access.js";
+import { findProject, requireAuthenticated } from "../domain/shared/access.js";
 import { userIdByUsername } from "../domain/users/queries.js";
 import type { Context } from "../context.js";
 import { builder } from "./builder.js";
@@ -36,8 +36,10 @@ payloadMutation("mergeRequestCreate", {
     removeSourceBranch: t.boolean(),
     squash: t.boolean(),
   }),
-  write: async (input, ctx) =>
-    createMergeRequest(ctx, await findProject(ctx, projectPathOf(input.projectPath)), {
+  write: async (input, ctx) => {
+    const path = projectPathOf(input.projectPath);
+    requireAuthenticated(ctx);
+    return createMergeRequest(ctx, await findProject(ctx, path), {
       title: input.title,
       source_branch: input.sourceBranch,
       target_branch: input.targetBranch,
@@ -47,7 +49,8 @@ payloadMutation("mergeRequestCreate", {
       reviewer_ids: userIdsOf(input.reviewerIds),
       remove_source_branch: input.removeSourceBranch,
       squash: input.squash,
-    }),
+    });
+  },
   returns: mergeRequest,
 });
 
