@@ -38,6 +38,13 @@ module.exports = {
       to: { path: "^src/graph/" },
     },
     {
+      name: "no-record-paths",
+      comment: "A record named by id is found by its resource's findXById, never turned back into the REST path of another lookup (issue 32 removed domain/shared/record-paths.ts).",
+      severity: "error",
+      from: {},
+      to: { path: "(^|/)record-paths\\.ts$" },
+    },
+    {
       name: "shared-imports-no-resource",
       comment: "src/domain/shared holds what every resource builds on (access, context, events, pagination, loaders registry).",
       severity: "error",

@@ -1,7 +1,10 @@
 // createIssue and updateIssue: one `input`, a payload `{ issue, errors }` (issues/writes.ts rules);
 // issueDelete, Forgeline's graph form of REST DELETE /projects/:id/issues/:iid (issues/destroy.ts).
 import { deleteIssue } from "../domain/issues/destroy.js";
-import { createIssue, updateIssue } from "../domain/issues/writes.js";
+import { findIssue } from "../domain/issues/queries.js";
+import { createIssue, requireIssueChanges, updateIssue, type UpdateIssueInput } from "../domain/issues/writes.js";
+import { findProject } from "../domain/shared/parents.js";
+import { requireAuthenticated } from "../domain/shared/guards.js";
 import { builder } from "./builder.js";
 import { IssueRef } from "./issues.js";
 import { issuableInputFields, issuablePathOf, projectPathOf, userIdsOf } from "./mutation-inputs.js";
@@ -24,8 +27,10 @@ payloadMutation("createIssue", {
     labels: t.stringList({ description: "Label names." }),
     assigneeIds: t.idList({ description: "Global ids of users." }),
   }),
-  write: (input, ctx) =>
-    createIssue(ctx, projectPathOf(input.projectPath), {
+  write: async (input, ctx) => {
+    const path = projectPathOf(input.projectPath);
+    requireAuthenticated(ctx);
+    return createIssue(ctx, await findProject(ctx, path), {
       title: input.title,
       description: input.description,
       confidential: input.confidential,
@@ -33,7 +38,8 @@ payloadMutation("createIssue", {
       due_date: input.dueDate,
       labels: input.labels,
       assignee_ids: userIdsOf(input.assigneeIds),
-    }),
+    });
+  },
   returns: issue,
 });
 
@@ -51,8 +57,9 @@ payloadMutation("updateIssue", {
     removeLabels: t.stringList({ description: "Label names to remove." }),
     assigneeIds: t.idList({ description: "Global ids of users replacing the current assignees." }),
   }),
-  write: (input, ctx) =>
-    updateIssue(ctx, ...issuablePathOf(input), {
+  write: async (input, ctx) => {
+    const [projectPath, iid] = issuablePathOf(input);
+    const changes: UpdateIssueInput = {
       ...defined({
         title: input.title,
         description: input.description,
@@ -66,13 +73,20 @@ payloadMutation("updateIssue", {
       }),
       // an explicit null clears the due date
       ...("dueDate" in input ? { due_date: input.dueDate ?? "" } : {}),
-    }),
+    };
+    requireIssueChanges(ctx, changes);
+    return updateIssue(ctx, await findIssue(ctx, projectPath, iid, "update"), changes);
+  },
   returns: issue,
 });
 
 payloadMutation("issueDelete", {
   inputFields: issuableInputFields,
-  write: (input, ctx) => deleteIssue(ctx, ...issuablePathOf(input)),
+  write: async (input, ctx) => {
+    const [projectPath, iid] = issuablePathOf(input);
+    requireAuthenticated(ctx);
+    return deleteIssue(ctx, await findIssue(ctx, projectPath, iid, "destroy"));
+  },
 });
 
 /** Only the fields given (the domain's "at least one of" counts what is present). */

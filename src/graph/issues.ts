@@ -4,9 +4,8 @@ import type { Issue } from "../generated/prisma/client.js";
 import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-facts.js";
 import { ISSUE_STATES, listProjectIssues, projectIssueFilters } from "../domain/issues/lists.js";
 import { issueReferences } from "../domain/issues/presenter.js";
-import { getIssue } from "../domain/issues/queries.js";
+import { findIssue, findIssueById } from "../domain/issues/queries.js";
 import { shownProjectAccess } from "../domain/shared/parents.js";
-import { issuePathById } from "../domain/shared/record-paths.js";
 import { AwardableRef } from "./award-emoji.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
@@ -98,12 +97,9 @@ builder.objectFields(ProjectRef, (t) => ({
     args: { iid: t.arg.string({ required: true }) },
     resolve: (project, args, ctx) => {
       const iid = iidOf(args.iid);
-      return iid == null ? null : orNull(() => getIssue(ctx, project.id, iid));
+      return iid == null ? null : orNull(async () => (await findIssue(ctx, project.id, iid)).issue);
     },
   }),
 }));
 
-registerNodeLoader("Issue", IssueRef, async (ctx, id) => {
-  const path = await issuePathById(ctx, id);
-  return path && getIssue(ctx, path.projectId, path.iid);
-});
+registerNodeLoader("Issue", IssueRef, async (ctx, id) => (await findIssueById(ctx, id)).issue);

@@ -1,7 +1,7 @@
 // What the merge request writes share: the input naming a merge request (projectPath + iid, as
 // GitLab's MergeRequests::Base mutations) and the merge request re-read after a write.
 import type { Context } from "../context.js";
-import { getMergeRequest } from "../domain/merge-requests/queries.js";
+import { findMergeRequest, presentMergeRequest } from "../domain/merge-requests/queries.js";
 import { forgetApprovalStatus } from "./approvals.js";
 import { issuableInputFields, issuablePathOf } from "./mutation-inputs.js";
 
@@ -9,7 +9,7 @@ export const mergeRequestInputFields = issuableInputFields;
 
 /** The merge request as it is after a write such as an approval change (re-read: the status is cached per request). */
 export async function mergeRequestAfterApprovalChange(ctx: Context, path: string, iid: number) {
-  const mergeRequest = await getMergeRequest(ctx, path, iid);
+  const mergeRequest = await presentMergeRequest(ctx, await findMergeRequest(ctx, path, iid, "read"));
   forgetApprovalStatus(ctx, mergeRequest);
   return mergeRequest;
 }

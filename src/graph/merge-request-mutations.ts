@@ -3,6 +3,8 @@
 import { approveMergeRequest, unapproveMergeRequest } from "../domain/merge-requests/approvals/writes.js";
 import { findMergeRequestForApprovals } from "../domain/merge-requests/approvals/queries.js";
 import { mergeMergeRequest } from "../domain/merge-requests/merge.js";
+import { findMergeRequest } from "../domain/merge-requests/queries.js";
+import { requireAuthenticated } from "../domain/shared/guards.js";
 import { changeMergeRequest, mergeRequestInputFields } from "./merge-request-inputs.js";
 import { MergeRequestRef } from "./merge-requests.js";
 import { issuablePathOf } from "./mutation-inputs.js";
@@ -19,14 +21,17 @@ payloadMutation("mergeRequestAccept", {
     squashCommitMessage: t.string(),
     shouldRemoveSourceBranch: t.boolean(),
   }),
-  write: (input, ctx) =>
-    mergeMergeRequest(ctx, ...issuablePathOf(input), {
+  write: async (input, ctx) => {
+    const [path, iid] = issuablePathOf(input);
+    requireAuthenticated(ctx);
+    return mergeMergeRequest(ctx, await findMergeRequest(ctx, path, iid), {
       sha: input.sha,
       merge_commit_message: input.commitMessage,
       squash: input.squash,
       squash_commit_message: input.squashCommitMessage,
       should_remove_source_branch: input.shouldRemoveSourceBranch,
-    }),
+    });
+  },
   returns: mergeRequest,
 });
 

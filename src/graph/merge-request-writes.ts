@@ -2,7 +2,10 @@
 // mergeRequestSetAssignees: one `input`, a payload `{ mergeRequest, errors }` (writes.ts and
 // set-fields.ts rules, as REST POST and PUT /projects/:id/merge_requests).
 import { setMergeRequestAssignees, setMergeRequestDraft, type OperationMode } from "../domain/merge-requests/set-fields.js";
-import { createMergeRequest, updateMergeRequest } from "../domain/merge-requests/writes.js";
+import { findMergeRequest } from "../domain/merge-requests/queries.js";
+import { createMergeRequest, requireMergeRequestChanges, updateMergeRequest, type UpdateMergeRequestInput } from "../domain/merge-requests/writes.js";
+import { findProject } from "../domain/shared/parents.js";
+import { requireAuthenticated } from "../domain/shared/guards.js";
 import { userIdByUsername } from "../domain/users/queries.js";
 import type { Context } from "../context.js";
 import { builder } from "./builder.js";
@@ -34,8 +37,10 @@ payloadMutation("mergeRequestCreate", {
     removeSourceBranch: t.boolean(),
     squash: t.boolean(),
   }),
-  write: (input, ctx) =>
-    createMergeRequest(ctx, projectPathOf(input.projectPath), {
+  write: async (input, ctx) => {
+    const path = projectPathOf(input.projectPath);
+    requireAuthenticated(ctx);
+    return createMergeRequest(ctx, await findProject(ctx, path), {
       title: input.title,
       source_branch: input.sourceBranch,
       target_branch: input.targetBranch,
@@ -45,7 +50,8 @@ payloadMutation("mergeRequestCreate", {
       reviewer_ids: userIdsOf(input.reviewerIds),
       remove_source_branch: input.removeSourceBranch,
       squash: input.squash,
-    }),
+    });
+  },
   returns: mergeRequest,
 });
 
@@ -58,7 +64,7 @@ payloadMutation("mergeRequestUpdate", {
     state: t.field({ type: MergeRequestNewStateEnum, description: "Close or reopen the merge request." }),
   }),
   write: (input, ctx) =>
-    updateMergeRequest(ctx, ...issuablePathOf(input), {
+    update(ctx, input, {
       title: input.title,
       description: input.description,
       target_branch: input.targetBranch,
@@ -69,7 +75,7 @@ payloadMutation("mergeRequestUpdate", {
 
 payloadMutation("mergeRequestSetDraft", {
   inputFields: (t) => ({ ...mergeRequestInputFields(t), draft: t.boolean({ required: true }) }),
-  write: (input, ctx) => setMergeRequestDraft(ctx, ...issuablePathOf(input), input.draft),
+  write: async (input, ctx) => setMergeRequestDraft(ctx, await findMergeRequest(ctx, ...issuablePathOf(input), "read"), input.draft),
   returns: mergeRequest,
 });
 
@@ -79,7 +85,7 @@ payloadMutation("mergeRequestSetLabels", {
     labels: t.stringList({ required: true, description: "Label names (GitLab takes label ids; Forgeline's labels are names)." }),
     operationMode: t.field({ type: OperationModeEnum, description: "REPLACE unless given." }),
   }),
-  write: (input, ctx) => updateMergeRequest(ctx, ...issuablePathOf(input), labelsChange(input.labels, input.operationMode ?? "replace")),
+  write: (input, ctx) => update(ctx, input, labelsChange(input.labels, input.operationMode ?? "replace")),
   returns: mergeRequest,
 });
 
@@ -90,11 +96,18 @@ payloadMutation("mergeRequestSetAssignees", {
     operationMode: t.field({ type: OperationModeEnum, description: "REPLACE unless given." }),
   }),
   write: async (input, ctx) => {
-    const [path, iid] = issuablePathOf(input);
-    return setMergeRequestAssignees(ctx, path, iid, await userIdsByUsername(ctx, input.assigneeUsernames), input.operationMode ?? "replace");
+    const found = await findMergeRequest(ctx, ...issuablePathOf(input), "read");
+    return setMergeRequestAssignees(ctx, found, await userIdsByUsername(ctx, input.assigneeUsernames), input.operationMode ?? "replace");
   },
   returns: mergeRequest,
 });
+
+/** mergeRequestUpdate and mergeRequestSetLabels: REST PUT's checks in its order (params, then the merge request, then the right to update it). */
+async function update(ctx: Context, input: { projectPath: string | number; iid: string }, changes: UpdateMergeRequestInput) {
+  const [path, iid] = issuablePathOf(input);
+  requireMergeRequestChanges(ctx, changes);
+  return updateMergeRequest(ctx, await findMergeRequest(ctx, path, iid, "update"), changes);
+}
 
 const labelsChange = (labels: string[], mode: OperationMode) =>
   mode === "replace" ? { labels } : mode === "append" ? { add_labels: labels } : { remove_labels: labels };

@@ -1,11 +1,10 @@
 // Merge requests: the MergeRequest node (Awardable, Noteable), its approvals, and
 // Project.mergeRequests / Project.mergeRequest, read through the domain's list and lookup.
 import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-facts.js";
-import { getMergeRequest, type MergeRequestRow } from "../domain/merge-requests/queries.js";
+import { findMergeRequest, findMergeRequestById, presentMergeRequest, type MergeRequestRow } from "../domain/merge-requests/queries.js";
 import { listProjectMergeRequests, MERGE_REQUEST_STATES, type MergeRequestFilters } from "../domain/merge-requests/lists.js";
 import { shownProjectAccess } from "../domain/shared/parents.js";
 import { detailedMergeStatusOf } from "../domain/merge-requests/presenter.js";
-import { mergeRequestPathById } from "../domain/shared/record-paths.js";
 import { AwardableRef } from "./award-emoji.js";
 import { ApprovalStateRef, approvalStatusOf, approvalStateOf } from "./approvals.js";
 import { builder } from "./builder.js";
@@ -112,12 +111,9 @@ builder.objectFields(ProjectRef, (t) => ({
     args: { iid: t.arg.string({ required: true }) },
     resolve: (project, args, ctx) => {
       const iid = iidOf(args.iid);
-      return iid == null ? null : orNull(() => getMergeRequest(ctx, project.id, iid));
+      return iid == null ? null : orNull(async () => presentMergeRequest(ctx, await findMergeRequest(ctx, project.id, iid, "read")));
     },
   }),
 }));
 
-registerNodeLoader("MergeRequest", MergeRequestRef, async (ctx, id) => {
-  const path = await mergeRequestPathById(ctx, id);
-  return path && getMergeRequest(ctx, path.projectId, path.iid);
-});
+registerNodeLoader("MergeRequest", MergeRequestRef, async (ctx, id) => presentMergeRequest(ctx, await findMergeRequestById(ctx, id, "read")));

@@ -65,19 +65,6 @@ export function recordIdOf(gid: string | number, model: string): number {
   return id;
 }
 
-/** The record a global id of `model` names and what `ownerById` says it belongs to; else the domain's 404. */
-export async function ownedRecordOf<Owner>(
-  ctx: Context,
-  gid: string | number,
-  model: string,
-  ownerById: (ctx: Context, id: number) => Promise<Owner | null>,
-): Promise<{ id: number; owner: Owner }> {
-  const id = recordIdOf(gid, model);
-  const owner = await ownerById(ctx, id);
-  if (owner == null) throw notFound();
-  return { id, owner };
-}
-
 /** The id a global id of `model` names; an id of another type or a malformed one is -1, matching nothing. */
 export const matchingIdOf = (gid: string | number, model: string) => idOfGid(String(gid), model) ?? -1;
 

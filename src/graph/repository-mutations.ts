@@ -3,6 +3,8 @@
 // REST POST .../commits/:sha/cherry_pick and .../revert), tagCreate and tagDelete (tags.ts rules, as REST POST and
 // DELETE /projects/:id/repository/tags) and mergeRequestRebase (rebase.ts rules, as REST PUT
 // /projects/:id/merge_requests/:iid/rebase, which Forgeline finishes before answering).
+import { findMergeRequest } from "../domain/merge-requests/queries.js";
+import { requireAuthenticated } from "../domain/shared/guards.js";
 import { rebaseMergeRequest } from "../domain/merge-requests/rebase.js";
 import { cherryPickCommit, requireProjectPusher, revertCommit } from "../domain/commit-changes/writes.js";
 import { createCommitAsPusher } from "../domain/repository/commit-api.js";
@@ -111,6 +113,9 @@ payloadMutation("tagDelete", {
 payloadMutation("mergeRequestRebase", {
   description: "Rebases the source branch onto the target branch (done when the payload answers).",
   inputFields: mergeRequestInputFields,
-  write: (input, ctx) => changeMergeRequest(ctx, input, (path, iid) => rebaseMergeRequest(ctx, path, iid)),
+  write: (input, ctx) => changeMergeRequest(ctx, input, async (path, iid) => {
+    requireAuthenticated(ctx);
+    return rebaseMergeRequest(ctx, await findMergeRequest(ctx, path, iid));
+  }),
   returns: { field: "mergeRequest", type: MergeRequestRef },
 });

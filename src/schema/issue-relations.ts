@@ -5,6 +5,7 @@ import { deleteIssue } from "../domain/issues/destroy.js";
 import { closingMergeRequests, relatedMergeRequests } from "../domain/merge-requests/issue-links.js";
 import { issueParticipants } from "../domain/issues/participants.js";
 import { findIssue } from "../domain/issues/queries.js";
+import { requireAuthenticated } from "../domain/shared/guards.js";
 import { builder } from "./builder.js";
 import { MergeRequestEntity, MergeRequestWithoutSubscription } from "./merge-requests.js";
 import { pageArgs, rowsOf } from "./pagination.js";
@@ -41,6 +42,10 @@ builder.mutationFields((t) => ({
   deleteIssue: t.boolean({
     extensions: { access: "authenticated" },
     args: { id: t.arg.id({ required: true }), issue_iid: t.arg.int({ required: true }) },
-    resolve: (_r, args, ctx) => deleteIssue(ctx, String(args.id), args.issue_iid, ctx.request.headers.get("if-unmodified-since")),
+    resolve: async (_r, args, ctx) => {
+      requireAuthenticated(ctx);
+      const found = await findIssue(ctx, String(args.id), args.issue_iid, "destroy");
+      return deleteIssue(ctx, found, ctx.request.headers.get("if-unmodified-since"));
+    },
   }),
 }));

@@ -6,12 +6,13 @@ import { ISSUE_ORDER_COLUMNS, ISSUE_STATES, listIssues, listProjectIssues, proje
 import { issueLinks, issueReferences, isSubscribed } from "../domain/issues/presenter.js";
 import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-facts.js";
 import { findProject, projectById } from "../domain/shared/parents.js";
+import { requireAuthenticated } from "../domain/shared/guards.js";
 import type { Context } from "../context.js";
 import { projectPageUrl } from "../domain/shared/web-urls.js";
 import { labelsOf, taskStatus } from "../domain/issues/rules.js";
 import { taskCompletionStatus } from "../domain/shared/task-lists.js";
-import { createIssue, updateIssue } from "../domain/issues/writes.js";
-import { getIssue } from "../domain/issues/queries.js";
+import { createIssue, requireIssueChanges, updateIssue } from "../domain/issues/writes.js";
+import { findIssue } from "../domain/issues/queries.js";
 import { builder } from "./builder.js";
 import { IssuableReferences, none, TaskCompletionStatus, TimeStats, user, users } from "./issuables.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
@@ -138,7 +139,7 @@ builder.queryFields((t) => ({
   projectIssue: t.prismaField({
     type: IssueEntity,
     args: { id: t.arg.id({ required: true }), issue_iid: t.arg.int({ required: true }) },
-    resolve: (query, _r, args, ctx) => getIssue(ctx, String(args.id), args.issue_iid, query),
+    resolve: async (query, _r, args, ctx) => (await findIssue(ctx, String(args.id), args.issue_iid, "read", query)).issue,
   }),
 }));
 
@@ -147,7 +148,10 @@ builder.mutationFields((t) => ({
     type: IssueEntity,
     extensions: { access: "authenticated" },
     args: { id: t.arg.id({ required: true }), title: t.arg.string({ required: true }), ...issueInputArgs },
-    resolve: (query, _r, { id, ...input }, ctx) => createIssue(ctx, String(id), input, query),
+    resolve: async (query, _r, { id, ...input }, ctx) => {
+      requireAuthenticated(ctx);
+      return createIssue(ctx, await findProject(ctx, String(id)), input, query);
+    },
   }),
   updateIssue: t.prismaField({
     type: IssueEntity,
@@ -159,6 +163,9 @@ builder.mutationFields((t) => ({
       state_event: t.arg({ type: IssueStateEvent, required: false }),
       ...issueInputArgs,
     },
-    resolve: (query, _r, { id, issue_iid, ...input }, ctx) => updateIssue(ctx, String(id), issue_iid, input, query),
+    resolve: async (query, _r, { id, issue_iid, ...input }, ctx) => {
+      requireIssueChanges(ctx, input);
+      return updateIssue(ctx, await findIssue(ctx, String(id), issue_iid, "update"), input, query);
+    },
   }),
 }));

@@ -1,12 +1,13 @@
 // Merging and reviewing a merge request: merge, rebase, the merge ref, and what reviewers read
 // besides the entity (commits, participants, changes, diffs), each through one domain function.
 import type { Context } from "../context.js";
+import { requireAuthenticated } from "../domain/shared/guards.js";
 import { mergeMergeRequest } from "../domain/merge-requests/merge.js";
 import { mergeRequestMergeRef, rebaseMergeRequest } from "../domain/merge-requests/rebase.js";
 import {
-  getMergeRequestChanges, listMergeRequestCommits, listMergeRequestDiffs, listMergeRequestParticipants, mergeRequestDiffCollection, type DiffView,
+  listMergeRequestCommits, listMergeRequestDiffs, listMergeRequestParticipants, mergeRequestDiffCollection, type DiffView,
 } from "../domain/merge-requests/reviews.js";
-import { findMergeRequestWithAccess, type MergeRequestRow } from "../domain/merge-requests/queries.js";
+import { findMergeRequest, withPeople, type MergeRequestRow } from "../domain/merge-requests/queries.js";
 import { closingIssues } from "../domain/merge-requests/issue-links.js";
 import { builder } from "./builder.js";
 import { IssueEntity } from "./issues.js";
@@ -69,25 +70,25 @@ builder.queryFields((t) => ({
     type: [CommitEntity],
     args: { ...mrArgs, ...pageArgs },
     resolve: async (_r, { id, merge_request_iid, ...page }, ctx) =>
-      rowsOf(ctx, await listMergeRequestCommits(ctx, (await findMergeRequestWithAccess(ctx, String(id), merge_request_iid)).mergeRequest, page)),
+      rowsOf(ctx, await listMergeRequestCommits(ctx, (await findMergeRequest(ctx, String(id), merge_request_iid, "read")).mergeRequest, page)),
   }),
   mergeRequestParticipants: t.field({
     type: [UserBasic],
     args: { ...mrArgs, ...pageArgs },
     resolve: async (_r, { id, merge_request_iid, ...page }, ctx) =>
-      rowsOf(ctx, await listMergeRequestParticipants(ctx, await findMergeRequestWithAccess(ctx, String(id), merge_request_iid), page)),
+      rowsOf(ctx, await listMergeRequestParticipants(ctx, await withPeople(ctx, await findMergeRequest(ctx, String(id), merge_request_iid, "read")), page)),
   }),
   mergeRequestClosesIssues: t.field({
     type: [IssueEntity],
     args: { ...mrArgs, ...pageArgs },
     resolve: async (_r, { id, merge_request_iid, ...page }, ctx) =>
-      rowsOf(ctx, await closingIssues(ctx, await findMergeRequestWithAccess(ctx, String(id), merge_request_iid), page)),
+      rowsOf(ctx, await closingIssues(ctx, await findMergeRequest(ctx, String(id), merge_request_iid, "read"), page)),
   }),
   mergeRequestChanges: t.prismaField({
     type: MergeRequestChanges,
     args: { ...mrArgs, access_raw_diffs: t.arg.boolean({ required: false }), unidiff: t.arg.boolean({ required: false }) },
     resolve: async (_q, _r, args, ctx) => {
-      const mr = await getMergeRequestChanges(ctx, String(args.id), args.merge_request_iid);
+      const { mergeRequest: mr } = await withPeople(ctx, await findMergeRequest(ctx, String(args.id), args.merge_request_iid, "read"));
       // the changes and overflow fields read this collection (changesOnce)
       collections.set(mr, mergeRequestDiffCollection(ctx, mr, { accessRawDiffs: args.access_raw_diffs ?? false, unidiff: args.unidiff ?? false }));
       return mr;
@@ -97,12 +98,12 @@ builder.queryFields((t) => ({
     type: [DiffEntity],
     args: { ...mrArgs, ...pageArgs, unidiff: t.arg.boolean({ required: false }) },
     resolve: async (_r, { id, merge_request_iid, unidiff, ...page }, ctx) =>
-      rowsOf(ctx, await listMergeRequestDiffs(ctx, await findMergeRequestWithAccess(ctx, String(id), merge_request_iid), page, { unidiff: unidiff ?? false })),
+      rowsOf(ctx, await listMergeRequestDiffs(ctx, await findMergeRequest(ctx, String(id), merge_request_iid, "read"), page, { unidiff: unidiff ?? false })),
   }),
   mergeRequestMergeRef: t.field({
     type: MergeRef,
     args: mrArgs,
-    resolve: (_r, args, ctx) => mergeRequestMergeRef(ctx, String(args.id), args.merge_request_iid),
+    resolve: async (_r, args, ctx) => mergeRequestMergeRef(ctx, await findMergeRequest(ctx, String(args.id), args.merge_request_iid)),
   }),
 }));
 
@@ -119,12 +120,18 @@ builder.mutationFields((t) => ({
       sha: t.arg.string({ required: false }),
       squash: t.arg.boolean({ required: false }),
     },
-    resolve: (_q, _r, { id, merge_request_iid, ...input }, ctx) => mergeMergeRequest(ctx, String(id), merge_request_iid, input),
+    resolve: async (_q, _r, { id, merge_request_iid, ...input }, ctx) => {
+      requireAuthenticated(ctx);
+      return mergeMergeRequest(ctx, await findMergeRequest(ctx, String(id), merge_request_iid), input);
+    },
   }),
   rebaseMergeRequest: t.field({
     type: RebaseResult,
     extensions: { access: "authenticated" },
     args: { ...mrArgs, skip_ci: t.arg.boolean({ required: false }) },
-    resolve: (_r, args, ctx) => rebaseMergeRequest(ctx, String(args.id), args.merge_request_iid),
+    resolve: async (_r, args, ctx) => {
+      requireAuthenticated(ctx);
+      return rebaseMergeRequest(ctx, await findMergeRequest(ctx, String(args.id), args.merge_request_iid));
+    },
   }),
 }));

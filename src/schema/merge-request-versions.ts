@@ -1,7 +1,7 @@
 // Merge request diff versions (lib/api/merge_request_diffs.rb): Entities::MergeRequestDiff in the
 // list, Entities::MergeRequestDiffFull (with commits and diffs) for one version.
 import type { Context } from "../context.js";
-import { findMergeRequestWithAccess } from "../domain/merge-requests/queries.js";
+import { findMergeRequest } from "../domain/merge-requests/queries.js";
 import { getVersion, listVersions, type Version, type VersionDetail } from "../domain/merge-requests/versions.js";
 import { builder } from "./builder.js";
 import { DiffEntity } from "./merge-request-merging.js";
@@ -42,13 +42,13 @@ builder.queryFields((t) => ({
     extensions: signedIn,
     args: { ...mrArgs, ...pageArgs },
     resolve: async (_r, { id, merge_request_iid, ...page }, ctx: Context) =>
-      rowsOf(ctx, await listVersions(ctx, await findMergeRequestWithAccess(ctx, String(id), merge_request_iid), page)),
+      rowsOf(ctx, await listVersions(ctx, await findMergeRequest(ctx, String(id), merge_request_iid, "read"), page)),
   }),
   mergeRequestVersion: t.field({
     type: VersionDetailEntity,
     extensions: signedIn,
     args: { ...mrArgs, version_id: t.arg.int({ required: true }), unidiff: t.arg.boolean({ required: false }) },
     resolve: async (_r, { id, merge_request_iid, version_id, unidiff }, ctx: Context) =>
-      getVersion(ctx, await findMergeRequestWithAccess(ctx, String(id), merge_request_iid), version_id, { unidiff: unidiff ?? false }),
+      getVersion(ctx, await findMergeRequest(ctx, String(id), merge_request_iid, "read"), version_id, { unidiff: unidiff ?? false }),
   }),
 }));

@@ -10,14 +10,15 @@ import { taskCompletionStatus } from "../domain/shared/task-lists.js";
 import {
   listAllMergeRequests, listGroupMergeRequests, listProjectMergeRequests, MERGE_REQUEST_ORDER, MERGE_REQUEST_STATES,
 } from "../domain/merge-requests/lists.js";
-import { getMergeRequest, type MergeRequestRow } from "../domain/merge-requests/queries.js";
+import { findMergeRequest, presentMergeRequest, type MergeRequestRow } from "../domain/merge-requests/queries.js";
 import { listCommitMergeRequests } from "../domain/merge-requests/by-commit.js";
 import { findGroup, findProject } from "../domain/shared/parents.js";
+import { requireAuthenticated } from "../domain/shared/guards.js";
 import { canMerge, detailedMergeStatusOf, discussionsResolved, isSubscribed } from "../domain/merge-requests/presenter.js";
 import { squashOnMerge } from "../domain/projects/merge-settings.js";
 import { rebaseInProgress } from "../domain/merge-requests/rebase.js";
 import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-facts.js";
-import { createMergeRequest, updateMergeRequest } from "../domain/merge-requests/writes.js";
+import { createMergeRequest, requireMergeRequestChanges, updateMergeRequest } from "../domain/merge-requests/writes.js";
 import { builder } from "./builder.js";
 import { IssuableReferences, none, TaskCompletionStatus, TimeStats, user, userIdsOf, users } from "./issuables.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
@@ -210,7 +211,7 @@ builder.queryFields((t) => ({
   projectMergeRequest: t.prismaField({
     type: MergeRequestDetail,
     args: { id: t.arg.id({ required: true }), merge_request_iid: t.arg.int({ required: true }) },
-    resolve: (_q, _r, args, ctx) => getMergeRequest(ctx, String(args.id), args.merge_request_iid),
+    resolve: async (_q, _r, args, ctx) => presentMergeRequest(ctx, await findMergeRequest(ctx, String(args.id), args.merge_request_iid, "read")),
   }),
 }));
 
@@ -225,7 +226,10 @@ builder.mutationFields((t) => ({
       target_branch: t.arg.string({ required: true }),
       ...optionalArgs,
     },
-    resolve: (_q, _r, { id, ...input }, ctx) => createMergeRequest(ctx, String(id), input),
+    resolve: async (_q, _r, { id, ...input }, ctx) => {
+      requireAuthenticated(ctx);
+      return createMergeRequest(ctx, await findProject(ctx, String(id)), input);
+    },
   }),
   updateMergeRequest: t.prismaField({
     type: MergeRequestDetail,
@@ -239,6 +243,9 @@ builder.mutationFields((t) => ({
       discussion_locked: t.arg.boolean({ required: false }),
       ...optionalArgs,
     },
-    resolve: (_q, _r, { id, merge_request_iid, ...input }, ctx) => updateMergeRequest(ctx, String(id), merge_request_iid, input),
+    resolve: async (_q, _r, { id, merge_request_iid, ...input }, ctx) => {
+      requireMergeRequestChanges(ctx, input);
+      return updateMergeRequest(ctx, await findMergeRequest(ctx, String(id), merge_request_iid, "update"), input);
+    },
   }),
 }));

@@ -7,7 +7,7 @@ import { projectMemberLevels } from "../shared/memberships.js";
 import type { ProjectAccess } from "../shared/parents.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
-import type { IssueAccess } from "./queries.js";
+import { issueAssigneeIds, type IssueAccess } from "./queries.js";
 import { mentionedUsernames } from "./references.js";
 
 /**
@@ -22,7 +22,7 @@ export async function issueParticipants(ctx: DomainContext, { issue, access }: I
     orderBy: { id: "asc" },
     select: { authorId: true, body: true, internal: true },
   });
-  const assigneeIds = issue.assignees.map((a) => a.userId).sort((a, b) => a - b);
+  const assigneeIds = await issueAssigneeIds(ctx, issue);
   const direct = [...assigneeIds, ...notes.map((note) => note.authorId), issue.authorId];
   const mentioned = await usersNamed(ctx, [issue.title, issue.description, ...notes.filter((n) => !n.internal).map((n) => n.body)]);
   const mentionedInternally = await usersNamed(ctx, notes.filter((n) => n.internal).map((n) => n.body));

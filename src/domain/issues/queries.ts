@@ -1,59 +1,108 @@
 // Project issues: lookup and GitLab's IssuePolicy. Lists: issues/lists.ts; create and update:
 // issues/writes.ts; what the entity shows beyond the columns: issues/presenter.ts.
-// findIssue and canReadIssue are what notes, emoji and webhooks build on.
+// One finder per way in: findIssue (project and iid), findIssueById (a global id); canReadIssue
+// and issueWithReadRule are what notes, emoji and webhooks build on.
 import type { Issue, IssueAssignee } from "../../generated/prisma/client.js";
 import { issueByIid } from "../../db/hot-reads.js";
-import { recordNotFound } from "../../errors.js";
+import { forbidden, notFound, recordNotFound } from "../../errors.js";
 import { AccessLevel } from "../shared/access-levels.js";
 import { findProject, type ProjectAccess } from "../shared/parents.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { featureAvailable } from "../shared/project-features.js";
 import type { RelationQuery } from "../shared/prisma-query.js";
+import { fitsIdColumn } from "../shared/record-ids.js";
 
 export type IssueWithAssignees = Issue & { assignees: IssueAssignee[] };
 
-export interface IssueAccess {
-  issue: IssueWithAssignees;
+/**
+ * An issue the caller was authorised for, with its project access. `issue.assignees` is there
+ * when the finder had to read them (for a write, or for the read rule on a confidential issue):
+ * issueAssigneeIds reads them otherwise.
+ */
+export interface IssueAccess<Row extends IssueRow = IssueRow> {
+  issue: Row;
   access: ProjectAccess;
 }
 
-/** An issue of a project the caller can see, by iid; one they may not read answers 404. */
-export async function findIssue(ctx: DomainContext, projectRef: string | number, iid: number): Promise<IssueAccess> {
+export type IssueRow = Issue & { assignees?: Pick<IssueAssignee, "userId">[] };
+
+/**
+ * What the caller means to do with the issue, and so what the finder checks. `read`: one they may
+ * not read answers 404, as if missing. `update` and `destroy` (GitLab's routes: the record, then
+ * the ability): 404 for a missing issue ("404 Issue Not Found" for `destroy`), 403 without the
+ * ability, confidential or not; the issue comes with its assignees.
+ */
+export type IssueAbility = "read" | "update" | "destroy";
+
+/** An issue of a project the caller can see, by iid, authorised for `ability` (read unless said). */
+export async function findIssue(
+  ctx: DomainContext, projectRef: string | number, iid: number, ability?: "read", query?: RelationQuery,
+): Promise<IssueAccess>;
+export async function findIssue(
+  ctx: DomainContext, projectRef: string | number, iid: number, ability: "update" | "destroy",
+): Promise<IssueAccess<IssueWithAssignees>>;
+export async function findIssue(
+  ctx: DomainContext, projectRef: string | number, iid: number, ability: IssueAbility = "read", query?: RelationQuery,
+): Promise<IssueAccess> {
   const access = await findProject(ctx, projectRef);
-  const issue = await ctx.db.issue.findUnique({
-    where: { projectId_iid: { projectId: access.project.id, iid } },
-    include: { assignees: true },
-  });
-  if (!issue || !canReadIssue(ctx, access, issue)) throw recordNotFound();
-  return { issue, access };
+  if (ability !== "read") {
+    const issue = await ctx.db.issue.findUnique({ where: { projectId_iid: { projectId: access.project.id, iid } }, include: { assignees: true } });
+    return authorisedForWrite(ctx, access, issue, ability);
+  }
+  const found = await readable(ctx, access, await issueByIid(ctx.db, access.project.id, iid));
+  const wanted = query?.include && Object.keys(query.include).length;
+  if (!wanted) return found;
+  return { ...found, issue: await ctx.db.issue.findUniqueOrThrow({ where: { id: found.issue.id }, include: query.include }) };
+}
+
+/** An issue by database id (a global id), readable by the caller: the same answers as findIssue for that issue. */
+export async function findIssueById(ctx: DomainContext, id: number): Promise<IssueAccess> {
+  const issue = fitsIdColumn(id) ? await ctx.db.issue.findUnique({ where: { id } }) : null;
+  if (!issue) throw recordNotFound();
+  return readable(ctx, await findProject(ctx, issue.projectId), issue);
 }
 
 /**
- * The issue by iid and whether the caller may read it (null: no such issue). Assignees are read
- * only for a confidential issue whose reader is neither privileged nor its author: one statement
- * in the usual case.
+ * The issue if the caller may read it, else 404 as if missing. Assignees are read only for a
+ * confidential issue whose reader is neither privileged nor its author: no statement in the
+ * usual case.
  */
-export async function issueWithReadRule(ctx: DomainContext, access: ProjectAccess, iid: number): Promise<{ issue: Issue; readable: boolean } | null> {
+async function readable(ctx: DomainContext, access: ProjectAccess, issue: Issue | null): Promise<IssueAccess> {
+  if (!issue) throw recordNotFound();
+  const found = await withReadRule(ctx, access, issue);
+  if (!found.readable) throw recordNotFound();
+  return { issue: found.issue, access };
+}
+
+/**
+ * The issue by iid and whether the caller may read it (null: no such issue). Notes and emoji
+ * reactions, which answer for an unreadable issue in their own ways, build on it.
+ */
+export async function issueWithReadRule(ctx: DomainContext, access: ProjectAccess, iid: number): Promise<{ issue: IssueRow; readable: boolean } | null> {
   const issue = await issueByIid(ctx.db, access.project.id, iid);
-  if (!issue) return null;
+  return issue && withReadRule(ctx, access, issue);
+}
+
+/** The issue and whether the caller may read it, its assignees read only when the rule needs them. */
+async function withReadRule(ctx: DomainContext, access: ProjectAccess, issue: Issue): Promise<{ issue: IssueRow; readable: boolean }> {
   const userId = ctx.actor?.user.id;
   const needsAssignees = issue.confidential && userId != null && issue.authorId !== userId && !canReadAllConfidential(ctx, access);
-  const assignees = needsAssignees ? await ctx.db.issueAssignee.findMany({ where: { issueId: issue.id }, select: { userId: true } }) : [];
-  return { issue, readable: canReadIssue(ctx, access, { ...issue, assignees }) };
+  if (!needsAssignees) return { issue, readable: canReadIssue(ctx, access, { ...issue, assignees: [] }) };
+  const withAssignees = { ...issue, assignees: await ctx.db.issueAssignee.findMany({ where: { issueId: issue.id }, select: { userId: true } }) };
+  return { issue: withAssignees, readable: canReadIssue(ctx, access, withAssignees) };
 }
 
-/** GET /projects/:id/issues/:issue_iid, with what the entity selects. */
-export async function getIssue(ctx: DomainContext, projectRef: string | number, iid: number, query?: RelationQuery): Promise<Issue> {
-  const access = await findProject(ctx, projectRef);
-  const found = await issueWithReadRule(ctx, access, iid);
-  if (!found?.readable) throw recordNotFound();
-  const wanted = query?.include && Object.keys(query.include).length;
-  return wanted ? ctx.db.issue.findUniqueOrThrow({ where: { id: found.issue.id }, include: query.include }) : found.issue;
+function authorisedForWrite(ctx: DomainContext, access: ProjectAccess, issue: IssueWithAssignees | null, ability: "update" | "destroy") {
+  if (!issue) throw ability === "destroy" ? notFound("Issue") : recordNotFound();
+  const allowed = ability === "update" ? canUpdateIssue(ctx, access, issue) : canDestroyIssue(ctx, access, issue);
+  if (!allowed) throw forbidden();
+  return { issue, access };
 }
 
-/** The issue row with the relations the GraphQL selection wants (plus its assignees). */
-export async function loadIssue(ctx: DomainContext, id: number, query?: RelationQuery): Promise<IssueWithAssignees> {
-  return ctx.db.issue.findUniqueOrThrow({ where: { id }, include: { ...(query?.include ?? {}), assignees: true } });
+/** The ids of the issue's assignees, by ascending id: those the finder read, else read now. */
+export async function issueAssigneeIds(ctx: DomainContext, issue: IssueRow): Promise<number[]> {
+  const assignees = issue.assignees ?? (await ctx.db.issueAssignee.findMany({ where: { issueId: issue.id }, select: { userId: true } }));
+  return assignees.map((a) => a.userId).sort((a, b) => a - b);
 }
 
 /** Confidential issues: Planners and above, the author and the assignees (and administrators). */
@@ -88,6 +137,17 @@ export function canUpdateIssue(ctx: DomainContext, access: ProjectAccess, issue:
   const userId = ctx.actor?.user.id;
   if (userId == null || access.project.archived || !canReadIssue(ctx, access, issue)) return false;
   return canAdminIssue(ctx, access) || isAuthorOrAssignee(userId, issue);
+}
+
+/**
+ * `destroy_issue`: the project's Owners (ProjectPolicy's owner_access, administrators included)
+ * and Planners (the planner_access rule, GitLab 17.7); Reporters, Developers and Maintainers may
+ * not. IssuePolicy takes it away from whoever may not read a confidential issue, and from
+ * everyone when the issues feature is off for them.
+ */
+export function canDestroyIssue(ctx: DomainContext, access: ProjectAccess, issue: IssueWithAssignees): boolean {
+  if (!featureAvailable(ctx, access, "issues") || !canReadIssue(ctx, access, issue)) return false;
+  return isAdmin(ctx.actor) || access.level === AccessLevel.planner || access.level >= AccessLevel.owner;
 }
 
 /** `admin_issue`: Planners and above (and administrators). */

@@ -2,8 +2,8 @@
 // CloseService and ReopenService as the REST API drives them). Each write publishes the
 // domain event "issue" in its transaction, with GitLab's webhook-style `changes`.
 import type { Issue } from "../../generated/prisma/client.js";
-import { forbidden, recordNotFound, validationError } from "../../errors.js";
-import { findProject, type ProjectAccess } from "../shared/parents.js";
+import { forbidden, validationError } from "../../errors.js";
+import type { ProjectAccess } from "../shared/parents.js";
 import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { publish, type Changes, type Tx } from "../shared/events.js";
@@ -13,9 +13,7 @@ import { requireAtLeastOne } from "../shared/param-rules.js";
 import type { RelationQuery } from "../shared/prisma-query.js";
 import { assigneesToStore } from "./assignees.js";
 import { labelsAfter, labelsOf, parseDueDate, titleAndDescriptionErrors } from "./rules.js";
-import {
-  canCreateIssue, canSetConfidentiality, canSetIssueMetadata, canUpdateIssue, loadIssue, type IssueWithAssignees,
-} from "./queries.js";
+import { canCreateIssue, canSetConfidentiality, canSetIssueMetadata, type IssueAccess, type IssueWithAssignees } from "./queries.js";
 
 export interface IssueFieldsInput {
   title?: string | null;
@@ -45,10 +43,9 @@ const UPDATE_PARAMS = [
   "labels", "add_labels", "remove_labels", "milestone_id", "state_event", "title",
 ] as const;
 
-/** POST /projects/:id/issues */
-export async function createIssue(ctx: DomainContext, projectRef: string, input: IssueFieldsInput & { title: string }, query?: RelationQuery) {
+/** POST /projects/:id/issues, in the project found for the caller. */
+export async function createIssue(ctx: DomainContext, access: ProjectAccess, input: IssueFieldsInput & { title: string }, query?: RelationQuery) {
   const actor = requireAuthenticated(ctx);
-  const access = await findProject(ctx, projectRef);
   if (!canCreateIssue(ctx, access)) throw forbidden();
   const fields = permittedFields(ctx, access, input, false);
   const assigneeIds = (await assigneesToStore(ctx, access, requestedAssignees(fields))) ?? [];
@@ -97,17 +94,27 @@ async function insertIssue(tx: Tx, row: NewIssue): Promise<Issue> {
 /** The issue just written, read again only when the caller's query needs relations beyond its assignees. */
 function withRelations(ctx: DomainContext, issue: IssueWithAssignees, query: RelationQuery | undefined): Promise<IssueWithAssignees> {
   const needsMore = Object.keys(query?.include ?? {}).some((relation) => relation !== "assignees");
-  return needsMore ? loadIssue(ctx, issue.id, query) : Promise.resolve(issue);
+  return needsMore ? reread(ctx, issue.id, query) : Promise.resolve(issue);
 }
 
-/** PUT /projects/:id/issues/:issue_iid: the record (404), then `update_issue` (403), then the changes. */
-export async function updateIssue(ctx: DomainContext, projectRef: string, iid: number, input: UpdateIssueInput, query?: RelationQuery) {
+/** The issue row with the relations the caller's query wants (plus its assignees). */
+const reread = (ctx: DomainContext, id: number, query?: RelationQuery): Promise<IssueWithAssignees> =>
+  ctx.db.issue.findUniqueOrThrow({ where: { id }, include: { ...(query?.include ?? {}), assignees: true } });
+
+/**
+ * What PUT checks before it looks the issue up, in GitLab's order: a signed-in caller (401), then
+ * at least one param (400).
+ */
+export function requireIssueChanges(ctx: DomainContext, input: UpdateIssueInput): void {
   requireAuthenticated(ctx);
   requireAtLeastOne(input, UPDATE_PARAMS);
-  const access = await findProject(ctx, projectRef);
-  const issue = await ctx.db.issue.findUnique({ where: { projectId_iid: { projectId: access.project.id, iid } }, include: { assignees: true } });
-  if (!issue) throw recordNotFound();
-  if (!canUpdateIssue(ctx, access, issue)) throw forbidden();
+}
+
+/**
+ * PUT /projects/:id/issues/:issue_iid on the issue found for `update` (findIssue: 404, then 403),
+ * the input checked by requireIssueChanges: the changes.
+ */
+export async function updateIssue(ctx: DomainContext, { issue, access }: IssueAccess<IssueWithAssignees>, input: UpdateIssueInput, query?: RelationQuery) {
   const fields = permittedFields(ctx, access, input, true);
   const assigneeIds = await assigneesToStore(ctx, access, requestedAssignees(fields));
   const data = columnChanges(issue, fields);
@@ -116,7 +123,7 @@ export async function updateIssue(ctx: DomainContext, projectRef: string, iid: n
     const current = input.state_event ? await changeState(tx, ctx, issue, input.state_event) : issue;
     await saveFields(tx, ctx, current, data, assigneeIds);
   });
-  return loadIssue(ctx, issue.id, query);
+  return reread(ctx, issue.id, query);
 }
 
 /** The input without the params the caller may not set (dropped silently, as GitLab does). */

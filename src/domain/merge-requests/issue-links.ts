@@ -7,7 +7,7 @@ import type { Issue, IssueAssignee, Prisma } from "../../generated/prisma/client
 import { AppError } from "../../errors.js";
 import { findProject, type ProjectAccess } from "../shared/parents.js";
 import type { DomainContext } from "../shared/context.js";
-import { canReadMergeRequests, ROW_INCLUDE, type MergeRequestRow, type MergeRequestRowAccess } from "./queries.js";
+import { canReadMergeRequests, ROW_INCLUDE, type MergeRequestRow, type MergeRequestAccess } from "./queries.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { projectFullPath } from "../shared/web-urls.js";
 import { canReadIssue, type IssueAccess } from "../issues/queries.js";
@@ -41,7 +41,7 @@ export async function closingMergeRequests(ctx: DomainContext, { issue, access }
  * group/other#2"), in its project or another, that the caller may read, in the order they are
  * written. Commit messages, which GitLab also reads, are not used here (as for closed_by).
  */
-export async function closingIssues(ctx: DomainContext, { mergeRequest, access }: MergeRequestRowAccess, page: PageArgs): Promise<Page<Issue & { assignees: IssueAssignee[] }>> {
+export async function closingIssues(ctx: DomainContext, { mergeRequest, access }: MergeRequestAccess, page: PageArgs): Promise<Page<Issue & { assignees: IssueAssignee[] }>> {
   const { project } = access;
   if (mergeRequest.targetBranch !== project.defaultBranch) return paginateList([], page);
   const from = { namespacePath: project.namespace.fullPath, fullPath: projectFullPath(project) };

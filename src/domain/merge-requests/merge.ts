@@ -27,7 +27,7 @@ import { closingReferencesIn, referencedFullPath } from "../issues/references.js
 import { projectFullPath } from "../shared/web-urls.js";
 import { branchHead } from "./branches.js";
 import { defaultMergeMessage, STATE_CHECK_FAILURES } from "./fields.js";
-import { findMergeRequest, ROW_INCLUDE, type MergeRequestRow } from "./queries.js";
+import { ROW_INCLUDE, type MergeRequestAccess, type MergeRequestRow } from "./queries.js";
 import { canMerge, detailedMergeStatusOf } from "./presenter.js";
 import { authorOf, withCheckedMergeability } from "./mergeability.js";
 import { renderCommitTemplate, type TemplateSubject } from "./commit-templates.js";
@@ -44,9 +44,9 @@ export interface MergeInput {
 
 const cannotBeMerged = () => new AppError(422, { message: "Branch cannot be merged" });
 
-export async function mergeMergeRequest(ctx: DomainContext, projectRef: string, iid: number, input: MergeInput): Promise<MergeRequestRow> {
+/** PUT .../merge on the merge request found for the caller (findMergeRequest). */
+export async function mergeMergeRequest(ctx: DomainContext, { mergeRequest, access }: MergeRequestAccess, input: MergeInput): Promise<MergeRequestRow> {
   requireAuthenticated(ctx);
-  const { mergeRequest, access } = await findMergeRequest(ctx, projectRef, iid);
   const row = await withCheckedMergeability(ctx, await rowOf(ctx, mergeRequest.id));
   if (!(await canMerge(ctx, row))) throw unauthorized();
   // with no pipelines, merge_when_pipeline_succeeds is neither an immediate nor an automatic merge

@@ -1,5 +1,6 @@
 // Project merge requests: who may read, open and change them (GitLab's ProjectPolicy and
-// MergeRequestPolicy) and the lookups every MR endpoint starts from. Writes: writes.ts; lists:
+// MergeRequestPolicy) and the lookups every MR endpoint starts from: one finder per way in,
+// findMergeRequest (project and iid) and findMergeRequestById (a global id). Writes: writes.ts; lists:
 // lists.ts; derived fields (draft, references, diff refs, commits): fields.ts.
 import type { MergeRequest, MergeRequestAssignee, MergeRequestReviewer, Namespace, Project } from "../../generated/prisma/client.js";
 import { mergeRequestByIid } from "../../db/hot-reads.js";
@@ -9,6 +10,7 @@ import { findProject, type ProjectAccess } from "../shared/parents.js";
 import { requireAuthenticated } from "../shared/guards.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { featureAvailable } from "../shared/project-features.js";
+import { fitsIdColumn } from "../shared/record-ids.js";
 import { withCheckedMergeability } from "./mergeability.js";
 
 export interface MergeRequestAccess {
@@ -27,21 +29,45 @@ export type MergeRequestRow = MergeRequestWithPeople & { project: Project & { na
 /** Relations every entity needs, loaded with the merge request. */
 export const ROW_INCLUDE = { assignees: true, reviewers: true, project: { include: { namespace: true } } } as const;
 
-/** A merge request of a project the caller can see, by iid; one they may not read answers 404. */
-export async function findMergeRequest(ctx: DomainContext, projectRef: string | number, iid: number): Promise<MergeRequestAccess> {
+/**
+ * How the finder authorises, in GitLab's two ways in. `find` (MergeRequestsFinder): one the
+ * caller may not read answers 404, as if missing. `read` and `update`
+ * (find_merge_request_with_access): the record (404), then the ability (403); `update` comes with
+ * the merge request's people and project (MergeRequestRowAccess).
+ */
+export type MergeRequestCheck = "find" | "read" | "update";
+
+/** A merge request of a project the caller can see, by iid, authorised as `check` says (`find` unless said). */
+export async function findMergeRequest(ctx: DomainContext, projectRef: string | number, iid: number, check?: "find" | "read"): Promise<MergeRequestAccess>;
+export async function findMergeRequest(ctx: DomainContext, projectRef: string | number, iid: number, check: "update"): Promise<MergeRequestRowAccess>;
+export async function findMergeRequest(ctx: DomainContext, projectRef: string | number, iid: number, check: MergeRequestCheck = "find"): Promise<MergeRequestAccess> {
   const access = await findProject(ctx, projectRef);
-  const mergeRequest = await mergeRequestByIid(ctx.db, access.project.id, iid);
-  if (!mergeRequest || !canReadMergeRequests(ctx, access)) throw recordNotFound();
-  return { mergeRequest, access };
+  return authorised(ctx, access, await mergeRequestByIid(ctx.db, access.project.id, iid), check);
 }
 
-/** `find_merge_request_with_access` for reading, without the people: 404 first, then 403 (GitLab's order). */
-export async function findReadableMergeRequest(ctx: DomainContext, projectRef: string | number, iid: number): Promise<MergeRequestAccess> {
-  const access = await findProject(ctx, projectRef);
-  const mergeRequest = await mergeRequestByIid(ctx.db, access.project.id, iid);
+/** A merge request by database id (a global id): the same answers as findMergeRequest for that merge request. */
+export async function findMergeRequestById(ctx: DomainContext, id: number, check?: "find" | "read"): Promise<MergeRequestAccess>;
+export async function findMergeRequestById(ctx: DomainContext, id: number, check: "update"): Promise<MergeRequestRowAccess>;
+export async function findMergeRequestById(ctx: DomainContext, id: number, check: MergeRequestCheck = "find"): Promise<MergeRequestAccess> {
+  const mergeRequest = fitsIdColumn(id) ? await ctx.db.mergeRequest.findUnique({ where: { id } }) : null;
   if (!mergeRequest) throw recordNotFound();
-  if (!canReadMergeRequests(ctx, access)) throw forbidden();
-  return { mergeRequest, access };
+  return authorised(ctx, await findProject(ctx, mergeRequest.projectId), mergeRequest, check);
+}
+
+async function authorised(ctx: DomainContext, access: ProjectAccess, mergeRequest: MergeRequest | null, check: MergeRequestCheck): Promise<MergeRequestAccess> {
+  if (!mergeRequest) throw recordNotFound();
+  if (!canReadMergeRequests(ctx, access)) throw check === "find" ? recordNotFound() : forbidden();
+  if (check !== "update") return { mergeRequest, access };
+  const found = await withPeople(ctx, { mergeRequest, access });
+  if (!canUpdateMergeRequest(ctx, access, found.mergeRequest)) throw forbidden();
+  return found;
+}
+
+/** The merge request as the entities render it: with its assignees and reviewers, and its project. */
+export async function withPeople(ctx: DomainContext, { mergeRequest, access }: MergeRequestAccess): Promise<MergeRequestRowAccess> {
+  const where = { mergeRequestId: mergeRequest.id };
+  const [assignees, reviewers] = await Promise.all([ctx.db.mergeRequestAssignee.findMany({ where }), ctx.db.mergeRequestReviewer.findMany({ where })]);
+  return { mergeRequest: { ...mergeRequest, assignees, reviewers, project: access.project }, access };
 }
 
 export function canReadMergeRequests(ctx: DomainContext, access: ProjectAccess): boolean {
@@ -56,35 +82,14 @@ export function requireReadMergeRequests(ctx: DomainContext, access: ProjectAcce
   if (!canReadMergeRequests(ctx, access)) throw forbidden();
 }
 
-/** MergeRequestAccess with the merge request as the entities render it (findMergeRequestWithAccess). */
+/** MergeRequestAccess with the merge request as the entities render it (withPeople). */
 export interface MergeRequestRowAccess extends MergeRequestAccess {
   mergeRequest: MergeRequestRow;
 }
 
-/**
- * `find_merge_request_with_access`: the record by iid (404 "Not found"), then the ability on it
- * (403), exactly in GitLab's order.
- */
-export async function findMergeRequestWithAccess(
-  ctx: DomainContext,
-  projectRef: string | number,
-  iid: number,
-  ability: "read" | "update" = "read",
-): Promise<MergeRequestRowAccess> {
-  const access = await findProject(ctx, projectRef);
-  const found = await ctx.db.mergeRequest.findUnique({
-    where: { projectId_iid: { projectId: access.project.id, iid } },
-    include: { assignees: true, reviewers: true },
-  });
-  if (!found) throw recordNotFound();
-  const allowed = ability === "read" ? canReadMergeRequests(ctx, access) : canUpdateMergeRequest(ctx, access, found);
-  if (!allowed) throw forbidden();
-  return { mergeRequest: { ...found, project: access.project }, access };
-}
-
-/** One merge request as its entity shows it, its merge_status checked first when it waits for a check. */
-export const getMergeRequest = (ctx: DomainContext, projectRef: string | number, iid: number) =>
-  findMergeRequestWithAccess(ctx, projectRef, iid).then((found) => withCheckedMergeability(ctx, found.mergeRequest));
+/** One merge request as its entity shows it: with its people, its merge_status checked first when it waits for a check. */
+export const presentMergeRequest = async (ctx: DomainContext, found: MergeRequestAccess): Promise<MergeRequestRow> =>
+  withCheckedMergeability(ctx, (await withPeople(ctx, found)).mergeRequest);
 
 /**
  * `create_merge_request_from`: Developers and up, with the feature enabled (admins always); an

@@ -16,12 +16,12 @@ import { protectedBranchesMatching } from "../repository/protection-rules.js";
 import { BRANCH_PREFIX, moveRefs, withRepository } from "../repository/ref-updates.js";
 import { branchHead } from "./branches.js";
 import { withCheckedMergeability, writeMergeRef } from "./mergeability.js";
-import { findMergeRequest, ROW_INCLUDE, type MergeRequestRow } from "./queries.js";
+import { ROW_INCLUDE, type MergeRequestAccess, type MergeRequestRow } from "./queries.js";
 import { detailedMergeStatusOf } from "./presenter.js";
 
-export async function rebaseMergeRequest(ctx: DomainContext, projectRef: string, iid: number): Promise<{ rebase_in_progress: boolean }> {
+/** PUT .../rebase on the merge request found for the caller (findMergeRequest). */
+export async function rebaseMergeRequest(ctx: DomainContext, { mergeRequest: mr, access }: MergeRequestAccess): Promise<{ rebase_in_progress: boolean }> {
   const user = requireAuthenticated(ctx).user;
-  const { mergeRequest: mr, access } = await findMergeRequest(ctx, projectRef, iid);
   // RebaseService#validate, in its order
   if (!(await branchHead(ctx.db, mr.projectId, mr.sourceBranch))) throw forbidden("Source branch does not exist");
   if (!(await canPushToBranch(ctx, access, mr.sourceBranch))) throw forbidden("Cannot push to source branch");
@@ -73,8 +73,7 @@ export const REBASE_ERROR = "Rebase failed: Rebase locally, resolve all conflict
 const NOT_MERGEABLE = new Set(["not_open", "commits_status", "conflict"]);
 
 /** GET .../merge_ref: the merge ref's head, or 400 when git could not merge the merge request. */
-export async function mergeRequestMergeRef(ctx: DomainContext, projectRef: string, iid: number): Promise<{ commit_id: string }> {
-  const { mergeRequest } = await findMergeRequest(ctx, projectRef, iid);
+export async function mergeRequestMergeRef(ctx: DomainContext, { mergeRequest }: MergeRequestAccess): Promise<{ commit_id: string }> {
   const mr = await withCheckedMergeability(ctx, (await ctx.db.mergeRequest.findUniqueOrThrow({ where: { id: mergeRequest.id }, include: ROW_INCLUDE })) as MergeRequestRow);
   if (NOT_MERGEABLE.has(await detailedMergeStatusOf(ctx, mr))) throw new AppError(400, { message: "Merge request is not mergeable" });
   const commitId = await withRepository(ctx, mr.projectId, async (repo) => {

@@ -10,7 +10,7 @@ import { diffCollection, rawDiffCollection, type DiffCollection } from "../repos
 import { repositoryOf, type CommitRecord } from "../repository/git.js";
 import { mergeRequestCommitsLoader, type MergeRequestRefs } from "./commits.js";
 import { latestVersion } from "./versions.js";
-import { findMergeRequestWithAccess, type MergeRequestRowAccess, type MergeRequestRow } from "./queries.js";
+import type { MergeRequestAccess, MergeRequestRowAccess } from "./queries.js";
 
 export type { DiffView } from "../repository/diffs.js";
 
@@ -25,17 +25,12 @@ export async function mergeRequestDiffCollection(
 }
 
 /** The diffs of GET .../changes. */
-export async function mergeRequestDiffs(ctx: DomainContext, mr: MergeRequestRow, options: { unidiff?: boolean } = {}) {
+export async function mergeRequestDiffs(ctx: DomainContext, mr: MergeRequest, options: { unidiff?: boolean } = {}) {
   return (await mergeRequestDiffCollection(ctx, mr, options)).diffs;
 }
 
-/** GET .../changes: the merge request with its diffs (MergeRequestChanges). */
-export async function getMergeRequestChanges(ctx: DomainContext, projectRef: string, iid: number): Promise<MergeRequestRow> {
-  return (await findMergeRequestWithAccess(ctx, projectRef, iid)).mergeRequest;
-}
-
 /** GET .../diffs: a page of the diffs. */
-export async function listMergeRequestDiffs(ctx: DomainContext, { mergeRequest }: MergeRequestRowAccess, page: PageArgs, options: { unidiff?: boolean } = {}) {
+export async function listMergeRequestDiffs(ctx: DomainContext, { mergeRequest }: MergeRequestAccess, page: PageArgs, options: { unidiff?: boolean } = {}) {
   return paginateList(await mergeRequestDiffs(ctx, mergeRequest, options), page);
 }
 

@@ -1,7 +1,7 @@
 // Opening and changing merge requests (MergeRequests::CreateService / UpdateService through
 // lib/api/merge_requests.rb), each in one transaction with its "merge_request" domain event.
 import { paramError } from "../../errors.js";
-import { findProject, type ProjectAccess } from "../shared/parents.js";
+import type { ProjectAccess } from "../shared/parents.js";
 import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { publish, type Changes, type Tx } from "../shared/events.js";
@@ -11,7 +11,9 @@ import { branchHead } from "./branches.js";
 import { withCheckedMergeability } from "./mergeability.js";
 import { labelsAfter, labelsOf } from "../issues/rules.js";
 import { isDraftTitle } from "./fields.js";
-import { canSetMetadata, findMergeRequestWithAccess, requireCreateMergeRequest, type MergeRequestRow, type MergeRequestWithPeople } from "./queries.js";
+import {
+  canSetMetadata, requireCreateMergeRequest, type MergeRequestRow, type MergeRequestRowAccess, type MergeRequestWithPeople,
+} from "./queries.js";
 import { mergeRequestReaders } from "./people.js";
 import { validateMergeRequest } from "./rules.js";
 import { takeVersion } from "./versions.js";
@@ -50,9 +52,9 @@ const UPDATE_PARAMS = [
   "remove_source_branch", "allow_collaboration", "squash", "target_branch", "title", "state_event", "discussion_locked",
 ] as const;
 
-export async function createMergeRequest(ctx: DomainContext, projectRef: string, input: CreateMergeRequestInput): Promise<MergeRequestRow> {
+/** POST /projects/:id/merge_requests, in the project found for the caller. */
+export async function createMergeRequest(ctx: DomainContext, access: ProjectAccess, input: CreateMergeRequestInput): Promise<MergeRequestRow> {
   const actor = requireAuthenticated(ctx);
-  const access = await findProject(ctx, projectRef);
   requireCreateMergeRequest(ctx, access);
   const metadata = await metadataOf(ctx, access, input, []);
   const now = ctx.now();
@@ -92,12 +94,23 @@ export async function createMergeRequest(ctx: DomainContext, projectRef: string,
   return withCheckedMergeability(ctx, { ...created, project: access.project });
 }
 
-export async function updateMergeRequest(ctx: DomainContext, projectRef: string, iid: number, input: UpdateMergeRequestInput): Promise<MergeRequestRow> {
+/**
+ * What PUT checks before it looks the merge request up, in GitLab's order: the params (400), then
+ * a signed-in caller (401).
+ */
+export function requireMergeRequestChanges(ctx: DomainContext, input: UpdateMergeRequestInput): void {
   requireAtLeastOne(input, UPDATE_PARAMS);
   if (input.title != null && !input.title.trim()) throw paramError("title is empty");
   if (input.target_branch != null && !input.target_branch.trim()) throw paramError("target_branch is empty");
+  requireAuthenticated(ctx);
+}
+
+/**
+ * PUT /projects/:id/merge_requests/:iid on the merge request found for `update` (findMergeRequest:
+ * 404, then 403), the input checked by requireMergeRequestChanges.
+ */
+export async function updateMergeRequest(ctx: DomainContext, { mergeRequest: mr, access }: MergeRequestRowAccess, input: UpdateMergeRequestInput): Promise<MergeRequestRow> {
   const actor = requireAuthenticated(ctx);
-  const { mergeRequest: mr, access } = await findMergeRequestWithAccess(ctx, projectRef, iid, "update");
   const metadata = await metadataOf(ctx, access, input, labelsOf(mr));
   const updated = await ctx.db.$transaction(async (tx) => {
     const next = {

@@ -6,30 +6,12 @@ import { findProject } from "../shared/parents.js";
 import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { fitsIdColumn } from "../shared/record-ids.js";
-import { canReadIssue, type IssueAccess } from "../issues/queries.js";
-import { canReadMergeRequests, type MergeRequestAccess } from "../merge-requests/queries.js";
+import { findIssueById } from "../issues/queries.js";
+import { findMergeRequestById } from "../merge-requests/queries.js";
 import { canReadSnippet } from "../snippets/queries.js";
 import { findDiscussionIn, type DiscussionAccess } from "./discussions.js";
 import { isNoteableType, type NoteableType } from "./noteable-kinds.js";
 import { noteableOf, readableFor, withIid, type Noteable, type NoteAccess, type NotePurpose } from "./queries.js";
-
-// stand-in until H1's finder lands
-async function findIssueById(ctx: DomainContext, id: number): Promise<IssueAccess> {
-  const issue = fitsIdColumn(id) ? await ctx.db.issue.findUnique({ where: { id }, include: { assignees: true } }) : null;
-  if (!issue) throw recordNotFound();
-  const access = await findProject(ctx, issue.projectId);
-  if (!canReadIssue(ctx, access, issue)) throw recordNotFound();
-  return { issue, access };
-}
-
-// stand-in until H1's finder lands
-async function findMergeRequestById(ctx: DomainContext, id: number): Promise<MergeRequestAccess> {
-  const mergeRequest = fitsIdColumn(id) ? await ctx.db.mergeRequest.findUnique({ where: { id } }) : null;
-  if (!mergeRequest) throw recordNotFound();
-  const access = await findProject(ctx, mergeRequest.projectId);
-  if (!canReadMergeRequests(ctx, access)) throw recordNotFound();
-  return { mergeRequest, access };
-}
 
 /** A project snippet as a noteable: the notes' read rule of a snippet (canReadSnippet), a miss "404 Not found". */
 async function findSnippetNoteableById(ctx: DomainContext, id: number): Promise<Noteable> {

@@ -9,12 +9,9 @@ import { AccessLevel } from "../../shared/access-levels.js";
 import type { ProjectAccess } from "../../shared/parents.js";
 import { requireAuthenticated } from "../../shared/guards.js";
 import type { DomainContext } from "../../shared/context.js";
-import {
-  canUpdateMergeRequest, findMergeRequest, findMergeRequestWithAccess, type MergeRequestAccess, type MergeRequestWithPeople,
-} from "../queries.js";
+import { canUpdateMergeRequest, findMergeRequest, findMergeRequestById, withPeople, type MergeRequestAccess, type MergeRequestWithPeople } from "../queries.js";
 import { paginateList, type Page, type PageArgs } from "../../shared/pagination.js";
 import { assertUnmodifiedSince } from "../../shared/preconditions.js";
-import { fitsIdColumn } from "../../shared/record-ids.js";
 import { findMergeRequestForApprovals } from "./queries.js";
 import { newRuleValues, projectMembersAmong, saveRule, updatedRuleValues, type RuleContainer, type RuleInput } from "./rule-input.js";
 import { findRule, findRules, isUserDefined, loadRule, ruleRowById, type LoadedRule } from "./rules.js";
@@ -49,7 +46,7 @@ export async function findMergeRequestForRules(
 ): Promise<RulesMergeRequest> {
   if (ability === "read") return findMergeRequestForApprovals(ctx, projectRef, iid);
   requireAuthenticated(ctx);
-  const found = await findMergeRequestWithAccess(ctx, projectRef, iid, "update");
+  const found = await findMergeRequest(ctx, projectRef, iid, "update");
   await requireOverridable(ctx, found);
   return found;
 }
@@ -71,29 +68,12 @@ export async function findMergeRequestRuleById(ctx: DomainContext, id: number, a
   const row = await ruleRowById(ctx, "merge_request", id);
   if (!row) throw notFound();
   requireAuthenticated(ctx);
-  const { mergeRequest, access } = await findMergeRequestById(ctx, row.containerId);
-  const found = { mergeRequest: { ...mergeRequest, ...(await peopleOf(ctx, mergeRequest.id)) }, access };
+  const found = await withPeople(ctx, await findMergeRequestById(ctx, row.containerId));
   if (ability === "update") {
-    if (!canUpdateMergeRequest(ctx, access, found.mergeRequest)) throw forbidden();
+    if (!canUpdateMergeRequest(ctx, found.access, found.mergeRequest)) throw forbidden();
     await requireOverridable(ctx, found);
   }
   return { ...found, rule: await loadRule(ctx, row) };
-}
-
-// stand-in until H1's finder lands
-async function findMergeRequestById(ctx: DomainContext, id: number): Promise<MergeRequestAccess> {
-  const path = fitsIdColumn(id) ? await ctx.db.mergeRequest.findUnique({ where: { id }, select: { projectId: true, iid: true } }) : null;
-  if (!path) throw notFound();
-  return findMergeRequest(ctx, path.projectId, path.iid);
-}
-
-/** The assignees and reviewers a merge request's entity and update_merge_request need. */
-async function peopleOf(ctx: DomainContext, mergeRequestId: number) {
-  const [assignees, reviewers] = await Promise.all([
-    ctx.db.mergeRequestAssignee.findMany({ where: { mergeRequestId } }),
-    ctx.db.mergeRequestReviewer.findMany({ where: { mergeRequestId } }),
-  ]);
-  return { assignees, reviewers };
 }
 
 const prohibited = () => new AppError(403, { message: ["Prohibited"] });

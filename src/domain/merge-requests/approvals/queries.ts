@@ -3,7 +3,7 @@
 import { requireAuthenticated } from "../../shared/guards.js";
 import type { DomainContext } from "../../shared/context.js";
 import { AppError, recordNotFound } from "../../../errors.js";
-import { findMergeRequestWithAccess, findReadableMergeRequest, type MergeRequestAccess, type MergeRequestRowAccess } from "../queries.js";
+import { findMergeRequest, withPeople, type MergeRequestAccess, type MergeRequestRowAccess } from "../queries.js";
 import { canApprove } from "./permissions.js";
 import { approvalStateView, approvalStatusView, type ApprovalStateView, type ApprovalStatusView } from "./state-views.js";
 import { computeApprovalState } from "./state.js";
@@ -11,13 +11,13 @@ import { computeApprovalState } from "./state.js";
 /** The merge request of an approvals route (with its people): signed in, then find_merge_request_with_access (404, then 403). */
 export async function findMergeRequestForApprovals(ctx: DomainContext, projectRef: string | number, iid: number): Promise<MergeRequestRowAccess> {
   requireAuthenticated(ctx);
-  return findMergeRequestWithAccess(ctx, projectRef, iid);
+  return withPeople(ctx, await findMergeRequest(ctx, projectRef, iid, "read"));
 }
 
 /** The merge request of GET .../approval_state: as findMergeRequestForApprovals, without its people. */
 export async function findMergeRequestForApprovalState(ctx: DomainContext, projectRef: string | number, iid: number): Promise<MergeRequestAccess> {
   requireAuthenticated(ctx);
-  return findReadableMergeRequest(ctx, projectRef, iid);
+  return findMergeRequest(ctx, projectRef, iid, "read");
 }
 
 /** PUT .../reset_approvals: GitLab's find_project_merge_request, where a merge request the caller may not read is not found (404). */
