@@ -2,7 +2,8 @@
 // also sends as X-Gitlab-* headers), its raw content, its blame, and the create, update and
 // delete of one file. Those writes are commits of one file action made by the commits API's
 // createCommit, as GitLab's Files::*Service are Commits::CreateService with one action.
-// Grape checks the params before the project is looked up, so the checks here come first too.
+// Grape checks the params before the project is looked up, so the resolvers run the check*
+// functions here before findFile or the project finder.
 import path from "node:path";
 import { AppError, notFound } from "../../errors.js";
 import type { ObjectInfo } from "../../git/cat-file.js";
