@@ -2,8 +2,11 @@
 // /projects/:id/repository/branches and /projects/:id/protected_branches): GitLab's createBranch,
 // and branchDelete, protectedBranchCreate and protectedBranchDelete. There is no protected branch
 // edit: Forgeline's REST has no PATCH for it (unprotect and protect again).
-import { createBranch, deleteBranch } from "../domain/repository/branches.js";
-import { protectBranch, unprotectBranch, type AccessEntryInput } from "../domain/repository/protected-branches.js";
+import { findRepositoryToPush } from "../domain/repository/access.js";
+import { checkBranchCreation, createBranch, deleteBranch, findBranchToDelete } from "../domain/repository/branches.js";
+import {
+  checkBranchProtection, findProjectToProtectBranches, findProtectedBranchToUnprotect, protectBranch, unprotectBranch, type AccessEntryInput,
+} from "../domain/repository/protected-branches.js";
 import { builder } from "./builder.js";
 import { matchingIdOf, projectPathOf, userIdOf } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";
@@ -15,13 +18,17 @@ payloadMutation("createBranch", {
     name: t.string({ required: true }),
     ref: t.string({ required: true, description: "Branch, tag or commit SHA to start from." }),
   }),
-  write: (input, ctx) => createBranch(ctx, projectPathOf(input.projectPath), input.name, input.ref),
+  write: async (input, ctx) => {
+    const path = projectPathOf(input.projectPath);
+    checkBranchCreation(ctx, input.name, input.ref);
+    return createBranch(ctx, await findRepositoryToPush(ctx, path), input.name, input.ref);
+  },
   returns: { field: "branch", type: BranchRef },
 });
 
 payloadMutation("branchDelete", {
   inputFields: (t) => ({ projectPath: t.id({ required: true }), name: t.string({ required: true }) }),
-  write: (input, ctx) => deleteBranch(ctx, projectPathOf(input.projectPath), input.name),
+  write: async (input, ctx) => deleteBranch(ctx, await findBranchToDelete(ctx, projectPathOf(input.projectPath), input.name)),
 });
 
 const ProtectedBranchAccessInput = builder.inputType("ProtectedBranchAccessInput", {
@@ -54,8 +61,9 @@ payloadMutation("protectedBranchCreate", {
     allowedToMerge: t.field({ type: [ProtectedBranchAccessInput] }),
     allowedToUnprotect: t.field({ type: [ProtectedBranchAccessInput] }),
   }),
-  write: (input, ctx) =>
-    protectBranch(ctx, projectPathOf(input.projectPath), {
+  write: async (input, ctx) => {
+    const path = projectPathOf(input.projectPath);
+    const protection = {
       name: input.name,
       push_access_level: input.pushAccessLevel,
       merge_access_level: input.mergeAccessLevel,
@@ -65,11 +73,14 @@ payloadMutation("protectedBranchCreate", {
       allowed_to_push: entriesOf(input.allowedToPush),
       allowed_to_merge: entriesOf(input.allowedToMerge),
       allowed_to_unprotect: entriesOf(input.allowedToUnprotect),
-    }),
+    };
+    checkBranchProtection(ctx, protection);
+    return protectBranch(ctx, await findProjectToProtectBranches(ctx, path), protection);
+  },
   returns: { field: "protectedBranch", type: ProtectedBranchRef },
 });
 
 payloadMutation("protectedBranchDelete", {
   inputFields: (t) => ({ projectPath: t.id({ required: true }), name: t.string({ required: true, description: "The rule's name, as created." }) }),
-  write: (input, ctx) => unprotectBranch(ctx, projectPathOf(input.projectPath), input.name),
+  write: async (input, ctx) => unprotectBranch(ctx, await findProtectedBranchToUnprotect(ctx, projectPathOf(input.projectPath), input.name)),
 });

@@ -6,9 +6,10 @@
 import { findMergeRequest } from "../domain/merge-requests/queries.js";
 import { requireAuthenticated } from "../domain/shared/guards.js";
 import { rebaseMergeRequest } from "../domain/merge-requests/rebase.js";
-import { cherryPickCommit, requireProjectPusher, revertCommit } from "../domain/commit-changes/writes.js";
-import { createCommitAsPusher } from "../domain/repository/commit-api.js";
-import { createTag, deleteTag } from "../domain/repository/tags.js";
+import { checkCommitChange, cherryPickCommit, revertCommit } from "../domain/commit-changes/writes.js";
+import { findRepositoryToPush } from "../domain/repository/access.js";
+import { checkCommitInput, createCommit } from "../domain/repository/commit-api.js";
+import { checkTagCreation, createTag, deleteTag, findTagToDelete } from "../domain/repository/tags.js";
 import { FILE_ACTIONS } from "../domain/repository/file-actions.js";
 import { builder } from "./builder.js";
 import { CommitRef } from "./commits.js";
@@ -49,19 +50,24 @@ payloadMutation("commitCreate", {
   }),
   // a protected branch's refusal is listed in `errors`, as GitLab's commitCreate lists it
   write: (input, ctx) =>
-    refusalsAsErrors(() => createCommitAsPusher(ctx, projectPathOf(input.projectPath), {
-      branch: input.branch,
-      start_branch: input.startBranch,
-      commit_message: input.message,
-      actions: input.actions.map((action) => ({
-        action: action.action as string,
-        file_path: action.filePath,
-        previous_path: action.previousPath,
-        content: action.content,
-        encoding: action.encoding as string | null | undefined,
-        execute_filemode: action.executeFilemode,
-      })),
-    })),
+    refusalsAsErrors(async () => {
+      const access = await findRepositoryToPush(ctx, projectPathOf(input.projectPath));
+      const commit = {
+        branch: input.branch,
+        start_branch: input.startBranch,
+        commit_message: input.message,
+        actions: input.actions.map((action) => ({
+          action: action.action as string,
+          file_path: action.filePath,
+          previous_path: action.previousPath,
+          content: action.content,
+          encoding: action.encoding as string | null | undefined,
+          execute_filemode: action.executeFilemode,
+        })),
+      };
+      checkCommitInput(ctx, commit);
+      return createCommit(ctx, access, commit);
+    }),
   returns: { field: "commit", type: CommitRef },
 });
 
@@ -77,8 +83,10 @@ payloadMutation("commitCherryPick", {
   inputFields: (t) => ({ ...commitChangeFields(t), message: t.string({ description: "The new commit's message instead of GitLab's." }) }),
   // a protected branch's refusal and a conflict are listed in `errors`
   write: async (input, ctx) => {
-    await requireProjectPusher(ctx, projectPathOf(input.projectPath));
-    return refusalsAsErrors(() => cherryPickCommit(ctx, projectPathOf(input.projectPath), input.sha, { branch: input.branch, dry_run: input.dryRun, message: input.message }));
+    const access = await findRepositoryToPush(ctx, projectPathOf(input.projectPath));
+    const change = { branch: input.branch, dry_run: input.dryRun, message: input.message };
+    checkCommitChange(ctx, change);
+    return refusalsAsErrors(() => cherryPickCommit(ctx, access, input.sha, change));
   },
   returns: { field: "commit", type: CommitRef },
 });
@@ -87,8 +95,10 @@ payloadMutation("commitRevert", {
   description: "Undoes a commit's changes on a branch with a new commit (a merge commit's against its first parent).",
   inputFields: commitChangeFields,
   write: async (input, ctx) => {
-    await requireProjectPusher(ctx, projectPathOf(input.projectPath));
-    return refusalsAsErrors(() => revertCommit(ctx, projectPathOf(input.projectPath), input.sha, { branch: input.branch, dry_run: input.dryRun }));
+    const access = await findRepositoryToPush(ctx, projectPathOf(input.projectPath));
+    const change = { branch: input.branch, dry_run: input.dryRun };
+    checkCommitChange(ctx, change);
+    return refusalsAsErrors(() => revertCommit(ctx, access, input.sha, change));
   },
   returns: { field: "commit", type: CommitRef },
 });
@@ -101,13 +111,18 @@ payloadMutation("tagCreate", {
     ref: t.string({ required: true, description: "Branch, tag or commit SHA to tag." }),
     message: t.string({ description: "Makes the tag annotated." }),
   }),
-  write: (input, ctx) => createTag(ctx, projectPathOf(input.projectPath), { tag_name: input.name, ref: input.ref, message: input.message }),
+  write: async (input, ctx) => {
+    const path = projectPathOf(input.projectPath);
+    const tag = { tag_name: input.name, ref: input.ref, message: input.message };
+    checkTagCreation(ctx, tag);
+    return createTag(ctx, await findRepositoryToPush(ctx, path), tag);
+  },
   returns: { field: "tag", type: TagRef },
 });
 
 payloadMutation("tagDelete", {
   inputFields: (t) => ({ projectPath: t.id({ required: true }), name: t.string({ required: true }) }),
-  write: (input, ctx) => deleteTag(ctx, projectPathOf(input.projectPath), input.name),
+  write: async (input, ctx) => deleteTag(ctx, await findTagToDelete(ctx, projectPathOf(input.projectPath), input.name)),
 });
 
 payloadMutation("mergeRequestRebase", {

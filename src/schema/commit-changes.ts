@@ -2,7 +2,8 @@
 // .../revert): GitLab's Commit entity, or after a successful dry run 200 {"dry_run":"success"},
 // which the field leaves to the REST answer (its GraphQL value is then null).
 import type { Context } from "../context.js";
-import { cherryPickCommit, revertCommit, type CommitChangeResult } from "../domain/commit-changes/writes.js";
+import { checkCommitChange, cherryPickCommit, revertCommit, type CommitChangeResult } from "../domain/commit-changes/writes.js";
+import { findRepositoryProject } from "../domain/repository/access.js";
 import { builder } from "./builder.js";
 import { CommitEntity } from "./repository.js";
 
@@ -28,7 +29,10 @@ builder.mutationFields((t) => ({
       dry_run: t.arg.boolean({ required: false }),
       message: t.arg.string({ required: false }),
     },
-    resolve: async (_r, { id, sha, ...input }, ctx) => answered(ctx, await cherryPickCommit(ctx, String(id), sha, input)),
+    resolve: async (_r, { id, sha, ...input }, ctx) => {
+      checkCommitChange(ctx, input);
+      return answered(ctx, await cherryPickCommit(ctx, await findRepositoryProject(ctx, String(id)), sha, input));
+    },
   }),
   revertCommit: t.field({
     type: CommitEntity,
@@ -41,6 +45,9 @@ builder.mutationFields((t) => ({
       branch: t.arg.string({ required: true }),
       dry_run: t.arg.boolean({ required: false }),
     },
-    resolve: async (_r, { id, sha, ...input }, ctx) => answered(ctx, await revertCommit(ctx, String(id), sha, input)),
+    resolve: async (_r, { id, sha, ...input }, ctx) => {
+      checkCommitChange(ctx, input);
+      return answered(ctx, await revertCommit(ctx, await findRepositoryProject(ctx, String(id)), sha, input));
+    },
   }),
 }));

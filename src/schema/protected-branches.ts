@@ -3,7 +3,8 @@
 import type { Context } from "../context.js";
 import type { ProtectedBranchAccessLevel } from "../generated/prisma/client.js";
 import {
-  getProtectedBranch, listProtectedBranches, protectBranch, unprotectBranch,
+  checkBranchProtection, findProjectToProtectBranches, findProtectedBranch, findProtectedBranchToUnprotect, listProtectedBranches,
+  protectBranch, unprotectBranch,
 } from "../domain/repository/protected-branches.js";
 import { roleDescription, type AccessKind, type ProtectedBranchWithLevels } from "../domain/repository/protection-rules.js";
 import { findProject } from "../domain/shared/parents.js";
@@ -76,7 +77,7 @@ builder.queryFields((t) => ({
   projectProtectedBranch: t.field({
     type: ProtectedBranchEntity,
     args: { id: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx) => getProtectedBranch(ctx, String(args.id), args.name),
+    resolve: async (_r, args, ctx) => (await findProtectedBranch(ctx, String(args.id), args.name)).rule,
   }),
 }));
 
@@ -96,11 +97,15 @@ builder.mutationFields((t) => ({
       allowed_to_merge: t.arg({ type: [AccessEntryInput], required: false }),
       allowed_to_unprotect: t.arg({ type: [AccessEntryInput], required: false }),
     },
-    resolve: (_r, { id, ...input }, ctx) => protectBranch(ctx, String(id), input),
+    resolve: async (_r, { id, ...input }, ctx) => {
+      checkBranchProtection(ctx, input);
+      return protectBranch(ctx, await findProjectToProtectBranches(ctx, String(id)), input);
+    },
   }),
   unprotectBranch: t.boolean({
     extensions: { access: "authenticated" },
     args: { id: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx) => unprotectBranch(ctx, String(args.id), args.name, ctx.request.headers.get("if-unmodified-since")),
+    resolve: async (_r, args, ctx) =>
+      unprotectBranch(ctx, await findProtectedBranchToUnprotect(ctx, String(args.id), args.name), ctx.request.headers.get("if-unmodified-since")),
   }),
 }));

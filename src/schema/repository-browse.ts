@@ -1,7 +1,8 @@
 // Browsing a repository: the tree, archives, compare, commit diffs and refs, contributors.
 import { archiveKindOfExtension, archiveKindOfParam, repositoryArchive, type ArchiveFile, type ArchiveKind, type ArchiveRequest } from "../domain/repository/archives.js";
 import { listCommitDiffs, listCommitRefs, type CommitRefView } from "../domain/repository/commit-diffs.js";
-import { compareRefs, type CompareView } from "../domain/repository/compare.js";
+import { compareRefs, findComparedProject, type CompareView } from "../domain/repository/compare.js";
+import { findRepositoryProject } from "../domain/repository/access.js";
 import { listContributors, type ContributorView } from "../domain/repository/contributors.js";
 import { listTree, type TreeObjectView } from "../domain/repository/tree.js";
 import { findProject } from "../domain/shared/parents.js";
@@ -58,7 +59,7 @@ const ArchiveEntity = builder.objectRef<ArchiveFile>("RepositoryArchive").implem
 
 /** The archive's file goes in ctx.rest.download (a `download` route sends it); the field answers its name. */
 async function sendArchive(ctx: Context, kind: ArchiveKind, { id, ...request }: ArchiveRequest & { id: string | number }): Promise<ArchiveFile> {
-  const archive = await repositoryArchive(ctx, String(id), kind, request);
+  const archive = await repositoryArchive(ctx, await findRepositoryProject(ctx, String(id)), kind, request);
   ctx.rest.download = archive.download;
   return archive;
 }
@@ -110,7 +111,8 @@ builder.queryFields((t) => {
         straight: t.arg.boolean({ required: false }),
         unidiff: t.arg.boolean({ required: false }),
       },
-      resolve: (_r, { id, ...request }, ctx) => compareRefs(ctx, String(id), request),
+      resolve: async (_r, { id, from_project_id, ...request }, ctx) =>
+        compareRefs(ctx, await findComparedProject(ctx, String(id), from_project_id), request),
     }),
     projectCommitDiff: t.field({
       type: [DiffEntity],

@@ -2,9 +2,11 @@
 // range and blob entities and their root fields. The files API also sends a file's facts as
 // X-Gitlab-* headers; the raw routes are download routes answering the blob itself.
 import type { Context } from "../context.js";
-import { getBlob, getRawBlob, type BlobView, type RawBlob } from "../domain/repository/blobs.js";
+import { findProjectWithCodeToPush } from "../domain/repository/access.js";
+import { blobView, findBlob, rawBlobOf, type BlobView, type RawBlob } from "../domain/repository/blobs.js";
 import {
-  createFile, deleteFile, getFile, getFileBlame, getRawFile, updateFile,
+  checkBlameRequest, checkFileRequest, checkFileWrite, checkRawFileRequest, createFile, deleteFile, fileBlame, fileView, findFile,
+  rawFile, updateFile,
   type BlameRange, type FileCommitted, type FileFacts, type FileView,
 } from "../domain/repository/files.js";
 import { gitTime, type CommitRecord } from "../domain/repository/git.js";
@@ -111,7 +113,8 @@ builder.queryFields((t) => ({
     extensions: readRepository,
     args: { id: t.arg.id({ required: true }), file_path: t.arg.string({ required: true }), ref: t.arg.string({ required: false }) },
     resolve: async (_r, args, ctx) => {
-      const file = await getFile(ctx, String(args.id), args.file_path, args.ref);
+      checkFileRequest(args.file_path, args.ref);
+      const file = await fileView(ctx, await findFile(ctx, String(args.id), args.file_path, args.ref));
       ctx.rest.headers = gitlabHeaders(file.facts);
       return file;
     },
@@ -125,7 +128,8 @@ builder.queryFields((t) => ({
       lfs: t.arg.boolean({ required: false }), // no LFS objects here: every blob is sent as it is
     },
     resolve: async (_r, args, ctx) => {
-      const { facts, raw } = await getRawFile(ctx, String(args.id), args.file_path, args.ref);
+      checkRawFileRequest(args.file_path, args.ref);
+      const { facts, raw } = await rawFile(await findFile(ctx, String(args.id), args.file_path, args.ref));
       setDownload(ctx, raw, { ...rawHeaders(raw, facts.fileName), ...gitlabHeaders(facts) });
       return facts.fileName;
     },
@@ -140,7 +144,8 @@ builder.queryFields((t) => ({
       range: t.arg({ type: BlameRangeInput, required: false }),
     },
     resolve: async (_r, args, ctx) => {
-      const blame = await getFileBlame(ctx, String(args.id), args.file_path, args.ref, args.range);
+      checkBlameRequest(args.file_path, args.ref, args.range);
+      const blame = await fileBlame(ctx, await findFile(ctx, String(args.id), args.file_path, args.ref), args.range);
       ctx.rest.headers = gitlabHeaders(blame.facts);
       return blame.ranges;
     },
@@ -148,12 +153,12 @@ builder.queryFields((t) => ({
   projectRepositoryBlob: t.field({
     type: RepositoryBlobEntity,
     args: { id: t.arg.id({ required: true }), sha: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx) => getBlob(ctx, String(args.id), args.sha),
+    resolve: async (_r, args, ctx) => blobView(ctx, await findBlob(ctx, String(args.id), args.sha)),
   }),
   projectRepositoryBlobRaw: t.string({
     args: { id: t.arg.id({ required: true }), sha: t.arg.string({ required: true }) },
     resolve: async (_r, args, ctx) => {
-      const raw = await getRawBlob(ctx, String(args.id), args.sha);
+      const raw = await rawBlobOf(await findBlob(ctx, String(args.id), args.sha));
       setDownload(ctx, raw, rawHeaders(raw, null));
       return args.sha;
     },
@@ -180,16 +185,25 @@ builder.mutationFields((t) => {
     createRepositoryFile: t.field({
       type: RepositoryFileWriteEntity,
       args: { ...writeArgs, ...contentArgs },
-      resolve: (_r, { id, file_path, ...input }, ctx) => createFile(ctx, String(id), file_path, input),
+      resolve: async (_r, { id, file_path, ...input }, ctx) => {
+        checkFileWrite("create", file_path, input);
+        return createFile(ctx, await findProjectWithCodeToPush(ctx, String(id)), file_path, input);
+      },
     }),
     updateRepositoryFile: t.field({
       type: RepositoryFileWriteEntity,
       args: { ...writeArgs, ...contentArgs },
-      resolve: (_r, { id, file_path, ...input }, ctx) => updateFile(ctx, String(id), file_path, input),
+      resolve: async (_r, { id, file_path, ...input }, ctx) => {
+        checkFileWrite("update", file_path, input);
+        return updateFile(ctx, await findProjectWithCodeToPush(ctx, String(id)), file_path, input);
+      },
     }),
     deleteRepositoryFile: t.boolean({
       args: writeArgs,
-      resolve: (_r, { id, file_path, ...input }, ctx) => deleteFile(ctx, String(id), file_path, input),
+      resolve: async (_r, { id, file_path, ...input }, ctx) => {
+        checkFileWrite("delete", file_path, input);
+        return deleteFile(ctx, await findProjectWithCodeToPush(ctx, String(id)), file_path, input);
+      },
     }),
   };
 });

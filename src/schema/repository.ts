@@ -1,7 +1,10 @@
 // Repository: GitLab's Commit, CommitDetail and Branch entities, the branches and commits root
 // fields; protected branches live in protected-branches.ts.
-import { createBranch, deleteBranch, getBranch, listBranches, type BranchView } from "../domain/repository/branches.js";
-import { createCommit, getCommit, getMergeBase, listCommits, type CommitDetailView } from "../domain/repository/commit-api.js";
+import { findRepositoryProject, findRepositoryToPush } from "../domain/repository/access.js";
+import {
+  branchView, checkBranchCreation, createBranch, deleteBranch, findBranch, findBranchToDelete, listBranches, type BranchView,
+} from "../domain/repository/branches.js";
+import { checkCommitInput, commitDetail, createCommit, findCommit, listCommits, mergeBase, type CommitDetailView } from "../domain/repository/commit-api.js";
 import { gitTime, type CommitRecord } from "../domain/repository/git.js";
 import { branchWebUrl, commitWebUrl } from "../domain/repository/urls.js";
 import { withListDetails, type ListedCommit } from "../domain/repository/commit-diffs.js";
@@ -106,7 +109,7 @@ builder.queryFields((t) => ({
   projectBranch: t.field({
     type: BranchEntity,
     args: { id: t.arg.id({ required: true }), branch: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx) => getBranch(ctx, String(args.id), args.branch),
+    resolve: async (_r, args, ctx) => branchView(ctx, await findBranch(ctx, String(args.id), args.branch)),
   }),
   projectCommits: t.field({
     type: [CommitWithStatsEntity],
@@ -133,12 +136,12 @@ builder.queryFields((t) => ({
   projectMergeBase: t.field({
     type: CommitEntity,
     args: { id: t.arg.id({ required: true }), refs: t.arg.stringList({ required: true }) },
-    resolve: (_r, args, ctx) => getMergeBase(ctx, String(args.id), args.refs),
+    resolve: async (_r, args, ctx) => mergeBase(ctx, await findRepositoryProject(ctx, String(args.id)), args.refs),
   }),
   projectCommit: t.field({
     type: CommitDetailEntity,
     args: { id: t.arg.id({ required: true }), sha: t.arg.string({ required: true }), stats: t.arg.boolean({ required: false }) },
-    resolve: (_r, args, ctx) => getCommit(ctx, String(args.id), args.sha, args.stats ?? true),
+    resolve: async (_r, args, ctx) => commitDetail(ctx, await findCommit(ctx, String(args.id), args.sha), args.stats ?? true),
   }),
 }));
 
@@ -147,12 +150,16 @@ builder.mutationFields((t) => ({
     type: BranchEntity,
     extensions: { access: "authenticated" },
     args: { id: t.arg.id({ required: true }), branch: t.arg.string({ required: true }), ref: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx) => createBranch(ctx, String(args.id), args.branch, args.ref),
+    resolve: async (_r, args, ctx) => {
+      checkBranchCreation(ctx, args.branch, args.ref);
+      return createBranch(ctx, await findRepositoryToPush(ctx, String(args.id)), args.branch, args.ref);
+    },
   }),
   deleteBranch: t.boolean({
     extensions: { access: "authenticated" },
     args: { id: t.arg.id({ required: true }), branch: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx) => deleteBranch(ctx, String(args.id), args.branch, ctx.request.headers.get("if-unmodified-since")),
+    resolve: async (_r, args, ctx) =>
+      deleteBranch(ctx, await findBranchToDelete(ctx, String(args.id), args.branch), ctx.request.headers.get("if-unmodified-since")),
   }),
   createCommit: t.field({
     type: CommitDetailEntity,
@@ -167,6 +174,9 @@ builder.mutationFields((t) => ({
       author_email: t.arg.string({ required: false }),
       stats: t.arg.boolean({ required: false }),
     },
-    resolve: (_r, { id, ...input }, ctx) => createCommit(ctx, String(id), input),
+    resolve: async (_r, { id, ...input }, ctx) => {
+      checkCommitInput(ctx, input);
+      return createCommit(ctx, await findRepositoryProject(ctx, String(id)), input);
+    },
   }),
 }));

@@ -1,5 +1,6 @@
 // Repository tags: GitLab's Tag entity and the tags root fields (src/domain/repository/tags.ts).
-import { createTag, deleteTag, getTag, listTags, type TagView } from "../domain/repository/tags.js";
+import { findRepositoryToPush } from "../domain/repository/access.js";
+import { checkTagCreation, createTag, deleteTag, findTag, findTagToDelete, listTags, tagView, type TagView } from "../domain/repository/tags.js";
 import { findProject } from "../domain/shared/parents.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
@@ -36,7 +37,7 @@ builder.queryFields((t) => ({
   projectTag: t.field({
     type: TagEntity,
     args: { id: t.arg.id({ required: true }), tag_name: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx) => getTag(ctx, String(args.id), args.tag_name),
+    resolve: async (_r, args, ctx) => tagView(ctx, await findTag(ctx, String(args.id), args.tag_name)),
   }),
 }));
 
@@ -50,11 +51,14 @@ builder.mutationFields((t) => ({
       ref: t.arg.string({ required: true }),
       message: t.arg.string({ required: false }),
     },
-    resolve: (_r, { id, ...input }, ctx) => createTag(ctx, String(id), input),
+    resolve: async (_r, { id, ...input }, ctx) => {
+      checkTagCreation(ctx, input);
+      return createTag(ctx, await findRepositoryToPush(ctx, String(id)), input);
+    },
   }),
   deleteTag: t.boolean({
     extensions: { access: "authenticated" },
     args: { id: t.arg.id({ required: true }), tag_name: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx) => deleteTag(ctx, String(args.id), args.tag_name),
+    resolve: async (_r, args, ctx) => deleteTag(ctx, await findTagToDelete(ctx, String(args.id), args.tag_name)),
   }),
 }));

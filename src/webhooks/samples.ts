@@ -7,7 +7,7 @@ import type { HookOwner } from "../domain/web-hooks/owners.js";
 import type { Services } from "../domain/shared/context.js";
 import { AppError } from "../errors.js";
 import { BLANK_SHA, type PushedCommit } from "../domain/shared/events.js";
-import { findBranch } from "../domain/repository/branches.js";
+import { branchNamed } from "../domain/repository/branches.js";
 import { repositoryOf } from "../domain/repository/git.js";
 import { pushedCommits } from "../domain/repository/ref-updates.js";
 import { loadProject, type ProjectWithNamespace } from "./payloads/common.js";
@@ -97,7 +97,7 @@ async function pushSample(services: Services, project: ProjectWithNamespace, use
 }
 
 async function latestCommits(services: Services, project: ProjectWithNamespace, limit: number): Promise<PushedCommit[]> {
-  const head = (await findBranch(services.db, project.id, project.defaultBranch))?.headSha;
+  const head = (await branchNamed(services.db, project.id, project.defaultBranch))?.headSha;
   if (!head) return [];
   const repo = repositoryOf(services, project.id);
   return pushedCommits(repo, await repo.commits(await repo.revList([`--max-count=${limit}`, head])));

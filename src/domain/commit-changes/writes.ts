@@ -4,11 +4,12 @@
 // moved through the one ref-update path so pushes' hooks, merge request heads and events follow.
 import { forbidden, notFound, type AppError } from "../../errors.js";
 import type { CommitObject, Signature } from "../../git/objects.js";
+import type { ProjectAccess } from "../shared/parents.js";
 import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { mergedMergeRequestOf } from "../merge-requests/by-commit.js";
-import { canPushToBranch, findRepositoryProject, requirePushCode } from "../repository/access.js";
-import { blankParamErrors, findBranch, requireParams } from "../repository/branches.js";
+import { canPushToBranch } from "../repository/access.js";
+import { blankParamErrors, branchNamed, requireParams } from "../repository/branches.js";
 import { commitRecord, resolveCommit, signature, type CommitRecord, type GitRepository } from "../repository/git.js";
 import { cherryPickedTree, EmptyChangeError, MergeConflictError, revertedTree } from "../repository/merges.js";
 import { BRANCH_PREFIX, moveRefs, withRepository } from "../repository/ref-updates.js";
@@ -24,27 +25,29 @@ export interface CommitChangeInput {
 /** The new commit, or null after a dry run that would have succeeded. */
 export type CommitChangeResult = CommitRecord | null;
 
-export function cherryPickCommit(ctx: DomainContext, id: string, sha: string, input: CommitChangeInput): Promise<CommitChangeResult> {
-  return changeCommit(ctx, id, sha, input, "cherry_pick");
-}
-
-export function revertCommit(ctx: DomainContext, id: string, sha: string, input: Omit<CommitChangeInput, "message">): Promise<CommitChangeResult> {
-  return changeCommit(ctx, id, sha, { ...input, message: null }, "revert");
+/** Before the project is looked up: signed in (401), then a branch that is not blank (400). */
+export function checkCommitChange(ctx: DomainContext, input: Pick<CommitChangeInput, "branch">): void {
+  requireAuthenticated(ctx);
+  requireParams(blankParamErrors({ branch: input.branch }));
 }
 
 /**
- * The public graph's order: push_code on the project first (a bare 403 for readers, which the graph
- * hides), so that only the branch's own refusal is left to tell.
+ * Cherry-picks commit `sha` in a repository the caller may read (findRepositoryProject; the public
+ * graph finds it with findRepositoryToPush, a bare 403 for readers, so that only the branch's own
+ * refusal is left to tell), after checkCommitChange.
  */
-export async function requireProjectPusher(ctx: DomainContext, id: string): Promise<void> {
-  requirePushCode(ctx, await findRepositoryProject(ctx, id));
+export function cherryPickCommit(ctx: DomainContext, access: ProjectAccess, sha: string, input: CommitChangeInput): Promise<CommitChangeResult> {
+  return changeCommit(ctx, access, sha, input, "cherry_pick");
+}
+
+/** Reverts commit `sha`, as cherryPickCommit. */
+export function revertCommit(ctx: DomainContext, access: ProjectAccess, sha: string, input: Omit<CommitChangeInput, "message">): Promise<CommitChangeResult> {
+  return changeCommit(ctx, access, sha, { ...input, message: null }, "revert");
 }
 
 /** The endpoints' checks in GitLab's order: push to the branch (403), the commit (404), the branch (404). */
-async function changeCommit(ctx: DomainContext, id: string, sha: string, input: CommitChangeInput, action: CommitChangeAction): Promise<CommitChangeResult> {
-  const user = requireAuthenticated(ctx).user;
-  requireParams(blankParamErrors({ branch: input.branch }));
-  const access = await findRepositoryProject(ctx, id);
+async function changeCommit(ctx: DomainContext, access: ProjectAccess, sha: string, input: CommitChangeInput, action: CommitChangeAction): Promise<CommitChangeResult> {
+  const user = ctx.actor!.user;
   if (!(await canPushToBranch(ctx, access, input.branch))) throw forbidden("You are not allowed to push into this branch");
   const projectId = access.project.id;
   const commit = await resolveCommit(ctx, projectId, sha);
@@ -53,7 +56,7 @@ async function changeCommit(ctx: DomainContext, id: string, sha: string, input: 
   const message = input.message ?? (action === "cherry_pick" ? cherryPickMessage(commit, merged) : revertMessage(commit, merged));
   const committer = signature(user, ctx.now());
   return withRepository(ctx, projectId, async (repo) => {
-    const branch = await findBranch(ctx.db, projectId, input.branch);
+    const branch = await branchNamed(ctx.db, projectId, input.branch);
     if (!branch) throw notFound("Branch");
     const picked = (await repo.commit(commit.sha))!;
     const tree = await changedTree(repo, action, picked, branch.headSha, committer, (code) => changeFailed(action, merged, code, !!input.dry_run));

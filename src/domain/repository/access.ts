@@ -25,6 +25,13 @@ export async function findRepositoryProject(ctx: DomainContext, id: string | num
   return access;
 }
 
+/** The project of a repository write: findRepositoryProject, then push_code (403). */
+export async function findRepositoryToPush(ctx: DomainContext, id: string | number): Promise<ProjectAccess> {
+  const access = await findRepositoryProject(ctx, id);
+  requirePushCode(ctx, access);
+  return access;
+}
+
 /** `authorize_read_code!` alone (protected branches API): 403 whatever the reason. */
 export function requireReadCode(ctx: DomainContext, access: ProjectAccess): void {
   if (!featureAvailable(ctx, access, "repository")) throw forbidden();
@@ -34,6 +41,13 @@ export function requireReadCode(ctx: DomainContext, access: ProjectAccess): void
 export async function findProjectWithCode(ctx: DomainContext, id: string | number): Promise<ProjectAccess> {
   const access = await findProject(ctx, id);
   requireReadCode(ctx, access);
+  return access;
+}
+
+/** The project of a files API write: findProjectWithCode, then push_code (403). */
+export async function findProjectWithCodeToPush(ctx: DomainContext, id: string | number): Promise<ProjectAccess> {
+  const access = await findProjectWithCode(ctx, id);
+  requirePushCode(ctx, access);
   return access;
 }
 

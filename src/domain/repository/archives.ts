@@ -8,9 +8,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { PassThrough, type Readable } from "node:stream";
 import { notFound, routeNotFound } from "../../errors.js";
 import { spawnGit } from "../../git/command.js";
+import type { ProjectAccess } from "../shared/parents.js";
 import type { DomainContext } from "../shared/context.js";
 import type { Download } from "../shared/downloads.js";
-import { findRepositoryProject } from "./access.js";
 import { repositoryOf, resolveCommitSha, type GitRepository } from "./git.js";
 
 export type ArchiveKind = "tar.gz" | "tar.bz2" | "tar" | "zip";
@@ -48,8 +48,8 @@ export interface ArchiveFile {
 
 const fileNotFound = () => notFound("File");
 
-export async function repositoryArchive(ctx: DomainContext, id: string, kind: ArchiveKind, request: ArchiveRequest): Promise<ArchiveFile> {
-  const { project } = await findRepositoryProject(ctx, id);
+/** The archive of a project whose repository the caller may read (findRepositoryProject). */
+export async function repositoryArchive(ctx: DomainContext, { project }: ProjectAccess, kind: ArchiveKind, request: ArchiveRequest): Promise<ArchiveFile> {
   const repo = repositoryOf(ctx, project.id);
   const ref = request.sha || project.defaultBranch;
   const sha = await resolveCommitSha(repo, ref);

@@ -145,8 +145,15 @@ function isSvg(head: Buffer): boolean {
 
 // --- blobs API
 
-/** The repository's blob named by a full or abbreviated id, for a caller who may read the code. */
-async function findBlob(ctx: DomainContext, id: string, sha: string): Promise<{ access: ProjectAccess; repo: GitRepository; info: ObjectInfo }> {
+/** A blob of a project's repository, found by findBlob. */
+export interface FoundBlob {
+  access: ProjectAccess;
+  repo: GitRepository;
+  info: ObjectInfo;
+}
+
+/** GET /projects/:id/repository/blobs/:sha[/raw]: the blob named by a full or abbreviated id, for a caller who may read the code. */
+export async function findBlob(ctx: DomainContext, id: string, sha: string): Promise<FoundBlob> {
   const access = await findProject(ctx, id);
   requireReadCode(ctx, access);
   const repo = repositoryOf(ctx, access.project.id);
@@ -164,15 +171,13 @@ export interface BlobView {
 }
 
 /** GET /projects/:id/repository/blobs/:sha */
-export async function getBlob(ctx: DomainContext, id: string, sha: string): Promise<BlobView> {
-  const { access, repo, info } = await findBlob(ctx, id, sha);
+export async function blobView(ctx: DomainContext, { access, repo, info }: FoundBlob): Promise<BlobView> {
   await limitLargeBlob(ctx, access.project.id, info.size);
   const content = await blobContent(repo, await loadBlob(repo, info));
   return { size: info.size, encoding: "base64", content: content.toString("base64"), sha: info.sha };
 }
 
 /** GET /projects/:id/repository/blobs/:sha/raw */
-export async function getRawBlob(ctx: DomainContext, id: string, sha: string): Promise<RawBlob> {
-  const { repo, info } = await findBlob(ctx, id, sha);
+export async function rawBlobOf({ repo, info }: FoundBlob): Promise<RawBlob> {
   return rawBlob(repo, await loadBlob(repo, info));
 }

@@ -10,7 +10,7 @@ import { BLANK_SHA, type Tx } from "../shared/events.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import {
-  canDeleteBranch, canMergeToBranch, canPushToBranch, findRepositoryProject, requirePushCode, requireRepositoryEnabled,
+  canDeleteBranch, canMergeToBranch, canPushToBranch, findRepositoryProject, findRepositoryToPush, requireRepositoryEnabled,
 } from "./access.js";
 import { readCommits, repositoryOf, resolveCommitSha, type CommitRecord } from "./git.js";
 import { developersCan, projectProtections } from "./protection-rules.js";
@@ -30,7 +30,8 @@ export interface BranchView {
   isDefault: boolean;
 }
 
-export function findBranch(db: Db | Tx, projectId: number, name: string): Promise<Branch | null> {
+/** The branch row of that name, if any (no access check). */
+export function branchNamed(db: Db | Tx, projectId: number, name: string): Promise<Branch | null> {
   return db.branch.findUnique({ where: { projectId_name: { projectId, name } } });
 }
 
@@ -49,7 +50,7 @@ export function requireParams(problems: string[]): void {
 /** Entity views of branches, sharing one protections query and one `merged` question to git. */
 async function branchViews(ctx: DomainContext, access: ProjectAccess, branches: Branch[]): Promise<BranchView[]> {
   const { project } = access;
-  const defaultBranch = await findBranch(ctx.db, project.id, project.defaultBranch);
+  const defaultBranch = await branchNamed(ctx.db, project.id, project.defaultBranch);
   const [protections, merged, commits] = await Promise.all([
     projectProtections(ctx.db, project.id),
     mergedInto(ctx, project.id, defaultBranch, branches),
@@ -106,38 +107,59 @@ export async function listBranches(ctx: DomainContext, access: ProjectAccess, fi
   return { ...listed, rows: await branchViews(ctx, access, listed.rows) };
 }
 
-/** find_branch!: 400 for a name git would refuse, 404 for a missing branch. */
-async function findBranchOrFail(ctx: DomainContext, access: ProjectAccess, name: string): Promise<Branch> {
-  if (!isValidBranchName(name)) throw failed("The branch refname is invalid");
-  const branch = await findBranch(ctx.db, access.project.id, name);
-  if (!branch) throw notFound("Branch");
-  return branch;
+/** A branch of a project, found with the access that let the caller find it. */
+export interface FoundBranch {
+  access: ProjectAccess;
+  branch: Branch;
 }
 
-export async function getBranch(ctx: DomainContext, id: string, name: string): Promise<BranchView> {
-  const access = await findRepositoryProject(ctx, id);
-  const branch = await findBranchOrFail(ctx, access, name);
+/** find_branch!: 400 for a name git would refuse, 404 for a missing branch. */
+async function branchOrFail(ctx: DomainContext, access: ProjectAccess, name: string): Promise<FoundBranch> {
+  if (!isValidBranchName(name)) throw failed("The branch refname is invalid");
+  const branch = await branchNamed(ctx.db, access.project.id, name);
+  if (!branch) throw notFound("Branch");
+  return { access, branch };
+}
+
+/** GET /projects/:id/repository/branches/:branch: a branch of a repository the caller may read. */
+export async function findBranch(ctx: DomainContext, id: string, name: string): Promise<FoundBranch> {
+  return branchOrFail(ctx, await findRepositoryProject(ctx, id), name);
+}
+
+/** DELETE .../branches/:branch: signed in (401), the project (404), push_code (403), then the branch. */
+export async function findBranchToDelete(ctx: DomainContext, id: string, name: string): Promise<FoundBranch> {
+  requireAuthenticated(ctx);
+  return branchOrFail(ctx, await findRepositoryToPush(ctx, id), name);
+}
+
+/** What the Branch entity shows of a found branch. */
+export async function branchView(ctx: DomainContext, { access, branch }: FoundBranch): Promise<BranchView> {
   return (await branchViews(ctx, access, [branch]))[0]!;
 }
 
-/** Branches::CreateService and the pre-receive checks of a branch creation. */
-export async function createBranch(ctx: DomainContext, id: string, name: string, ref: string): Promise<BranchView> {
+/** POST .../branches, before the project is looked up: signed in (401), then Grape's params (400). */
+export function checkBranchCreation(ctx: DomainContext, name: string, ref: string): void {
   requireAuthenticated(ctx);
   requireParams(blankParamErrors({ branch: name, ref }));
-  const access = await findRepositoryProject(ctx, id);
-  requirePushCode(ctx, access);
+}
+
+/**
+ * Branches::CreateService and the pre-receive checks of a branch creation, in a repository the
+ * caller may push to (findRepositoryToPush), after checkBranchCreation.
+ */
+export async function createBranch(ctx: DomainContext, access: ProjectAccess, name: string, ref: string): Promise<BranchView> {
   const projectId = access.project.id;
   if (!isValidBranchName(name)) throw failed("Branch name is invalid");
-  if (await findBranch(ctx.db, projectId, name)) throw failed("Branch already exists");
+  if (await branchNamed(ctx.db, projectId, name)) throw failed("Branch already exists");
   const start = await resolveCommitSha(repositoryOf(ctx, projectId), ref);
   if (!start) throw failed(`Failed to create branch '${name}': invalid reference name '${ref}'`);
   if (looksLikeSha(name)) throw failed("You cannot create a branch with a 40-character hexadecimal branch name.");
   await requireMayCreate(ctx, access, name);
   await withRepository(ctx, projectId, async () => {
-    if (await findBranch(ctx.db, projectId, name)) throw failed("Branch already exists");
+    if (await branchNamed(ctx.db, projectId, name)) throw failed("Branch already exists");
     await moveRefs(ctx, projectId, [{ ref: `${BRANCH_PREFIX}${name}`, oldSha: BLANK_SHA, newSha: start }], { actorId: ctx.actor!.user.id });
   });
-  const branch = (await findBranch(ctx.db, projectId, name))!;
+  const branch = (await branchNamed(ctx.db, projectId, name))!;
   return (await branchViews(ctx, access, [branch]))[0]!;
 }
 
@@ -148,11 +170,9 @@ async function requireMayCreate(ctx: DomainContext, access: ProjectAccess, name:
   throw failed("You are not allowed to create protected branches on this project.");
 }
 
-export async function deleteBranch(ctx: DomainContext, id: string, name: string, unmodifiedSince?: string | null): Promise<boolean> {
-  requireAuthenticated(ctx);
-  const access = await findRepositoryProject(ctx, id);
-  requirePushCode(ctx, access);
-  const branch = await findBranchOrFail(ctx, access, name);
+/** Deletes a branch found by findBranchToDelete. */
+export async function deleteBranch(ctx: DomainContext, { access, branch }: FoundBranch, unmodifiedSince?: string | null): Promise<boolean> {
+  const { name } = branch;
   const [head] = await readCommits(ctx, access.project.id, [branch.headSha]);
   if (head) assertUnmodifiedSince(head.authoredAt, unmodifiedSince);
   if (name === access.project.defaultBranch) throw failed("The default branch of a project cannot be deleted.");
@@ -160,7 +180,7 @@ export async function deleteBranch(ctx: DomainContext, id: string, name: string,
     throw failed("You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.");
   }
   await withRepository(ctx, access.project.id, async () => {
-    const current = await findBranch(ctx.db, access.project.id, name);
+    const current = await branchNamed(ctx.db, access.project.id, name);
     if (!current) throw notFound("Branch");
     await moveRefs(ctx, access.project.id, [{ ref: `${BRANCH_PREFIX}${name}`, oldSha: current.headSha, newSha: BLANK_SHA }], {
       actorId: ctx.actor!.user.id,

@@ -8,8 +8,8 @@ import type { DomainContext } from "../shared/context.js";
 import { BLANK_SHA } from "../shared/events.js";
 import type { Page, PageArgs } from "../shared/pagination.js";
 import { pageWindow } from "../shared/pagination.js";
-import { canPushToBranch, findRepositoryProject, requirePushCode, requireRepositoryEnabled } from "./access.js";
-import { blankParamErrors, findBranch, requireParams } from "./branches.js";
+import { canPushToBranch, findRepositoryProject, requireRepositoryEnabled } from "./access.js";
+import { blankParamErrors, branchNamed, requireParams } from "./branches.js";
 import { applyFileActions, cleanPath, FILE_ACTIONS, type FileAction } from "./file-actions.js";
 import { commitRecord, readCommit, readCommits, repositoryOf, resolveCommit, resolveCommitSha, signature, type CommitRecord, type GitRepository } from "./git.js";
 import { BRANCH_PREFIX, moveRefs, withRepository } from "./ref-updates.js";
@@ -61,8 +61,7 @@ function historyArgs(filters: CommitFilters, head: string | null, skip: number, 
  * GET /projects/:id/repository/merge_base (lib/api/repositories.rb): the best common ancestor
  * of two or more refs (branch names, tags or shas).
  */
-export async function getMergeBase(ctx: DomainContext, id: string, refs: string[]): Promise<CommitRecord> {
-  const { project } = await findRepositoryProject(ctx, id);
+export async function mergeBase(ctx: DomainContext, { project }: ProjectAccess, refs: string[]): Promise<CommitRecord> {
   if (refs.length < 2) throw failed("Provide at least 2 refs");
   const repo = repositoryOf(ctx, project.id);
   const shas = await Promise.all(refs.map((ref) => resolveCommitSha(repo, ref)));
@@ -74,12 +73,23 @@ export async function getMergeBase(ctx: DomainContext, id: string, refs: string[
   return commit;
 }
 
-/** GET .../commits/:sha: a sha, an abbreviated sha, a branch or a tag. */
-export async function getCommit(ctx: DomainContext, id: string, sha: string, includeStats: boolean): Promise<CommitDetailView> {
-  const { project } = await findRepositoryProject(ctx, id);
-  const commit = await resolveCommit(ctx, project.id, sha);
+/** A commit of a project, found with the access that let the caller find it. */
+export interface FoundCommit {
+  access: ProjectAccess;
+  commit: CommitRecord;
+}
+
+/** GET .../commits/:sha: a sha, an abbreviated sha, a branch or a tag, in a repository the caller may read. */
+export async function findCommit(ctx: DomainContext, id: string, sha: string): Promise<FoundCommit> {
+  const access = await findRepositoryProject(ctx, id);
+  const commit = await resolveCommit(ctx, access.project.id, sha);
   if (!commit) throw notFound("Commit");
-  return withStats(repositoryOf(ctx, project.id), commit, includeStats);
+  return { access, commit };
+}
+
+/** CommitDetail of a found commit. */
+export function commitDetail(ctx: DomainContext, { access, commit }: FoundCommit, includeStats: boolean): Promise<CommitDetailView> {
+  return withStats(repositoryOf(ctx, access.project.id), commit, includeStats);
 }
 
 /** GitLab's commit stats: lines added and deleted against the first parent. */
@@ -140,10 +150,10 @@ interface Start {
 async function startOf(ctx: DomainContext, projectId: number, input: CommitInput): Promise<Start> {
   const { branch } = input;
   const startBranch = input.start_branch || branch;
-  const target = await findBranch(ctx.db, projectId, branch);
+  const target = await branchNamed(ctx.db, projectId, branch);
   const before = target?.headSha ?? BLANK_SHA;
   if (input.start_sha) return { parent: await startCommitBySha(ctx, projectId, input.start_sha, branch, target), before };
-  const start = await findBranch(ctx.db, projectId, startBranch);
+  const start = await branchNamed(ctx.db, projectId, startBranch);
   if (!start && !(await ctx.db.branch.findFirst({ where: { projectId }, select: { id: true } }))) {
     if (!isValidBranchName(branch)) throw failed(`Something went wrong when we tried to create '${branch}' for you: Branch name is invalid`);
     return { parent: null, before };
@@ -183,20 +193,20 @@ async function requireUnchangedFiles(repo: GitRepository, start: CommitRecord | 
   }
 }
 
-/**
- * GitLab's GraphQL commitCreate: push_code on the project first (a bare 403 for readers), then
- * createCommit, whose protected-branch refusal carries its reason.
- */
-export async function createCommitAsPusher(ctx: DomainContext, id: string, input: CommitInput): Promise<CommitDetailView> {
-  requirePushCode(ctx, await findRepositoryProject(ctx, id));
-  return createCommit(ctx, id, input);
-}
-
-export async function createCommit(ctx: DomainContext, id: string, input: CommitInput): Promise<CommitDetailView> {
-  const user = requireAuthenticated(ctx).user;
+/** POST .../commits, before the project is looked up: signed in (401), then the params (400). */
+export function checkCommitInput(ctx: DomainContext, input: CommitInput): void {
+  requireAuthenticated(ctx);
   requireParams([...blankParamErrors({ branch: input.branch }), ...actionParamErrors(input.actions)]);
   if (input.start_branch && input.start_sha) throw failed("You can't pass both start_branch and start_sha");
-  const access = await findRepositoryProject(ctx, id);
+}
+
+/**
+ * Commits::CreateService in a repository the caller may read (findRepositoryProject), after
+ * checkCommitInput: a branch the caller may not push to is a 403 with its reason (GitLab's
+ * GraphQL commitCreate finds the project with findRepositoryToPush first, a bare 403 for readers).
+ */
+export async function createCommit(ctx: DomainContext, access: ProjectAccess, input: CommitInput): Promise<CommitDetailView> {
+  const user = ctx.actor!.user;
   if (!(await canPushToBranch(ctx, access, input.branch))) throw forbidden("You are not allowed to push into this branch");
   const projectId = access.project.id;
   const committer = signature(user, ctx.now());

@@ -2,6 +2,7 @@
 // the commits `to` has and `from` lacks, oldest first, and the diff from their merge base to `to`
 // (from `from` itself when `straight`), within the diff limits of a collapsed collection.
 import { AppError, notFound } from "../../errors.js";
+import type { ProjectAccess } from "../shared/parents.js";
 import type { DomainContext } from "../shared/context.js";
 import { projectPageUrl } from "../shared/web-urls.js";
 import { findRepositoryProject } from "./access.js";
@@ -11,7 +12,6 @@ import { readCommits, repositoryOf, resolveCommitSha, type CommitRecord, type Gi
 export interface CompareRequest {
   from: string;
   to: string;
-  from_project_id?: number | null;
   straight?: boolean | null;
   unidiff?: boolean | null;
 }
@@ -29,12 +29,21 @@ export interface CompareView {
   web_url: string;
 }
 
-export async function compareRefs(ctx: DomainContext, id: string, request: CompareRequest): Promise<CompareView> {
-  const { project } = await findRepositoryProject(ctx, id);
-  if (request.from_project_id != null && request.from_project_id !== project.id) {
-    // MergeRequestTargetProjectFinder: the project and its forks, and there are no forks here
-    throw new AppError(400, { message: `Target project id:${request.from_project_id} is not a fork of project id:${id}` });
+/**
+ * The project of a compare (`id`) whose repository the caller may read, and which `from_project_id`,
+ * when given, must name: MergeRequestTargetProjectFinder finds the project and its forks, and
+ * there are no forks here.
+ */
+export async function findComparedProject(ctx: DomainContext, id: string, fromProjectId: number | null | undefined): Promise<ProjectAccess> {
+  const access = await findRepositoryProject(ctx, id);
+  if (fromProjectId != null && fromProjectId !== access.project.id) {
+    throw new AppError(400, { message: `Target project id:${fromProjectId} is not a fork of project id:${id}` });
   }
+  return access;
+}
+
+/** Compares two refs of a project found by findComparedProject. */
+export async function compareRefs(ctx: DomainContext, { project }: ProjectAccess, request: CompareRequest): Promise<CompareView> {
   const repo = repositoryOf(ctx, project.id);
   const head = await resolveCommitSha(repo, request.to);
   if (!head) throw notFound("Ref");

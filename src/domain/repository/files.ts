@@ -2,15 +2,16 @@
 // also sends as X-Gitlab-* headers), its raw content, its blame, and the create, update and
 // delete of one file. Those writes are commits of one file action made by the commits API's
 // createCommit, as GitLab's Files::*Service are Commits::CreateService with one action.
-// Grape checks the params before the project is looked up, so the checks here come first too.
+// Grape checks the params before the project is looked up, so the resolvers run the check*
+// functions here before findFile or the project finder.
 import path from "node:path";
 import { AppError, notFound } from "../../errors.js";
 import type { ObjectInfo } from "../../git/cat-file.js";
 import { GitCommandError, runGit } from "../../git/command.js";
 import type { PathEntry } from "../../git/repository.js";
-import { findProject } from "../shared/parents.js";
+import type { ProjectAccess } from "../shared/parents.js";
 import type { DomainContext } from "../shared/context.js";
-import { canPushToBranch, requirePushCode, requireReadCode } from "./access.js";
+import { canPushToBranch, findProjectWithCode } from "./access.js";
 import { blobContent, blobSha256, limitLargeBlob, loadBlob, rawBlob, type LoadedBlob, type RawBlob } from "./blobs.js";
 import { blankParamErrors, requireParams } from "./branches.js";
 import { createCommit, type CommitActionInput } from "./commit-api.js";
@@ -70,8 +71,12 @@ export interface FileFacts {
   executeFilemode: boolean;
 }
 
-interface FoundFile {
+/** A file at a commit, found by findFile. */
+export interface FoundFile {
   projectId: number;
+  /** the path and the ref as the caller gave them (null: no ref, the default branch) */
+  filePath: string;
+  ref: string | null;
   repo: GitRepository;
   commitSha: string;
   entry: PathEntry;
@@ -80,22 +85,22 @@ interface FoundFile {
 
 /**
  * assign_file_vars!: read_code on the project, the commit the ref names (no ref: the default
- * branch), then the blob at the path (a directory or a submodule is no file).
+ * branch), then the blob at the path (a directory or a submodule is no file). The params are
+ * checked first (checkFileRequest, checkRawFileRequest, checkBlameRequest).
  */
-async function findFile(ctx: DomainContext, id: string, filePath: string, ref: string | null): Promise<FoundFile> {
-  const access = await findProject(ctx, id);
-  requireReadCode(ctx, access);
-  const { project } = access;
+export async function findFile(ctx: DomainContext, id: string, filePath: string, ref: string | null | undefined): Promise<FoundFile> {
+  const { project } = await findProjectWithCode(ctx, id);
   const repo = repositoryOf(ctx, project.id);
   const commitSha = await resolveCommitSha(repo, ref ?? project.defaultBranch);
   if (!commitSha) throw notFound("Commit");
   const entry = filePath.split("/").includes("") ? null : await repo.entryAt(commitSha, filePath);
   const info = entry?.type === "blob" ? await repo.info(entry.sha) : null;
   if (!entry || !info) throw notFound("File");
-  return { projectId: project.id, repo, commitSha, entry, info };
+  return { projectId: project.id, filePath, ref: ref ?? null, repo, commitSha, entry, info };
 }
 
-async function fileFacts(found: FoundFile, blob: LoadedBlob, filePath: string, ref: string | null): Promise<FileFacts> {
+async function fileFacts(found: FoundFile, blob: LoadedBlob): Promise<FileFacts> {
+  const { filePath, ref } = found;
   const [contentSha256, lastCommitId] = await Promise.all([
     blobSha256(found.repo, blob),
     found.repo.lastCommitForPath(found.commitSha, filePath),
@@ -120,14 +125,17 @@ export interface FileView {
   content: string;
 }
 
-/** GET /projects/:id/repository/files/:file_path (and HEAD). */
-export async function getFile(ctx: DomainContext, id: string, filePath: string, ref: string | null | undefined): Promise<FileView> {
+/** GET /projects/:id/repository/files/:file_path (and HEAD), before the file is looked up. */
+export function checkFileRequest(filePath: string, ref: string | null | undefined): void {
   requireParams([...filePathProblems(filePath), ...refProblems(ref, true)]);
-  const found = await findFile(ctx, id, filePath, ref!);
+}
+
+/** GET /projects/:id/repository/files/:file_path (and HEAD): the file's facts and content. */
+export async function fileView(ctx: DomainContext, found: FoundFile): Promise<FileView> {
   await limitLargeBlob(ctx, found.projectId, found.info.size);
   const blob = await loadBlob(found.repo, found.info);
   const content = await blobContent(found.repo, blob);
-  return { facts: await fileFacts(found, { ...blob, content }, filePath, ref!), content: content.toString("base64") };
+  return { facts: await fileFacts(found, { ...blob, content }), content: content.toString("base64") };
 }
 
 export interface RawFile {
@@ -135,12 +143,15 @@ export interface RawFile {
   raw: RawBlob;
 }
 
-/** GET /projects/:id/repository/files/:file_path/raw: the ref is optional. */
-export async function getRawFile(ctx: DomainContext, id: string, filePath: string, ref: string | null | undefined): Promise<RawFile> {
+/** GET /projects/:id/repository/files/:file_path/raw, before the file is looked up: the ref is optional. */
+export function checkRawFileRequest(filePath: string, ref: string | null | undefined): void {
   requireParams([...filePathProblems(filePath), ...refProblems(ref, false)]);
-  const found = await findFile(ctx, id, filePath, ref ?? null);
+}
+
+/** GET /projects/:id/repository/files/:file_path/raw: the file's facts and content as it is. */
+export async function rawFile(found: FoundFile): Promise<RawFile> {
   const blob = await loadBlob(found.repo, found.info);
-  const [facts, raw] = await Promise.all([fileFacts(found, blob, filePath, ref ?? null), rawBlob(found.repo, blob)]);
+  const [facts, raw] = await Promise.all([fileFacts(found, blob), rawBlob(found.repo, blob)]);
   return { facts, raw };
 }
 
@@ -176,25 +187,22 @@ function rangeProblems(range: BlameRangeInput | null | undefined): string[] {
   });
 }
 
-/** GET /projects/:id/repository/files/:file_path/blame (and HEAD). */
-export async function getFileBlame(
-  ctx: DomainContext,
-  id: string,
-  filePath: string,
-  ref: string | null | undefined,
-  range: BlameRangeInput | null | undefined,
-): Promise<FileBlame> {
+/** GET /projects/:id/repository/files/:file_path/blame (and HEAD), before the file is looked up. */
+export function checkBlameRequest(filePath: string, ref: string | null | undefined, range: BlameRangeInput | null | undefined): void {
   requireParams([...filePathProblems(filePath), ...refProblems(ref, true), ...rangeProblems(range)]);
-  const found = await findFile(ctx, id, filePath, ref!);
-  const facts = await fileFacts(found, await loadBlob(found.repo, found.info), filePath, ref!);
+}
+
+/** GET /projects/:id/repository/files/:file_path/blame (and HEAD): the file's facts and its blame (of `range`'s lines). */
+export async function fileBlame(ctx: DomainContext, found: FoundFile, range: BlameRangeInput | null | undefined): Promise<FileBlame> {
+  const facts = await fileFacts(found, await loadBlob(found.repo, found.info));
   const lines = range ? { start: Number(range.start), end: Number(range.end) } : null;
   if (lines && lines.start > lines.end) throw failed("range[start] must be less than or equal to range[end]");
-  return { facts, ranges: await blameRanges(ctx, found, filePath, lines) };
+  return { facts, ranges: await blameRanges(ctx, found, lines) };
 }
 
 /** Gitlab::Blame#groups: consecutive lines of one commit make one range. */
-async function blameRanges(ctx: DomainContext, found: FoundFile, filePath: string, lines: { start: number; end: number } | null): Promise<BlameRange[]> {
-  const blamed = await blameLines(found.repo, found.commitSha, filePath, lines);
+async function blameRanges(ctx: DomainContext, found: FoundFile, lines: { start: number; end: number } | null): Promise<BlameRange[]> {
+  const blamed = await blameLines(found.repo, found.commitSha, found.filePath, lines);
   const commits = await readCommits(ctx, found.projectId, [...new Set(blamed.map((line) => line.sha))]);
   const commitBySha = new Map(commits.map((commit) => [commit.sha, commit]));
   const ranges: BlameRange[] = [];
@@ -260,9 +268,14 @@ export interface FileCommitted {
   branch: string;
 }
 
-type FileWrite = "create" | "update" | "delete";
+export type FileWrite = "create" | "update" | "delete";
 
 const ENCODINGS = ["text", "base64"];
+
+/** Grape's checks of a write, run before the project is looked up. */
+export function checkFileWrite(write: FileWrite, filePath: string, input: FileWriteInput): void {
+  requireParams(writeParamProblems(filePath, input, write));
+}
 
 /** Grape's checks, in the order the params are declared (DELETE takes no content). */
 function writeParamProblems(filePath: string, input: FileWriteInput, write: FileWrite): string[] {
@@ -298,18 +311,15 @@ function asFileChanged(error: unknown): unknown {
 }
 
 /**
- * `authorize! :push_code` (which also needs the repository feature), then the service: its
- * refusal of a protected branch is a 400 here (the commits API answers 403).
+ * The service, in a project found by findProjectWithCodeToPush (`authorize! :push_code`, which
+ * also needs the repository feature) after checkFileWrite: its refusal of a protected branch is a
+ * 400 here (the commits API answers 403).
  */
-async function writeFile(ctx: DomainContext, id: string, filePath: string, input: FileWriteInput, write: FileWrite): Promise<FileCommitted> {
-  requireParams(writeParamProblems(filePath, input, write));
-  const access = await findProject(ctx, id);
-  requireReadCode(ctx, access);
-  requirePushCode(ctx, access);
+async function writeFile(ctx: DomainContext, access: ProjectAccess, filePath: string, input: FileWriteInput, write: FileWrite): Promise<FileCommitted> {
   const branch = input.branch!;
   if (!(await canPushToBranch(ctx, access, branch))) throw failed("You are not allowed to push into this branch");
   try {
-    await createCommit(ctx, id, {
+    await createCommit(ctx, access, {
       branch,
       commit_message: input.commit_message!,
       start_branch: input.start_branch,
@@ -325,13 +335,15 @@ async function writeFile(ctx: DomainContext, id: string, filePath: string, input
 }
 
 /** POST /projects/:id/repository/files/:file_path */
-export const createFile = (ctx: DomainContext, id: string, filePath: string, input: FileWriteInput) => writeFile(ctx, id, filePath, input, "create");
+export const createFile = (ctx: DomainContext, access: ProjectAccess, filePath: string, input: FileWriteInput) =>
+  writeFile(ctx, access, filePath, input, "create");
 
 /** PUT /projects/:id/repository/files/:file_path */
-export const updateFile = (ctx: DomainContext, id: string, filePath: string, input: FileWriteInput) => writeFile(ctx, id, filePath, input, "update");
+export const updateFile = (ctx: DomainContext, access: ProjectAccess, filePath: string, input: FileWriteInput) =>
+  writeFile(ctx, access, filePath, input, "update");
 
 /** DELETE /projects/:id/repository/files/:file_path (last_commit_id is not a param of it). */
-export async function deleteFile(ctx: DomainContext, id: string, filePath: string, input: FileWriteInput): Promise<boolean> {
-  await writeFile(ctx, id, filePath, input, "delete");
+export async function deleteFile(ctx: DomainContext, access: ProjectAccess, filePath: string, input: FileWriteInput): Promise<boolean> {
+  await writeFile(ctx, access, filePath, input, "delete");
   return true;
 }

@@ -47,17 +47,36 @@ export async function listProtectedBranches(
   return paginateList(rules, page);
 }
 
-async function findProtection(ctx: DomainContext, access: ProjectAccess, name: string): Promise<ProtectedBranchWithLevels> {
+/** A protection rule of a project, found with the access that let the caller find it. */
+export interface FoundProtectedBranch {
+  access: ProjectAccess;
+  rule: ProtectedBranchWithLevels;
+}
+
+async function protectionOrFail(ctx: DomainContext, access: ProjectAccess, name: string): Promise<FoundProtectedBranch> {
   const rule = await ctx.db.protectedBranch.findUnique({
     where: { projectId_name: { projectId: access.project.id, name } },
     include: { accessLevels: { orderBy: { id: "asc" } } },
   });
   if (!rule) throw recordNotFound();
-  return rule;
+  return { access, rule };
 }
 
-export async function getProtectedBranch(ctx: DomainContext, id: string, name: string): Promise<ProtectedBranchWithLevels> {
-  return findProtection(ctx, await findProjectWithCode(ctx, id), name);
+/** GET /projects/:id/protected_branches/:name: for whoever reads the code. */
+export async function findProtectedBranch(ctx: DomainContext, id: string, name: string): Promise<FoundProtectedBranch> {
+  return protectionOrFail(ctx, await findProjectWithCode(ctx, id), name);
+}
+
+/**
+ * DELETE /projects/:id/protected_branches/:name (destroy_protected_branch): signed in (401), the
+ * project (404), the rule (404), then Maintainers, and when the rule names who may unprotect it,
+ * one of those (403).
+ */
+export async function findProtectedBranchToUnprotect(ctx: DomainContext, id: string, name: string): Promise<FoundProtectedBranch> {
+  requireAuthenticated(ctx);
+  const found = await protectionOrFail(ctx, await findProject(ctx, id), name);
+  if (!(await mayUnprotect(ctx, found.access, found.rule))) throw forbidden();
+  return found;
 }
 
 /** Grape's `values:` checks of the levels, top-level and inside the allowed_to_* lists. */
@@ -108,12 +127,22 @@ function duplicateEntryErrors(entries: EntryData[]): string[] {
   return [...new Set(errors)];
 }
 
-export async function protectBranch(ctx: DomainContext, id: string, input: ProtectBranchInput): Promise<ProtectedBranchWithLevels> {
+/** POST /projects/:id/protected_branches, before the project is looked up: signed in (401), then the levels (400). */
+export function checkBranchProtection(ctx: DomainContext, input: ProtectBranchInput): void {
   requireAuthenticated(ctx);
   const problems = levelParamErrors(input);
   if (problems.length) throw paramError(problems.join(", "));
+}
+
+/** The project of a new protection rule: Maintainers (403). */
+export async function findProjectToProtectBranches(ctx: DomainContext, id: string): Promise<ProjectAccess> {
   const access = await findProject(ctx, id);
   if (!canAdminProject(ctx, access)) throw forbidden();
+  return access;
+}
+
+/** Creates a protection rule in a project found by findProjectToProtectBranches, after checkBranchProtection. */
+export async function protectBranch(ctx: DomainContext, access: ProjectAccess, input: ProtectBranchInput): Promise<ProtectedBranchWithLevels> {
   const projectId = access.project.id;
   const { name } = input;
   if (await ctx.db.protectedBranch.findUnique({ where: { projectId_name: { projectId, name } }, select: { id: true } })) {
@@ -138,15 +167,8 @@ export async function protectBranch(ctx: DomainContext, id: string, input: Prote
   }
 }
 
-/**
- * destroy_protected_branch: Maintainers, and when the rule names who may unprotect it, one of
- * those. A changed rule answers 412 to If-Unmodified-Since.
- */
-export async function unprotectBranch(ctx: DomainContext, id: string, name: string, unmodifiedSince?: string | null): Promise<boolean> {
-  requireAuthenticated(ctx);
-  const access = await findProject(ctx, id);
-  const rule = await findProtection(ctx, access, name);
-  if (!(await mayUnprotect(ctx, access, rule))) throw forbidden();
+/** Deletes a rule found by findProtectedBranchToUnprotect: a changed rule answers 412 to If-Unmodified-Since. */
+export async function unprotectBranch(ctx: DomainContext, { rule }: FoundProtectedBranch, unmodifiedSince?: string | null): Promise<boolean> {
   assertUnmodifiedSince(rule.updatedAt, unmodifiedSince);
   await ctx.db.protectedBranch.delete({ where: { id: rule.id } });
   return true;

@@ -9,7 +9,7 @@ import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { BLANK_SHA } from "../shared/events.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
-import { findRepositoryProject, requirePushCode, requireRepositoryEnabled } from "./access.js";
+import { findRepositoryProject, findRepositoryToPush, requireRepositoryEnabled } from "./access.js";
 import { readCommits, repositoryOf, resolveCommitSha, signature, type CommitRecord } from "./git.js";
 import { moveRefs, TAG_PREFIX, withRepository } from "./ref-updates.js";
 import { isValidBranchName } from "./refs.js";
@@ -61,15 +61,34 @@ export async function listTags(ctx: DomainContext, access: ProjectAccess, filter
   return paginateList(listed, page);
 }
 
-async function findTag(ctx: DomainContext, projectId: number, name: string): Promise<Tag> {
+async function tagOrFail(ctx: DomainContext, projectId: number, name: string): Promise<Tag> {
   const tag = await ctx.db.tag.findUnique({ where: { projectId_name: { projectId, name } } });
   if (!tag) throw notFound("Tag");
   return tag;
 }
 
-export async function getTag(ctx: DomainContext, id: string, name: string): Promise<TagView> {
-  const { project } = await findRepositoryProject(ctx, id);
-  return (await views(ctx, project.id, [await findTag(ctx, project.id, name)]))[0]!;
+/** A tag of a project, found with the access that let the caller find it. */
+export interface FoundTag {
+  access: ProjectAccess;
+  tag: Tag;
+}
+
+/** GET /projects/:id/repository/tags/:tag_name: a tag of a repository the caller may read. */
+export async function findTag(ctx: DomainContext, id: string, name: string): Promise<FoundTag> {
+  const access = await findRepositoryProject(ctx, id);
+  return { access, tag: await tagOrFail(ctx, access.project.id, name) };
+}
+
+/** DELETE .../tags/:tag_name: signed in (401), the project (404), push_code (403), then the tag. */
+export async function findTagToDelete(ctx: DomainContext, id: string, name: string): Promise<FoundTag> {
+  requireAuthenticated(ctx);
+  const access = await findRepositoryToPush(ctx, id);
+  return { access, tag: await tagOrFail(ctx, access.project.id, name) };
+}
+
+/** What the Tag entity shows of a found tag. */
+export async function tagView(ctx: DomainContext, { access, tag }: FoundTag): Promise<TagView> {
+  return (await views(ctx, access.project.id, [tag]))[0]!;
 }
 
 export interface CreateTagInput {
@@ -78,12 +97,16 @@ export interface CreateTagInput {
   message?: string | null;
 }
 
-export async function createTag(ctx: DomainContext, id: string, input: CreateTagInput): Promise<TagView> {
-  const user = requireAuthenticated(ctx).user;
+/** POST .../tags, before the project is looked up: signed in (401), then Grape's params (400). */
+export function checkTagCreation(ctx: DomainContext, input: CreateTagInput): void {
+  requireAuthenticated(ctx);
   if (!input.tag_name.trim()) throw paramError("tag_name is empty");
   if (!input.ref.trim()) throw paramError("ref is empty");
-  const access = await findRepositoryProject(ctx, id);
-  requirePushCode(ctx, access);
+}
+
+/** Tags::CreateService in a repository the caller may push to (findRepositoryToPush), after checkTagCreation. */
+export async function createTag(ctx: DomainContext, access: ProjectAccess, input: CreateTagInput): Promise<TagView> {
+  const user = ctx.actor!.user;
   const projectId = access.project.id;
   if (!isValidBranchName(input.tag_name)) throw failed("Tag name invalid");
   const repo = repositoryOf(ctx, projectId);
@@ -97,17 +120,16 @@ export async function createTag(ctx: DomainContext, id: string, input: CreateTag
       : commitSha;
     await moveRefs(ctx, projectId, [{ ref: `${TAG_PREFIX}${input.tag_name}`, oldSha: BLANK_SHA, newSha: target }], { actorId: user.id });
   });
-  return (await views(ctx, projectId, [await findTag(ctx, projectId, input.tag_name)]))[0]!;
+  return (await views(ctx, projectId, [await tagOrFail(ctx, projectId, input.tag_name)]))[0]!;
 }
 
-export async function deleteTag(ctx: DomainContext, id: string, name: string): Promise<boolean> {
-  const user = requireAuthenticated(ctx).user;
-  const access = await findRepositoryProject(ctx, id);
-  requirePushCode(ctx, access);
+/** Tags::DestroyService of a tag found by findTagToDelete. */
+export async function deleteTag(ctx: DomainContext, { access, tag: found }: FoundTag): Promise<boolean> {
+  const user = ctx.actor!.user;
   const projectId = access.project.id;
-  await findTag(ctx, projectId, name);
+  const { name } = found;
   await withRepository(ctx, projectId, async () => {
-    const tag = await findTag(ctx, projectId, name);
+    const tag = await tagOrFail(ctx, projectId, name);
     await moveRefs(ctx, projectId, [{ ref: `${TAG_PREFIX}${name}`, oldSha: targetOf(tag), newSha: BLANK_SHA }], { actorId: user.id });
   });
   return true;
