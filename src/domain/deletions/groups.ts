@@ -1,7 +1,7 @@
 // Deleting a group with everything below it (GitLab's Groups::DestroyService, run at once as CE
 // without delayed deletion) and listing a group's descendants. Transfers: groups/transfer.ts.
 import type { Namespace } from "../../generated/prisma/client.js";
-import { AccessLevel, findGroup, requireLevel, type GroupAccess } from "../shared/access.js";
+import { AccessLevel, requireLevel, type GroupAccess } from "../shared/access.js";
 import { removeAvatarFile } from "../shared/avatars.js";
 import type { DomainContext } from "../shared/context.js";
 import { publish, type Tx } from "../shared/events.js";
@@ -11,8 +11,7 @@ import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { ACCEPTED, DELETION_TRANSACTION, deleteResourceBots, destroyProjects, ghostForBots } from "./projects.js";
 
 /** remove_group: Owners of the group (or of an ancestor) and admins. */
-export async function deleteGroup(ctx: DomainContext, id: string, ifUnmodifiedSince?: string | null): Promise<typeof ACCEPTED> {
-  const { group, level } = await findGroup(ctx, id);
+export async function deleteGroup(ctx: DomainContext, { group, level }: GroupAccess, ifUnmodifiedSince?: string | null): Promise<typeof ACCEPTED> {
   requireLevel(ctx, level, AccessLevel.owner);
   assertUnmodifiedSince(group.updatedAt, ifUnmodifiedSince);
   const ghostId = await ghostForBots(ctx, await botOwnersBelow(ctx, group));

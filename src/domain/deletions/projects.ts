@@ -6,7 +6,7 @@
 // The ghost user (users/ghost.ts) and the contributions helpers (users/contributions.ts) are the
 // user lifecycle's.
 import { Prisma } from "../../generated/prisma/client.js";
-import { AccessLevel, findProject, requireLevel } from "../shared/access.js";
+import { AccessLevel, requireLevel, type ProjectAccess } from "../shared/access.js";
 import type { ProjectWithNamespace } from "../shared/caches.js";
 import type { DomainContext } from "../shared/context.js";
 import { publish, type Tx } from "../shared/events.js";
@@ -23,8 +23,7 @@ export const DELETION_TRANSACTION = { timeout: 60_000 } as const;
 export const ACCEPTED = Object.freeze({ message: "202 Accepted" });
 
 /** remove_project: Owners (direct, inherited, or of the personal namespace) and admins. */
-export async function deleteProject(ctx: DomainContext, id: string, ifUnmodifiedSince?: string | null): Promise<typeof ACCEPTED> {
-  const { project, level } = await findProject(ctx, id);
+export async function deleteProject(ctx: DomainContext, { project, level }: ProjectAccess, ifUnmodifiedSince?: string | null): Promise<typeof ACCEPTED> {
   requireLevel(ctx, level, AccessLevel.owner);
   assertUnmodifiedSince(project.updatedAt, ifUnmodifiedSince);
   const ghostId = await ghostForBots(ctx, { projectIds: [project.id], groupIds: [] });

@@ -4,7 +4,7 @@
 // rewritten, and redirects left on the old project paths.
 import type { Namespace } from "../../generated/prisma/client.js";
 import { AppError } from "../../errors.js";
-import { AccessLevel, findGroup, requireLevel, VISIBILITY_LEVELS } from "../shared/access.js";
+import { AccessLevel, findGroup, requireLevel, VISIBILITY_LEVELS, type GroupAccess } from "../shared/access.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import type { Tx } from "../shared/events.js";
 import { movePaths } from "./writes.js";
@@ -23,9 +23,11 @@ const REASONS = {
   intoSubgroup: "Cannot transfer group to one of its subgroup.",
 } as const;
 
-/** Owners (admin_group) move a group; `groupId` null or absent makes it top-level. */
-export async function transferGroup(ctx: DomainContext, id: string, groupId: number | null | undefined): Promise<Namespace> {
-  const { group, level } = await findGroup(ctx, id);
+/**
+ * Owners (admin_group) move a group; `groupId` (the new parent, found here after the Owner check)
+ * null or absent makes it top-level.
+ */
+export async function transferGroup(ctx: DomainContext, { group, level }: GroupAccess, groupId: number | null | undefined): Promise<Namespace> {
   requireLevel(ctx, level, AccessLevel.owner);
   const target = groupId != null ? await findGroup(ctx, groupId) : null;
   await ensureAllowedTransfer(ctx, group, target);
