@@ -2,6 +2,8 @@
 // PUT and DELETE /groups): one `input`, a payload `{ group, errors }`. `avatar` is a multipart upload.
 import { deleteGroup } from "../domain/deletions/groups.js";
 import { createGroup, updateGroup } from "../domain/groups/writes.js";
+import { findGroup } from "../domain/shared/parents.js";
+import { requireAuthenticated } from "../domain/shared/guards.js";
 import { AVATAR_DESCRIPTION, groupPathOf, matchingIdOf, VisibilityLevelsEnum } from "./mutation-inputs.js";
 import { GroupRef } from "./namespaces.js";
 import { payloadMutation } from "./payload-mutation.js";
@@ -41,19 +43,23 @@ payloadMutation("groupUpdate", {
     requestAccessEnabled: t.boolean(),
     avatar: t.field({ type: "Upload", description: AVATAR_DESCRIPTION }),
   }),
-  write: (input, ctx) =>
-    updateGroup(ctx, groupPathOf(input.fullPath), {
+  write: async (input, ctx) => {
+    const path = groupPathOf(input.fullPath);
+    const changes = {
       name: input.name,
       path: input.path,
       description: input.description,
       visibility: input.visibility,
       request_access_enabled: input.requestAccessEnabled,
       avatar: input.avatar,
-    }),
+    };
+    requireAuthenticated(ctx);
+    return updateGroup(ctx, await findGroup(ctx, path), changes);
+  },
   returns: group,
 });
 
 payloadMutation("groupDelete", {
   inputFields: (t) => ({ fullPath: t.id({ required: true }) }),
-  write: (input, ctx) => deleteGroup(ctx, groupPathOf(input.fullPath)),
+  write: async (input, ctx) => deleteGroup(ctx, await findGroup(ctx, groupPathOf(input.fullPath))),
 });

@@ -1,8 +1,8 @@
 // Memberships, one member at a time (members.ts rules, as REST /groups/:id/members and
 // /projects/:id/members): projectMemberAdd / Update / Remove and the group ones. GitLab's graph
 // has the bulk forms (projectMemberBulkUpdate); these take one user each.
-import { addMember, removeMember, updateMember } from "../domain/members/writes.js";
-import { type MemberSource } from "../domain/members/queries.js";
+import { addMember, checkMemberInput, checkMemberUpdate, removeMember, updateMember } from "../domain/members/writes.js";
+import { findMemberParent, type MemberSource } from "../domain/members/queries.js";
 import { AccessLevel } from "../domain/shared/access-levels.js";
 import { builder } from "./builder.js";
 import { GroupMemberRef, ProjectMemberRef } from "./members.js";
@@ -45,9 +45,12 @@ function memberMutations(info: MemberSourceInfo) {
       accessLevel: t.field({ type: MemberAccessLevelEnum, required: true }),
       expiresAt: t.field({ type: "Time" }),
     }),
-    write: (input, ctx) => {
+    write: async (input, ctx) => {
       const args = input as unknown as MemberArgs;
-      return addMember(ctx, source, ownerPathIn(info, input), { user_id: userIdOf(args.userId), access_level: args.accessLevel, expires_at: args.expiresAt });
+      const path = ownerPathIn(info, input);
+      const member = { user_id: userIdOf(args.userId), access_level: args.accessLevel, expires_at: args.expiresAt };
+      checkMemberInput(ctx, member);
+      return addMember(ctx, await findMemberParent(ctx, source, path), member);
     },
     returns: member,
   });
@@ -59,9 +62,13 @@ function memberMutations(info: MemberSourceInfo) {
       accessLevel: t.field({ type: MemberAccessLevelEnum, required: true }),
       expiresAt: t.field({ type: "Time", description: "Null removes the expiry; absent keeps it." }),
     }),
-    write: (input, ctx) => {
+    write: async (input, ctx) => {
       const args = input as unknown as MemberArgs;
-      return updateMember(ctx, source, ownerPathIn(info, input), userIdOf(args.userId), { access_level: args.accessLevel, expires_at: args.expiresAt });
+      const path = ownerPathIn(info, input);
+      const userId = userIdOf(args.userId);
+      const change = { access_level: args.accessLevel, expires_at: args.expiresAt };
+      checkMemberUpdate(ctx, change);
+      return updateMember(ctx, await findMemberParent(ctx, source, path), userId, change);
     },
     returns: member,
   });
@@ -71,7 +78,11 @@ function memberMutations(info: MemberSourceInfo) {
       [pathKey]: t.id({ required: true }),
       userId: t.id({ required: true, description: "Global id of the member's user; members may remove themselves." }),
     }),
-    write: (input, ctx) => removeMember(ctx, source, ownerPathIn(info, input), userIdOf(String(input.userId))),
+    write: async (input, ctx) => {
+      const path = ownerPathIn(info, input);
+      const userId = userIdOf(String(input.userId));
+      return removeMember(ctx, await findMemberParent(ctx, source, path), userId);
+    },
   });
 }
 

@@ -2,6 +2,7 @@
 // POST, PUT and DELETE /projects): one `input`, a payload `{ project, errors }`.
 import { deleteProject } from "../domain/deletions/projects.js";
 import { createProject, updateProject } from "../domain/projects/writes.js";
+import { findProject } from "../domain/shared/parents.js";
 import { namespacePathOf, projectPathOf, VisibilityLevelsEnum } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";
 import { ProjectRef } from "./projects.js";
@@ -48,8 +49,8 @@ payloadMutation("projectUpdate", {
     squashCommitTemplate: t.string({ description: "%{variable}s as GitLab's squash commit templates; null for the merge request's title." }),
     onlyAllowMergeIfAllDiscussionsAreResolved: t.boolean(),
   }),
-  write: (input, ctx) =>
-    updateProject(ctx, projectPathOf(input.fullPath), {
+  write: async (input, ctx) =>
+    updateProject(ctx, await findProject(ctx, projectPathOf(input.fullPath)), {
       name: input.name,
       path: input.path,
       description: input.description,
@@ -67,5 +68,5 @@ payloadMutation("projectUpdate", {
 
 payloadMutation("projectDelete", {
   inputFields: (t) => ({ fullPath: t.id({ required: true }) }),
-  write: (input, ctx) => deleteProject(ctx, projectPathOf(input.fullPath)),
+  write: async (input, ctx) => deleteProject(ctx, await findProject(ctx, projectPathOf(input.fullPath))),
 });

@@ -5,7 +5,8 @@
 // not available", members below the level GitLab's 400 message in `errors`. The secret is only
 // in the create payload. The domain has no rotation.
 import {
-  createResourceAccessToken, RESOURCE_TOKEN_SCOPES, revokeResourceAccessToken, type ResourceAccessTokenWithSecret, type ResourceType,
+  checkResourceTokenInput, createResourceAccessToken, findOwnedResourceToken, findTokenResource, RESOURCE_TOKEN_SCOPES,
+  revokeResourceAccessToken, type ResourceAccessTokenWithSecret, type ResourceType,
 } from "../domain/access-tokens/resource.js";
 import { builder } from "./builder.js";
 import { MemberAccessLevelEnum } from "./member-mutations.js";
@@ -41,15 +42,18 @@ function resourceTokenMutations(source: Source) {
       expiresAt: t.field({ type: "Time", description: "A year from today unless given." }),
       description: t.string(),
     }),
-    write: (input, ctx) => {
+    write: async (input, ctx) => {
       const args = input as unknown as CreateArgs;
-      return createResourceAccessToken(ctx, type, ownerPathIn(source, input), {
+      const path = ownerPathIn(source, input);
+      const token = {
         name: args.name,
         scopes: [...args.scopes],
         access_level: args.accessLevel,
         expires_at: args.expiresAt,
         description: args.description,
-      });
+      };
+      checkResourceTokenInput(ctx, token);
+      return createResourceAccessToken(ctx, await findTokenResource(ctx, type, path), token);
     },
     returns: accessToken,
     extraFields: (t) => ({
@@ -63,8 +67,11 @@ function resourceTokenMutations(source: Source) {
       [pathKey]: t.id({ required: true, description: `Full path of the ${type}.` }),
       id: t.id({ required: true, description: "Global id of the token." }),
     }),
-    write: (input, ctx) =>
-      revokeResourceAccessToken(ctx, type, ownerPathIn(source, input), String(recordIdOf(String(input.id), "ResourceAccessToken"))),
+    write: async (input, ctx) => {
+      const path = ownerPathIn(source, input);
+      const tokenId = String(recordIdOf(String(input.id), "ResourceAccessToken"));
+      return revokeResourceAccessToken(ctx, await findOwnedResourceToken(ctx, type, path, tokenId));
+    },
   });
 }
 

@@ -1,5 +1,7 @@
 // topicCreate, topicUpdate and topicDelete (administrators only, as REST /topics): one `input`, a
 // payload `{ topic, errors }` (topics.ts rules). `avatar` is a multipart upload.
+import { requireAdmin } from "../domain/shared/guards.js";
+import { findTopic } from "../domain/topics/queries.js";
 import { createTopic, deleteTopic, updateTopic } from "../domain/topics/writes.js";
 import { AVATAR_DESCRIPTION, recordIdOf } from "./mutation-inputs.js";
 import { payloadMutation } from "./payload-mutation.js";
@@ -26,12 +28,19 @@ payloadMutation("topicUpdate", {
     description: t.string(),
     avatar: t.field({ type: "Upload", description: AVATAR_DESCRIPTION }),
   }),
-  write: (input, ctx) =>
-    updateTopic(ctx, recordIdOf(input.id, "Topic"), { name: input.name, title: input.title, description: input.description, avatar: input.avatar }),
+  write: async (input, ctx) => {
+    const id = recordIdOf(input.id, "Topic");
+    requireAdmin(ctx);
+    return updateTopic(ctx, await findTopic(ctx, id), { name: input.name, title: input.title, description: input.description, avatar: input.avatar });
+  },
   returns: topic,
 });
 
 payloadMutation("topicDelete", {
   inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the topic." }) }),
-  write: (input, ctx) => deleteTopic(ctx, recordIdOf(input.id, "Topic")),
+  write: async (input, ctx) => {
+    const id = recordIdOf(input.id, "Topic");
+    requireAdmin(ctx);
+    return deleteTopic(ctx, await findTopic(ctx, id));
+  },
 });

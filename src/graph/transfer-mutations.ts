@@ -3,6 +3,7 @@
 // administrators only, as REST POST /topics/merge): one `input`, a payload `{ <object>, errors }`.
 import { transferGroup } from "../domain/groups/transfer.js";
 import { transferProject } from "../domain/projects/transfer.js";
+import { findGroup, findProject } from "../domain/shared/parents.js";
 import { mergeTopics } from "../domain/topics/merge.js";
 import { groupPathOf, matchingIdOf, namespacePathOf, projectPathOf, recordIdOf } from "./mutation-inputs.js";
 import { GroupRef } from "./namespaces.js";
@@ -16,8 +17,11 @@ payloadMutation("groupTransfer", {
     fullPath: t.id({ required: true, description: "The group to move (its Owners and administrators)." }),
     parentId: t.id({ description: "Global id of the new parent group; without one the group becomes top-level." }),
   }),
-  write: (input, ctx) =>
-    transferGroup(ctx, groupPathOf(input.fullPath), input.parentId == null ? null : matchingIdOf(input.parentId, "Group")),
+  write: async (input, ctx) => {
+    const path = groupPathOf(input.fullPath);
+    const parentId = input.parentId == null ? null : matchingIdOf(input.parentId, "Group");
+    return transferGroup(ctx, await findGroup(ctx, path), parentId);
+  },
   returns: { field: "group", type: GroupRef },
 });
 
@@ -27,7 +31,11 @@ payloadMutation("projectTransfer", {
     fullPath: t.id({ required: true, description: "The project to move (its Owners and administrators)." }),
     namespacePath: t.id({ required: true, description: "Full path of the group or personal namespace to move it into." }),
   }),
-  write: (input, ctx) => transferProject(ctx, projectPathOf(input.fullPath), namespacePathOf(input.namespacePath)),
+  write: async (input, ctx) => {
+    const path = projectPathOf(input.fullPath);
+    const namespace = namespacePathOf(input.namespacePath);
+    return transferProject(ctx, await findProject(ctx, path), namespace);
+  },
   returns: { field: "project", type: ProjectRef },
 });
 

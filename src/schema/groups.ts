@@ -1,8 +1,8 @@
 // Groups and subgroups: lists, GitLab's GroupDetail (with the visible projects), create, update.
 import type { Namespace } from "../generated/prisma/client.js";
 import { findGroup } from "../domain/shared/parents.js";
+import { requireAuthenticated } from "../domain/shared/guards.js";
 import { createGroup, updateGroup } from "../domain/groups/writes.js";
-import { getGroup } from "../domain/groups/queries.js";
 import { GROUP_ORDER_COLUMNS, listGroups, listGroupsKeyset, listSubgroups } from "../domain/groups/lists.js";
 import { listNamespaceProjects } from "../domain/projects/lists.js";
 import { builder } from "./builder.js";
@@ -62,7 +62,7 @@ builder.queryFields((t) => ({
     type: GroupDetail,
     args: { id: t.arg.id({ required: true }), with_projects: t.arg.boolean({ required: false }) },
     resolve: async (_q, _r, args, ctx) => {
-      const group = await getGroup(ctx, String(args.id));
+      const { group } = await findGroup(ctx, String(args.id));
       if (args.with_projects === false) withoutProjects.add(group);
       return group;
     },
@@ -96,6 +96,9 @@ builder.mutationFields((t) => ({
       path: t.arg.string({ required: false }),
       ...groupInputArgs,
     },
-    resolve: (_q, _r, args, ctx) => updateGroup(ctx, String(args.id), args),
+    resolve: async (_q, _r, args, ctx) => {
+      requireAuthenticated(ctx);
+      return updateGroup(ctx, await findGroup(ctx, String(args.id)), args);
+    },
   }),
 }));

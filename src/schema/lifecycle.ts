@@ -58,18 +58,18 @@ builder.mutationFields((t) => ({
     type: AcceptedMessage,
     extensions: authenticated,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => deleteGroup(ctx, String(args.id), ctx.request.headers.get("if-unmodified-since")),
+    resolve: async (_r, args, ctx) => deleteGroup(ctx, await findGroup(ctx, String(args.id)), ctx.request.headers.get("if-unmodified-since")),
   }),
   transferGroup: t.prismaField({
     type: GroupDetail,
     extensions: authenticated,
     args: { id: t.arg.id({ required: true }), group_id: t.arg.int({ required: false }) },
-    resolve: (_q, _r, args, ctx): Promise<Namespace> => transferGroup(ctx, String(args.id), args.group_id),
+    resolve: async (_q, _r, args, ctx): Promise<Namespace> => transferGroup(ctx, await findGroup(ctx, String(args.id)), args.group_id),
   }),
   deleteProject: t.field({
     type: AcceptedMessage,
     extensions: authenticated,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => deleteProject(ctx, String(args.id), ctx.request.headers.get("if-unmodified-since")),
+    resolve: async (_r, args, ctx) => deleteProject(ctx, await findProject(ctx, String(args.id)), ctx.request.headers.get("if-unmodified-since")),
   }),
 }));

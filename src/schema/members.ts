@@ -1,6 +1,6 @@
 // Group and project members (GitLab's Member entity) for both sources, one set of fields.
-import { addMember, removeMember, updateMember } from "../domain/members/writes.js";
-import { findMemberParent, getAnyMember, getMember, type Member, type MemberSource } from "../domain/members/queries.js";
+import { addMember, checkMemberInput, checkMemberUpdate, removeMember, updateMember } from "../domain/members/writes.js";
+import { findAnyMember, findMember, findMemberParent, type Member, type MemberSource } from "../domain/members/queries.js";
 import { listAllMembers, listMembers } from "../domain/members/lists.js";
 import { avatarUrlOfUser, webUrlOfUser } from "../domain/users/presenter.js";
 import { builder } from "./builder.js";
@@ -55,14 +55,14 @@ function memberFields(source: MemberSource, noun: "Group" | "Project") {
       type: MemberEntity,
       extensions: { access: "authenticated" },
       args: memberArgs,
-      resolve: (_r, args, ctx) => getMember(ctx, source, String(args.id), args.user_id),
+      resolve: (_r, args, ctx) => findMember(ctx, source, String(args.id), args.user_id),
     }),
     // direct or inherited, with the highest level
     [`${lower}MemberAll`]: t.field({
       type: MemberEntity,
       extensions: { access: "authenticated" },
       args: memberArgs,
-      resolve: (_r, args, ctx) => getAnyMember(ctx, source, String(args.id), args.user_id),
+      resolve: (_r, args, ctx) => findAnyMember(ctx, source, String(args.id), args.user_id),
     }),
   }));
   builder.mutationFields((t) => ({
@@ -76,18 +76,25 @@ function memberFields(source: MemberSource, noun: "Group" | "Project") {
         access_level: t.arg.int({ required: true }),
         expires_at: t.arg({ type: "Date", required: false }),
       },
-      resolve: (_r, args, ctx) => addMember(ctx, source, String(args.id), args),
+      resolve: async (_r, args, ctx) => {
+        checkMemberInput(ctx, args);
+        return addMember(ctx, await findMemberParent(ctx, source, String(args.id)), args);
+      },
     }),
     [`update${noun}Member`]: t.field({
       type: MemberEntity,
       extensions: { access: "authenticated" },
       args: { ...memberArgs, access_level: t.arg.int({ required: true }), expires_at: t.arg({ type: "Date", required: false }) },
-      resolve: (_r, args, ctx) => updateMember(ctx, source, String(args.id), args.user_id, args),
+      resolve: async (_r, args, ctx) => {
+        checkMemberUpdate(ctx, args);
+        return updateMember(ctx, await findMemberParent(ctx, source, String(args.id)), args.user_id, args);
+      },
     }),
     [`remove${noun}Member`]: t.boolean({
       extensions: { access: "authenticated" },
       args: { ...memberArgs, skip_subresources: t.arg.boolean({ required: false }) },
-      resolve: (_r, args, ctx) => removeMember(ctx, source, String(args.id), args.user_id, args.skip_subresources ?? false),
+      resolve: async (_r, args, ctx) =>
+        removeMember(ctx, await findMemberParent(ctx, source, String(args.id)), args.user_id, args.skip_subresources ?? false),
     }),
   }));
 }

@@ -3,10 +3,9 @@ import type { Project } from "../generated/prisma/client.js";
 import { FEATURE_ACCESS_LEVELS } from "../domain/shared/project-features.js";
 import { MERGE_METHODS, SQUASH_OPTIONS } from "../domain/projects/merge-settings.js";
 import { projectPermissions } from "../domain/shared/memberships.js";
-import { findGroup } from "../domain/shared/parents.js";
+import { findGroup, findProject } from "../domain/shared/parents.js";
 import { sshUrlToRepo } from "../domain/repository/urls.js";
 import { createProject, updateProject } from "../domain/projects/writes.js";
-import { getProject } from "../domain/projects/queries.js";
 import { listGroupProjects, listProjects, listProjectsKeyset, PROJECT_ORDER_COLUMNS, type ProjectWithNamespace } from "../domain/projects/lists.js";
 import { transferProject } from "../domain/projects/transfer.js";
 import { projectFullPath, projectWebUrl } from "../domain/shared/web-urls.js";
@@ -159,7 +158,7 @@ builder.queryFields((t) => ({
   project: t.prismaField({
     type: ProjectDetail,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_q, _r, args, ctx) => getProject(ctx, String(args.id)),
+    resolve: async (_q, _r, args, ctx) => (await findProject(ctx, String(args.id))).project,
   }),
   groupProjects: t.prismaField({
     type: [ProjectEntity],
@@ -180,12 +179,12 @@ builder.mutationFields((t) => ({
     type: ProjectDetail,
     extensions: { access: "authenticated" },
     args: { id: t.arg.id({ required: true }), ...projectInputArgs, archived: t.arg.boolean({ required: false }) },
-    resolve: (_q, _r, args, ctx) => updateProject(ctx, String(args.id), args),
+    resolve: async (_q, _r, args, ctx) => updateProject(ctx, await findProject(ctx, String(args.id)), args),
   }),
   transferProject: t.prismaField({
     type: ProjectDetail,
     extensions: { access: "authenticated" },
     args: { id: t.arg.id({ required: true }), namespace: t.arg.id({ required: true }) },
-    resolve: (_q, _r, args, ctx) => transferProject(ctx, String(args.id), String(args.namespace)),
+    resolve: async (_q, _r, args, ctx) => transferProject(ctx, await findProject(ctx, String(args.id)), String(args.namespace)),
   }),
 }));

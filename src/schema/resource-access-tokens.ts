@@ -1,7 +1,8 @@
 // Project and group access tokens: GitLab's ResourceAccessToken entity (PersonalAccessToken fields
 // plus last_used_ips, access_level, resource_type, resource_id) and the root fields of both sources.
 import {
-  createResourceAccessToken, findTokenResource, getResourceAccessToken, listResourceAccessTokens, RESOURCE_TOKEN_SCOPES,
+  checkResourceTokenInput, createResourceAccessToken, findOwnedResourceToken, findResourceAccessToken, findTokenResource,
+  listResourceAccessTokens, RESOURCE_TOKEN_SCOPES,
   revokeResourceAccessToken, type ResourceAccessToken as Token, type ResourceAccessTokenWithSecret, type ResourceType,
 } from "../domain/access-tokens/resource.js";
 import { builder } from "./builder.js";
@@ -64,7 +65,7 @@ function resourceTokenFieldsFor(type: ResourceType, noun: "Project" | "Group") {
       extensions: { access: "authenticated" },
       type: ResourceAccessToken,
       args: tokenArgs,
-      resolve: (_r, args, ctx) => getResourceAccessToken(ctx, type, String(args.id), args.token_id),
+      resolve: (_r, args, ctx) => findResourceAccessToken(ctx, type, String(args.id), args.token_id),
     }),
   }));
   builder.mutationFields((t) => ({
@@ -79,13 +80,17 @@ function resourceTokenFieldsFor(type: ResourceType, noun: "Project" | "Group") {
         expires_at: t.arg({ type: "Date", required: false }),
         description: t.arg.string({ required: false }),
       },
-      resolve: (_r, args, ctx) =>
-        createResourceAccessToken(ctx, type, String(args.id), { ...args, scopes: [...args.scopes] }),
+      resolve: async (_r, args, ctx) => {
+        const input = { ...args, scopes: [...args.scopes] };
+        checkResourceTokenInput(ctx, input);
+        return createResourceAccessToken(ctx, await findTokenResource(ctx, type, String(args.id)), input);
+      },
     }),
     [`revoke${noun}AccessToken`]: t.boolean({
       extensions: { access: "authenticated" },
       args: tokenArgs,
-      resolve: (_r, args, ctx) => revokeResourceAccessToken(ctx, type, String(args.id), args.token_id),
+      resolve: async (_r, args, ctx) =>
+        revokeResourceAccessToken(ctx, await findOwnedResourceToken(ctx, type, String(args.id), args.token_id)),
     }),
   }));
 }

@@ -4,7 +4,8 @@ import { avatarUrl } from "../domain/shared/avatars.js";
 import { listTopics } from "../domain/topics/lists.js";
 import { mergeTopics } from "../domain/topics/merge.js";
 import { createTopic, deleteTopic, updateTopic } from "../domain/topics/writes.js";
-import { getTopic } from "../domain/topics/queries.js";
+import { findTopic } from "../domain/topics/queries.js";
+import { requireAdmin } from "../domain/shared/guards.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 
@@ -35,7 +36,7 @@ builder.queryFields((t) => ({
   topic: t.prismaField({
     type: TopicEntity,
     args: { id: t.arg.int({ required: true }) },
-    resolve: (_q, _r, args, ctx) => getTopic(ctx, args.id),
+    resolve: (_q, _r, args, ctx) => findTopic(ctx, args.id),
   }),
 }));
 
@@ -62,12 +63,18 @@ builder.mutationFields((t) => ({
       description: t.arg.string({ required: false }),
       avatar: t.arg({ type: "Upload", required: false }),
     },
-    resolve: (_q, _r, { id, ...input }, ctx) => updateTopic(ctx, id, input),
+    resolve: async (_q, _r, { id, ...input }, ctx) => {
+      requireAdmin(ctx);
+      return updateTopic(ctx, await findTopic(ctx, id), input);
+    },
   }),
   deleteTopic: t.boolean({
     extensions: { access: "admin" },
     args: { id: t.arg.int({ required: true }) },
-    resolve: (_r, args, ctx) => deleteTopic(ctx, args.id, ctx.request.headers.get("if-unmodified-since")),
+    resolve: async (_r, args, ctx) => {
+      requireAdmin(ctx);
+      return deleteTopic(ctx, await findTopic(ctx, args.id), ctx.request.headers.get("if-unmodified-since"));
+    },
   }),
   mergeTopics: t.prismaField({
     type: TopicEntity,

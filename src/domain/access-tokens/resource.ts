@@ -127,7 +127,8 @@ function filterWhere(ctx: DomainContext, f: ResourceTokenFilters): Prisma.Access
   return { AND: and };
 }
 
-export async function getResourceAccessToken(
+/** GET .../access_tokens/:token_id: 401, 404 resource, 401 for those who may not manage its tokens, 404 token. */
+export async function findResourceAccessToken(
   ctx: DomainContext, type: ResourceType, id: string, tokenId: string,
 ): Promise<ResourceAccessToken> {
   requireAuthenticated(ctx);
@@ -155,18 +156,27 @@ async function withLevels(ctx: DomainContext, r: Resource, tokens: AccessToken[]
   return tokens.map((t) => ({ ...t, resourceType: r.type, accessLevel: level.get(t.userId) ?? null }));
 }
 
+/** The caller (401) and the params (400) of a new token, checked before its resource is looked up. */
+export function checkResourceTokenInput(ctx: DomainContext, input: NewResourceTokenInput): void {
+  requireAuthenticated(ctx);
+  if (!RESOURCE_TOKEN_LEVELS.includes(levelOf(input))) throw paramError("access_level does not have a valid value");
+  if (input.expires_at && input.expires_at <= startOfToday(ctx)) throw paramError("expires_at is invalid");
+}
+
+const levelOf = (input: NewResourceTokenInput) => input.access_level ?? AccessLevel.maintainer;
+
 /**
- * Creates the bot user, its membership and its token in one transaction. Refusals are GitLab's
- * `bad_request!(service.message)` answers.
+ * Creates the bot user, its membership and its token in one transaction (after
+ * checkResourceTokenInput). Refusals are GitLab's `bad_request!(service.message)` answers.
  */
 export async function createResourceAccessToken(
-  ctx: DomainContext, type: ResourceType, id: string, input: NewResourceTokenInput,
+  ctx: DomainContext, resource: GroupOrProjectAccess, input: NewResourceTokenInput,
 ): Promise<ResourceAccessTokenWithSecret> {
   const actor = requireAuthenticated(ctx);
-  const accessLevel = input.access_level ?? AccessLevel.maintainer;
-  if (!RESOURCE_TOKEN_LEVELS.includes(accessLevel)) throw paramError("access_level does not have a valid value");
-  const latest = checkExpiry(ctx, input.expires_at);
-  const r = await findResource(ctx, type, id);
+  const accessLevel = levelOf(input);
+  const latest = new Date(startOfToday(ctx).getTime() + MAX_LIFETIME_DAYS * 86_400_000);
+  const r = resourceOf(ctx, resource);
+  const { type } = r;
   if (!mayManage(r) || isResourceBot(actor.user)) {
     throw badRequest(`User does not have permission to create ${type} access token`);
   }
@@ -196,25 +206,35 @@ export async function createResourceAccessToken(
   });
 }
 
-/** A date that is not in the future is a bad parameter (as for personal tokens); returns the latest allowed date. */
-function checkExpiry(ctx: DomainContext, expiresAt: Date | null | undefined): Date {
+/** Expiry dates not after today are bad parameters (as for personal tokens). */
+function startOfToday(ctx: DomainContext): Date {
   const now = ctx.now();
-  const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  if (expiresAt && expiresAt <= today) throw paramError("expires_at is invalid");
-  return new Date(today.getTime() + MAX_LIFETIME_DAYS * 86_400_000);
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
 const isoDate = (date: Date) => date.toISOString().slice(0, 10);
+
+/** A token and the resource it belongs to, before any check of the caller's rights there. */
+export interface OwnedResourceToken {
+  resource: GroupOrProjectAccess;
+  token: AccessToken & { user: User };
+}
+
+/** DELETE .../access_tokens/:token_id: 401, 404 resource, then 404 token (the right to revoke is the verb's, 400). */
+export async function findOwnedResourceToken(ctx: DomainContext, type: ResourceType, id: string, tokenId: string): Promise<OwnedResourceToken> {
+  requireAuthenticated(ctx);
+  const resource = await findTokenResource(ctx, type, id);
+  return { resource, token: await findToken(ctx, resourceOf(ctx, resource), tokenId) };
+}
 
 /**
  * Revokes the token. As GitLab since 17.9 (`retain_resource_access_token_user_after_revoke`), the
  * bot user and its membership stay, so the token is still listed as inactive; a revoked token no
  * longer authenticates.
  */
-export async function revokeResourceAccessToken(ctx: DomainContext, type: ResourceType, id: string, tokenId: string): Promise<boolean> {
+export async function revokeResourceAccessToken(ctx: DomainContext, { resource, token }: OwnedResourceToken): Promise<boolean> {
   const actor = requireAuthenticated(ctx);
-  const r = await findResource(ctx, type, id);
-  const token = await findToken(ctx, r, tokenId);
+  const r = resourceOf(ctx, resource);
   if (!mayManage(r)) throw badRequest(`${actor.user.name} cannot delete ${token.user.name}`);
   const [withLevel] = await withLevels(ctx, r, [token]);
   if (withLevel!.accessLevel === null) throw badRequest("Failed to find bot user");

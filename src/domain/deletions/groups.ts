@@ -2,7 +2,7 @@
 // without delayed deletion) and listing a group's descendants. Transfers: groups/transfer.ts.
 import type { Namespace } from "../../generated/prisma/client.js";
 import { AccessLevel } from "../shared/access-levels.js";
-import { findGroup, type GroupAccess } from "../shared/parents.js";
+import type { GroupAccess } from "../shared/parents.js";
 import { requireLevel } from "../shared/guards.js";
 import { removeAvatarFile } from "../shared/avatars.js";
 import type { DomainContext } from "../shared/context.js";
@@ -13,8 +13,7 @@ import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { ACCEPTED, DELETION_TRANSACTION, deleteResourceBots, destroyProjects, ghostForBots } from "./projects.js";
 
 /** remove_group: Owners of the group (or of an ancestor) and admins. */
-export async function deleteGroup(ctx: DomainContext, id: string, ifUnmodifiedSince?: string | null): Promise<typeof ACCEPTED> {
-  const { group, level } = await findGroup(ctx, id);
+export async function deleteGroup(ctx: DomainContext, { group, level }: GroupAccess, ifUnmodifiedSince?: string | null): Promise<typeof ACCEPTED> {
   requireLevel(ctx, level, AccessLevel.owner);
   assertUnmodifiedSince(group.updatedAt, ifUnmodifiedSince);
   const ghostId = await ghostForBots(ctx, await botOwnersBelow(ctx, group));

@@ -7,7 +7,7 @@
 // user lifecycle's.
 import { Prisma } from "../../generated/prisma/client.js";
 import { AccessLevel } from "../shared/access-levels.js";
-import { findProject } from "../shared/parents.js";
+import type { ProjectAccess } from "../shared/parents.js";
 import { requireLevel } from "../shared/guards.js";
 import type { ProjectWithNamespace } from "../shared/caches.js";
 import type { DomainContext } from "../shared/context.js";
@@ -25,8 +25,7 @@ export const DELETION_TRANSACTION = { timeout: 60_000 } as const;
 export const ACCEPTED = Object.freeze({ message: "202 Accepted" });
 
 /** remove_project: Owners (direct, inherited, or of the personal namespace) and admins. */
-export async function deleteProject(ctx: DomainContext, id: string, ifUnmodifiedSince?: string | null): Promise<typeof ACCEPTED> {
-  const { project, level } = await findProject(ctx, id);
+export async function deleteProject(ctx: DomainContext, { project, level }: ProjectAccess, ifUnmodifiedSince?: string | null): Promise<typeof ACCEPTED> {
   requireLevel(ctx, level, AccessLevel.owner);
   assertUnmodifiedSince(project.updatedAt, ifUnmodifiedSince);
   const ghostId = await ghostForBots(ctx, { projectIds: [project.id], groupIds: [] });

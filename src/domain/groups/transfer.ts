@@ -5,7 +5,7 @@
 import type { Namespace } from "../../generated/prisma/client.js";
 import { AppError } from "../../errors.js";
 import { AccessLevel, VISIBILITY_LEVELS } from "../shared/access-levels.js";
-import { findGroup } from "../shared/parents.js";
+import { findGroup, type GroupAccess } from "../shared/parents.js";
 import { requireLevel } from "../shared/guards.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import type { Tx } from "../shared/events.js";
@@ -25,9 +25,11 @@ const REASONS = {
   intoSubgroup: "Cannot transfer group to one of its subgroup.",
 } as const;
 
-/** Owners (admin_group) move a group; `groupId` null or absent makes it top-level. */
-export async function transferGroup(ctx: DomainContext, id: string, groupId: number | null | undefined): Promise<Namespace> {
-  const { group, level } = await findGroup(ctx, id);
+/**
+ * Owners (admin_group) move a group; `groupId` (the new parent, found here after the Owner check)
+ * null or absent makes it top-level.
+ */
+export async function transferGroup(ctx: DomainContext, { group, level }: GroupAccess, groupId: number | null | undefined): Promise<Namespace> {
   requireLevel(ctx, level, AccessLevel.owner);
   const target = groupId != null ? await findGroup(ctx, groupId) : null;
   await ensureAllowedTransfer(ctx, group, target);

@@ -4,7 +4,7 @@ import { AppError, validationError } from "../../errors.js";
 import type { Namespace, Prisma } from "../../generated/prisma/client.js";
 import { publishMember } from "../members/writes.js";
 import { AccessLevel, traversalOf, VISIBILITY_LEVELS } from "../shared/access-levels.js";
-import { findGroup } from "../shared/parents.js";
+import { findGroup, type GroupAccess } from "../shared/parents.js";
 import { requireAuthenticated, requireLevel } from "../shared/guards.js";
 import { changeAvatar, readAvatarArg, type CheckedAvatar, type FileUpload } from "../shared/avatars.js";
 import { type Actor, type DomainContext } from "../shared/context.js";
@@ -117,10 +117,11 @@ async function contentVisibilityErrors(ctx: DomainContext, group: Namespace, vis
   return messages.length ? { visibility_level: messages } : {};
 }
 
-/** Owner (admin_group) may change a group; a new path moves the whole subtree. */
-export async function updateGroup(ctx: DomainContext, id: string, input: GroupInput): Promise<Namespace> {
-  requireAuthenticated(ctx);
-  const access = await findGroup(ctx, id);
+/**
+ * Owner (admin_group) may change a group (found after requireAuthenticated: 401 before 404); a
+ * new path moves the whole subtree.
+ */
+export async function updateGroup(ctx: DomainContext, access: GroupAccess, input: GroupInput): Promise<Namespace> {
   requireLevel(ctx, access.level, AccessLevel.owner);
   const { group } = access;
   const parent = group.parentId ? await ctx.db.namespace.findUnique({ where: { id: group.parentId } }) : null;

@@ -47,15 +47,13 @@ export function targetOf(parent: GroupOrProjectAccess): Target {
   return { source: "project", id: project.id, level, visibility: project.visibility, inheritedFrom, holderId: ns.ownerId };
 }
 
-export async function target(ctx: DomainContext, source: MemberSource, id: string): Promise<Target> {
-  return targetOf(await findMemberParent(ctx, source, id));
-}
-
 /** read_*_member: members and admins, or anyone the source is open to (not someone who only sees it through a subgroup). */
 export function requireReadable(ctx: DomainContext, t: Target): Target {
   if (!canSee(ctx.actor, t.visibility, t.level)) throw forbidden();
   return t;
 }
+
+const readableTarget = (ctx: DomainContext, parent: GroupOrProjectAccess) => requireReadable(ctx, targetOf(parent));
 
 /** Direct and inherited members; each user once, with their highest access level, by user id. */
 export async function allMembers(ctx: DomainContext, t: Target, user: Prisma.UserWhereInput): Promise<Member[]> {
@@ -72,15 +70,16 @@ export async function allMembers(ctx: DomainContext, t: Target, user: Prisma.Use
   return [...best.values()].sort((a, b) => a.user.id - b.user.id);
 }
 
-export async function getMember(ctx: DomainContext, source: MemberSource, id: string, userId: number): Promise<Member> {
-  const member = await findDirect(ctx, requireReadable(ctx, await target(ctx, source, id)), userId);
+/** GET /:source/:id/members/:user_id: a direct member of a source the caller may read (401, 404, 403, then 404). */
+export async function findMember(ctx: DomainContext, source: MemberSource, id: string, userId: number): Promise<Member> {
+  const member = await findDirect(ctx, readableTarget(ctx, await findMemberParent(ctx, source, id)), userId);
   if (!member) throw recordNotFound();
   return member;
 }
 
 /** GET /:source/:id/members/all/:user_id: the member with their highest direct or inherited level. */
-export async function getAnyMember(ctx: DomainContext, source: MemberSource, id: string, userId: number): Promise<Member> {
-  const [member] = await allMembers(ctx, requireReadable(ctx, await target(ctx, source, id)), { id: userId });
+export async function findAnyMember(ctx: DomainContext, source: MemberSource, id: string, userId: number): Promise<Member> {
+  const [member] = await allMembers(ctx, readableTarget(ctx, await findMemberParent(ctx, source, id)), { id: userId });
   if (!member) throw recordNotFound();
   return member;
 }

@@ -4,10 +4,11 @@
 import { AppError, forbidden, notFound, paramError, recordNotFound, validationError } from "../../errors.js";
 import type { Prisma, User } from "../../generated/prisma/client.js";
 import { AccessLevel, ROLE_NAMES, VALID_MEMBER_LEVELS } from "../shared/access-levels.js";
+import type { GroupOrProjectAccess } from "../shared/parents.js";
 import { requireAuthenticated, requireLevel } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { publish, type MemberEvent } from "../shared/events.js";
-import { findDirect, target, type Member, type MemberSource, type Target } from "./queries.js";
+import { findDirect, targetOf, type Member, type MemberSource, type Target } from "./queries.js";
 
 export interface MemberInput {
   user_id?: number | null;
@@ -59,13 +60,20 @@ async function userToAdd(ctx: DomainContext, input: MemberInput): Promise<User> 
   return user;
 }
 
-/** Same order as GitLab: params, source (404), user (404), existing member (409), permission (403), validations (400). */
-export async function addMember(ctx: DomainContext, source: MemberSource, id: string, input: MemberInput): Promise<Member> {
+/** The caller (401) and the params (400) of a new member, checked before its source is looked up. */
+export function checkMemberInput(ctx: DomainContext, input: MemberInput): void {
   requireAuthenticated(ctx);
   if (input.user_id != null && input.username != null) throw paramError("user_id, username are mutually exclusive");
   if (input.user_id == null && input.username == null) throw paramError("user_id, username are missing, at least one parameter must be provided");
   checkLevel(input.access_level);
-  const t = await target(ctx, source, id);
+}
+
+/**
+ * Same order as GitLab: params (checkMemberInput), source (404), user (404), existing member (409),
+ * permission (403), validations (400).
+ */
+export async function addMember(ctx: DomainContext, parent: GroupOrProjectAccess, input: MemberInput): Promise<Member> {
+  const t = targetOf(parent);
   const user = await userToAdd(ctx, input);
   if (await findDirect(ctx, t, user.id)) throw new AppError(409, { message: "Member already exists" });
   requireManage(ctx, t, [input.access_level]);
@@ -97,12 +105,20 @@ export function insertMember(
     : tx.projectMember.create({ data: { ...data, projectId: sourceId }, include: { user: true } });
 }
 
-export async function updateMember(
-  ctx: DomainContext, source: MemberSource, id: string, userId: number, input: { access_level: number; expires_at?: Date | null },
-): Promise<Member> {
+export interface MemberUpdateInput {
+  access_level: number;
+  expires_at?: Date | null;
+}
+
+/** The caller (401) and the level (400) of a membership change, checked before its source is looked up. */
+export function checkMemberUpdate(ctx: DomainContext, input: MemberUpdateInput): void {
   requireAuthenticated(ctx);
   checkLevel(input.access_level);
-  const t = await target(ctx, source, id);
+}
+
+/** Changes the direct membership of user `userId` in the found source (after checkMemberUpdate). */
+export async function updateMember(ctx: DomainContext, parent: GroupOrProjectAccess, userId: number, input: MemberUpdateInput): Promise<Member> {
+  const t = targetOf(parent);
   const member = await findDirect(ctx, t, userId);
   if (!member) throw recordNotFound();
   requireManage(ctx, t, [input.access_level, member.accessLevel]);
@@ -123,8 +139,8 @@ export async function updateMember(
  * A member may leave on their own; otherwise the managing level is needed. Removing a group
  * member also removes their direct memberships below it unless `skip_subresources`.
  */
-export async function removeMember(ctx: DomainContext, source: MemberSource, id: string, userId: number, skipSubresources = false): Promise<boolean> {
-  const t = await target(ctx, source, id);
+export async function removeMember(ctx: DomainContext, parent: GroupOrProjectAccess, userId: number, skipSubresources = false): Promise<boolean> {
+  const t = targetOf(parent);
   const member = await findDirect(ctx, t, userId);
   if (!member) throw recordNotFound();
   if (ctx.actor!.user.id !== userId) requireManage(ctx, t, [member.accessLevel]);

@@ -3,7 +3,7 @@ import { AppError } from "../../errors.js";
 import type { Namespace, Prisma } from "../../generated/prisma/client.js";
 import { addRedirect } from "../groups/writes.js";
 import { AccessLevel, VISIBILITY_LEVELS } from "../shared/access-levels.js";
-import { findNamespace, findProject } from "../shared/parents.js";
+import { findNamespace, type ProjectAccess } from "../shared/parents.js";
 import { requireLevel } from "../shared/guards.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { rubyErrorHash } from "../shared/paths.js";
@@ -22,9 +22,11 @@ function mayTransferInto(ctx: DomainContext, target: Namespace, level: number): 
   return isAdmin(ctx.actor) || level >= (target.kind === "user" ? AccessLevel.owner : AccessLevel.maintainer);
 }
 
-/** Owners (change_namespace) move a project; it keeps answering on its old path with a redirect. */
-export async function transferProject(ctx: DomainContext, id: string, namespace: string): Promise<ProjectWithNamespace> {
-  const { project, level } = await findProject(ctx, id);
+/**
+ * Owners (change_namespace) move a project; it keeps answering on its old path with a redirect.
+ * The destination `namespace` (id or full path) is found here, after the Owner check.
+ */
+export async function transferProject(ctx: DomainContext, { project, level }: ProjectAccess, namespace: string): Promise<ProjectWithNamespace> {
   requireLevel(ctx, level, AccessLevel.owner);
   const { namespace: target, level: targetLevel } = await findNamespace(ctx, namespace);
   if (target.id === project.namespaceId) throw transferFailed("Project is already in this namespace.");

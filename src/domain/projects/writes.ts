@@ -7,7 +7,7 @@ import { repositoryOf } from "../repository/git.js";
 import { createRepository, initializeRepository } from "../repository/initialize.js";
 import { AccessLevel, VISIBILITY_LEVELS } from "../shared/access-levels.js";
 import { groupAccessLevel } from "../shared/memberships.js";
-import { findProject } from "../shared/parents.js";
+import type { ProjectAccess } from "../shared/parents.js";
 import { requireAuthenticated, requireLevel } from "../shared/guards.js";
 import { type DomainContext } from "../shared/context.js";
 import { publish } from "../shared/events.js";
@@ -124,8 +124,9 @@ export const takeOverPath = (tx: Prisma.TransactionClient, project: ProjectWithN
  * Maintainers change settings (admin_project, rename_project); only Owners change the
  * visibility (change_visibility_level). A new path leaves a redirect from the old full path.
  */
-export async function updateProject(ctx: DomainContext, id: string, input: ProjectInput & { archived?: boolean | null }): Promise<ProjectWithNamespace> {
-  const { project, level } = await findProject(ctx, id);
+export async function updateProject(
+  ctx: DomainContext, { project, level }: ProjectAccess, input: ProjectInput & { archived?: boolean | null },
+): Promise<ProjectWithNamespace> {
   requireLevel(ctx, level, AccessLevel.maintainer);
   if (input.visibility != null) requireLevel(ctx, level, AccessLevel.owner);
   const name = input.name ?? project.name;

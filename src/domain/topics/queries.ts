@@ -21,5 +21,3 @@ export async function findTopic(ctx: DomainContext, id: number): Promise<Topic> 
   requireOrganization(topic.organizationId);
   return topic;
 }
-
-export const getTopic = findTopic;

@@ -7,7 +7,7 @@ import { changeAvatar, readAvatarArg, removeAvatarFile, type FileUpload } from "
 import type { DomainContext } from "../shared/context.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { DEFAULT_ORGANIZATION_ID } from "./assignments.js";
-import { findTopic, requireOrganization } from "./queries.js";
+import { requireOrganization } from "./queries.js";
 
 export interface TopicInput {
   name?: string | null;
@@ -109,10 +109,12 @@ export async function createTopic(
   );
 }
 
-/** PUT /topics/:id: every field optional; an empty or null avatar removes the avatar. */
-export async function updateTopic(ctx: DomainContext, id: number, input: TopicInput): Promise<Topic> {
+/**
+ * PUT /topics/:id (the topic found after requireAdmin): every field optional; an empty or null
+ * avatar removes the avatar.
+ */
+export async function updateTopic(ctx: DomainContext, topic: Topic, input: TopicInput): Promise<Topic> {
   requireAdmin(ctx);
-  const topic = await findTopic(ctx, id);
   const avatar = await readAvatarArg(input.avatar);
   const values = {
     name: input.name ?? topic.name,
@@ -135,11 +137,11 @@ export async function updateTopic(ctx: DomainContext, id: number, input: TopicIn
 
 /**
  * `destroy_conditionally!`: 412 when the topic changed after If-Unmodified-Since; the project
- * assignments go with the topic (the projects keep their other topics).
+ * assignments go with the topic (the projects keep their other topics). The topic is found after
+ * requireAdmin.
  */
-export async function deleteTopic(ctx: DomainContext, id: number, unmodifiedSince?: string | null): Promise<boolean> {
+export async function deleteTopic(ctx: DomainContext, topic: Topic, unmodifiedSince?: string | null): Promise<boolean> {
   requireAdmin(ctx);
-  const topic = await findTopic(ctx, id);
   assertUnmodifiedSince(topic.updatedAt, unmodifiedSince);
   await ctx.db.$transaction([
     ctx.db.projectTopic.deleteMany({ where: { topicId: topic.id } }),
