@@ -15,7 +15,7 @@ import { AppError } from "./errors.js";
 import { schema } from "./schema/index.js";
 import { publicSchema } from "./graph/index.js";
 import { PUBLIC_GRAPHIQL } from "./graph/graphiql.js";
-import { useGraphLimits } from "./graph/limits.js";
+import { useGraphLimits } from "./graph/shared/limits.js";
 import { readStoredAvatar } from "./domain/shared/avatars.js";
 import { isMultipart, readGraphqlMultipart } from "./graphql-multipart.js";
 import { tokenInfo } from "./domain/oauth/token-info.js";

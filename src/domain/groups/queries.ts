@@ -1,4 +1,4 @@
-// Groups (nested through parent_id): a group's web URL. One group: findGroup (shared/access.ts);
+// Groups (nested through parent_id): a group's web URL. One group: findGroup (shared/parents.ts);
 // lists: lists.ts; create and update: writes.ts; transfer: transfer.ts.
 import type { Namespace } from "../../generated/prisma/client.js";
 import { type DomainContext } from "../shared/context.js";

@@ -14,7 +14,7 @@ export const COUNT_LIMIT = 10_000;
 export interface PageArgs {
   page?: number | null;
   per_page?: number | null;
-  /** rows to skip instead of whole pages (GraphQL connections: src/graph/connections.ts) */
+  /** rows to skip instead of whole pages (GraphQL connections: src/graph/shared/connections.ts) */
   offset?: number | null;
 }
 
