@@ -158,8 +158,10 @@ describe("member events", () => {
     const user = await addToGroup(group.id, 10);
     const unchanged = await owner.api.put(`/groups/${group.id}/members/${user.id}`, { access_level: 10 });
     expect(unchanged.status).toBe(200);
-    await owner.api.put(`/groups/${group.id}/members/${user.id}`, { access_level: 40, expires_at: "2099-01-02" });
-    await owner.api.delete(`/groups/${group.id}/members/${user.id}`);
+    const updated = await owner.api.put(`/groups/${group.id}/members/${user.id}`, { access_level: 40, expires_at: "2099-01-02" });
+    expect(updated.status, updated.text).toBe(200);
+    const removed = await owner.api.delete(`/groups/${group.id}/members/${user.id}`);
+    expect(removed.status, removed.text).toBe(204);
     await bed.drain();
     const payloads = bed.receiver.requests.map((r) => r.json);
     expect(payloads.map((p) => p.event_name)).toEqual(["user_add_to_group", "user_update_for_group", "user_remove_from_group"]);
