@@ -3,10 +3,11 @@
 import { deleteUser } from "../domain/deletions/users.js";
 import { findMembershipsUser, findUserByIdOrUsername, listUserMemberships, listUserProjects, type Membership } from "../domain/users/memberships.js";
 import {
-  activateUser, banUser, blockUser, deactivateUser, unbanUser, unblockUser, type StateAnswer,
+  activateUser, banUser, blockUser, deactivateUser, findUserToAdminister, unbanUser, unblockUser, type StateAnswer,
 } from "../domain/users/states.js";
 import { updateUser } from "../domain/users/update.js";
 import type { DomainContext } from "../domain/shared/context.js";
+import type { User } from "../generated/prisma/client.js";
 import { builder } from "./builder.js";
 import { pageArgs, keysetArgs, rowsOf } from "./pagination.js";
 import { ProjectEntity, projectFilterArgs } from "./projects.js";
@@ -41,7 +42,7 @@ builder.queryFields((t) => ({
 }));
 
 /** The state changes: 201 with `true`, `false` or `null` as users.rb answers. */
-type StateChange = (ctx: DomainContext, id: number) => Promise<StateAnswer>;
+type StateChange = (ctx: DomainContext, user: User) => Promise<StateAnswer>;
 const STATE_CHANGES: Record<string, StateChange> = {
   blockUser, unblockUser, banUser, unbanUser, deactivateUser, activateUser,
 };
@@ -75,7 +76,7 @@ builder.mutationFields((t) => ({
         nullable: true,
         extensions: { access: "admin" },
         args: { id: t.arg.int({ required: true }) },
-        resolve: (_r, args, ctx) => change(ctx, args.id),
+        resolve: async (_r, args, ctx) => change(ctx, await findUserToAdminister(ctx, args.id)),
       }),
     ]),
   ),

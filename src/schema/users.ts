@@ -1,5 +1,5 @@
 import { createUser } from "../domain/users/create.js";
-import { currentUser, getUser } from "../domain/users/queries.js";
+import { currentUser, findUser } from "../domain/users/queries.js";
 import { listUsers, listUsersKeyset, USER_ORDER_COLUMNS } from "../domain/users/lists.js";
 import { avatarUrlOfUser, webUrlOfUser } from "../domain/users/presenter.js";
 import type { Context } from "../context.js";
@@ -80,7 +80,7 @@ builder.queryFields((t) => ({
     type: UserEntity,
     extensions: readUser,
     args: { id: t.arg.int({ required: true }) },
-    resolve: (_query, _root, args, ctx) => getUser(ctx, args.id),
+    resolve: (_query, _root, args, ctx) => findUser(ctx, args.id),
   }),
 }));
 

@@ -11,7 +11,7 @@ export function currentUser(ctx: DomainContext): User {
 }
 
 /** Anonymous callers may not look users up by id (GitLab answers 403, not 401). */
-export async function getUser(ctx: DomainContext, id: number): Promise<User> {
+export async function findUser(ctx: DomainContext, id: number): Promise<User> {
   if (!ctx.actor) throw forbidden("Not authorized!");
   const user = await ctx.db.user.findUnique({ where: { id } });
   if (!user) throw notFound("User");

@@ -23,7 +23,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** `render_api_error!(message, 403)`: the service's message as is (no "403 Forbidden - " prefix). */
 const refused = (message: string) => new AppError(403, { message });
 
-async function targetUser(ctx: DomainContext, id: number): Promise<User> {
+/** The user an administrator changes the state of: 401/403 for anyone else, then 404 User. */
+export async function findUserToAdminister(ctx: DomainContext, id: number): Promise<User> {
   requireAdmin(ctx);
   const user = await ctx.db.user.findUnique({ where: { id } });
   if (!user) throw notFound("User");
@@ -36,8 +37,7 @@ async function transition(ctx: DomainContext, user: User, from: string[], to: st
   return count > 0;
 }
 
-export async function blockUser(ctx: DomainContext, id: number): Promise<StateAnswer> {
-  const user = await targetUser(ctx, id);
+export async function blockUser(ctx: DomainContext, user: User): Promise<StateAnswer> {
   if (user.state === "ldap_blocked") throw forbidden("LDAP blocked users cannot be modified by the API");
   if (user.id === ctx.actor!.user.id) throw forbidden("The API initiating user cannot be blocked by the API");
   if (isBlocked(user)) return null;
@@ -46,29 +46,25 @@ export async function blockUser(ctx: DomainContext, id: number): Promise<StateAn
 }
 
 /** Unblocking is the state machine's `activate`: false for a user who is active already. */
-export async function unblockUser(ctx: DomainContext, id: number): Promise<StateAnswer> {
-  const user = await targetUser(ctx, id);
+export async function unblockUser(ctx: DomainContext, user: User): Promise<StateAnswer> {
   if (user.state === "ldap_blocked") throw forbidden("LDAP blocked users cannot be unblocked by the API");
   if (user.state === "deactivated") throw forbidden("Deactivated users cannot be unblocked by the API");
   return transition(ctx, user, ["blocked", "banned"], "active");
 }
 
 /** Users::BanService: active users only ("You cannot ban blocked users."). */
-export async function banUser(ctx: DomainContext, id: number): Promise<StateAnswer> {
-  const user = await targetUser(ctx, id);
+export async function banUser(ctx: DomainContext, user: User): Promise<StateAnswer> {
   if (user.state !== "active") throw refused(`You cannot ban ${user.state} users.`);
   return transition(ctx, user, ["active"], "banned");
 }
 
-export async function unbanUser(ctx: DomainContext, id: number): Promise<StateAnswer> {
-  const user = await targetUser(ctx, id);
+export async function unbanUser(ctx: DomainContext, user: User): Promise<StateAnswer> {
   if (user.state !== "banned") throw refused(`You cannot unban ${user.state} users.`);
   return transition(ctx, user, ["banned"], "active");
 }
 
 /** Users::DeactivateService: only dormant users (no token used for 90 days) may be deactivated. */
-export async function deactivateUser(ctx: DomainContext, id: number): Promise<StateAnswer> {
-  const user = await targetUser(ctx, id);
+export async function deactivateUser(ctx: DomainContext, user: User): Promise<StateAnswer> {
   if (user.state === "deactivated") return null;
   if (isBlocked(user)) throw refused("Error occurred. A blocked user cannot be deactivated");
   if (isInternal(user)) throw refused("Internal users cannot be deactivated");
@@ -79,8 +75,7 @@ export async function deactivateUser(ctx: DomainContext, id: number): Promise<St
 }
 
 /** The state machine's `activate` from deactivated; blocked users must be unblocked instead. */
-export async function activateUser(ctx: DomainContext, id: number): Promise<StateAnswer> {
-  const user = await targetUser(ctx, id);
+export async function activateUser(ctx: DomainContext, user: User): Promise<StateAnswer> {
   if (isBlocked(user)) throw forbidden("A blocked user must be unblocked to be activated");
   return transition(ctx, user, ["deactivated"], "active");
 }

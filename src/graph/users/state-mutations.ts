@@ -6,23 +6,24 @@
 // rule the administrator ran into and goes to `errors` (a bare 403 is the administrator check:
 // "resource not available").
 import type { Context } from "../../context.js";
+import type { User } from "../../generated/prisma/client.js";
 import {
-  activateUser, banUser, blockUser, deactivateUser, unbanUser, unblockUser, type StateAnswer,
+  activateUser, banUser, blockUser, deactivateUser, findUserToAdminister, unbanUser, unblockUser, type StateAnswer,
 } from "../../domain/users/states.js";
-import { getUser } from "../../domain/users/queries.js";
+import { findUser } from "../../domain/users/queries.js";
 import { refusalsAsErrors, ruleError } from "../shared/errors.js";
 import { recordIdOf } from "../shared/mutation-inputs.js";
 import { payloadMutation } from "../shared/payload-mutation.js";
 import { UserRef } from "./types.js";
 
-type StateChange = (ctx: Context, id: number) => Promise<StateAnswer>;
+type StateChange = (ctx: Context, user: User) => Promise<StateAnswer>;
 
 async function changeState(ctx: Context, gid: string | number, change: StateChange, event: string) {
   const id = recordIdOf(gid, "User");
-  const answer = await refusalsAsErrors(() => change(ctx, id));
+  const answer = await refusalsAsErrors(async () => change(ctx, await findUserToAdminister(ctx, id)));
   // state_machines' message for a refused event (User#activate, #ban, ... returning false)
   if (answer === false) throw ruleError(`State cannot transition via "${event}"`);
-  return getUser(ctx, id);
+  return findUser(ctx, id);
 }
 
 /** The mutation, the domain's write and the state machine event it fires. */

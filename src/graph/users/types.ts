@@ -3,7 +3,7 @@
 import type { Context } from "../../context.js";
 import type { User } from "../../generated/prisma/client.js";
 import { avatarUrlOfUser, webUrlOfUser } from "../../domain/users/presenter.js";
-import { getUser, userIdByUsername } from "../../domain/users/queries.js";
+import { findUser, userIdByUsername } from "../../domain/users/queries.js";
 import { builder } from "../shared/builder.js";
 import { arrayConnection, type ConnectionArgs } from "../shared/connections.js";
 import { countedConnection } from "../shared/connection-types.js";
@@ -29,7 +29,7 @@ builder.node(UserRef, {
 
 export const UserCoreConnection = countedConnection(UserRef, "UserCore");
 
-registerNodeLoader("User", UserRef, (ctx, id) => getUser(ctx, id));
+registerNodeLoader("User", UserRef, (ctx, id) => findUser(ctx, id));
 
 /** A user row that must exist (authors, assignees): batched per request. */
 export async function userById(ctx: Context, id: number): Promise<User> {
@@ -57,7 +57,7 @@ builder.queryFields((t) => ({
     args: { username: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
       const id = await userIdByUsername(ctx, args.username);
-      return id == null ? null : orNull(() => getUser(ctx, id));
+      return id == null ? null : orNull(() => findUser(ctx, id));
     },
   }),
 }));
