@@ -1,5 +1,5 @@
 import {
-  createPersonalAccessToken, currentPersonalAccessToken, getPersonalAccessToken, isTokenActive, listPersonalAccessTokens,
+  createPersonalAccessToken, currentPersonalAccessToken, findPersonalAccessToken, findPersonalAccessTokenToRevoke, isTokenActive, listPersonalAccessTokens,
   revokeCurrentPersonalAccessToken, revokePersonalAccessToken, TOKEN_SCOPES,
 } from "../domain/access-tokens/personal.js";
 import type { Context } from "../context.js";
@@ -55,7 +55,7 @@ builder.queryFields((t) => ({
     extensions: { access: "authenticated" },
     type: PersonalAccessToken,
     args: { id: t.arg.int({ required: true }) },
-    resolve: (_r, args, ctx) => getPersonalAccessToken(ctx, args.id),
+    resolve: (_r, args, ctx) => findPersonalAccessToken(ctx, args.id),
   }),
   // Any token may read and revoke itself, whatever its scopes.
   currentPersonalAccessToken: t.field({
@@ -81,7 +81,7 @@ builder.mutationFields((t) => ({
   revokePersonalAccessToken: t.boolean({
     extensions: { access: "authenticated" },
     args: { id: t.arg.int({ required: true }) },
-    resolve: (_r, args, ctx) => revokePersonalAccessToken(ctx, args.id),
+    resolve: async (_r, args, ctx) => revokePersonalAccessToken(ctx, await findPersonalAccessTokenToRevoke(ctx, args.id)),
   }),
   revokeCurrentPersonalAccessToken: t.boolean({
     extensions: { access: "authenticated", tokenScopes: TOKEN_SCOPES },

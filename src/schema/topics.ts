@@ -83,6 +83,9 @@ builder.mutationFields((t) => ({
       source_topic_id: t.arg.int({ required: true }),
       target_topic_id: t.arg.int({ required: true }),
     },
-    resolve: (_q, _r, args, ctx) => mergeTopics(ctx, args.source_topic_id, args.target_topic_id),
+    resolve: async (_q, _r, args, ctx) => {
+      requireAdmin(ctx);
+      return mergeTopics(ctx, await findTopic(ctx, args.source_topic_id), await findTopic(ctx, args.target_topic_id));
+    },
   }),
 }));

@@ -4,7 +4,7 @@
 // pagination headers, and the project counters through assign, unassign, visibility changes,
 // merge and delete.
 import { beforeAll, describe, expect, it } from "vitest";
-import { mergeTopicRecords } from "../../src/domain/topics/merge.js";
+import { mergeTopics } from "../../src/domain/topics/merge.js";
 import { parseLinks, type ApiClient } from "../helpers/api.js";
 import { BASE_URL, startTestApp, type TestApp } from "../helpers/app.js";
 import { createProject, createUser, uniq, type TestUser } from "../helpers/factories.js";
@@ -343,7 +343,7 @@ describe("POST /topics/merge", () => {
     // once both are readable, the merge service itself requires one organization
     const local = await t.services.db.topic.findUniqueOrThrow({ where: { id: topic.id } });
     const ctx = systemContext(t.services);
-    await expect(mergeTopicRecords(ctx, foreign, local)).rejects.toMatchObject({
+    await expect(mergeTopics(ctx, foreign, local)).rejects.toMatchObject({
       status: 400, body: { message: "The source topic and the target topic must belong to the same organization." },
     });
   });
@@ -355,7 +355,7 @@ describe("POST /topics/merge", () => {
     // a target that no longer exists: moving the assignments to it violates the foreign key
     const vanished = { ...sourceRow, id: 99_999_999, name: "vanished" };
     const ctx = systemContext(t.services);
-    await expect(mergeTopicRecords(ctx, sourceRow, vanished)).rejects.toMatchObject({
+    await expect(mergeTopics(ctx, sourceRow, vanished)).rejects.toMatchObject({
       status: 400, body: { message: "Topics could not be merged!" },
     });
     expect(await topicsOf(project.id)).toEqual([source.name]);

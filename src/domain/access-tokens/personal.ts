@@ -128,7 +128,7 @@ const findPersonalToken = (ctx: DomainContext, id: number) =>
   ctx.db.accessToken.findFirst({ where: { id, kind: "personal" } });
 
 /** Only administrators learn that a token does not exist; others get 401 either way. */
-export async function getPersonalAccessToken(ctx: DomainContext, id: number): Promise<AccessToken> {
+export async function findPersonalAccessToken(ctx: DomainContext, id: number): Promise<AccessToken> {
   const actor = requireAuthenticated(ctx);
   const token = await findPersonalToken(ctx, id);
   if (token && mayManage(actor, token)) return token;
@@ -148,21 +148,22 @@ export async function currentPersonalAccessToken(ctx: DomainContext): Promise<Ac
  * 404 with `hideOthers` (GitLab's GraphQL authorizes :revoke_token, so a token the caller may not
  * manage is as absent as a missing one). Repeat revokes succeed.
  */
-export async function revokePersonalAccessToken(ctx: DomainContext, id: number, { hideOthers = false } = {}): Promise<boolean> {
+export async function findPersonalAccessTokenToRevoke(ctx: DomainContext, id: number, { hideOthers = false } = {}): Promise<AccessToken> {
   const actor = requireAuthenticated(ctx);
   const token = await findPersonalToken(ctx, id);
   if (!token) throw recordNotFound();
   if (!mayManage(actor, token)) throw hideOthers ? recordNotFound() : badRequest();
-  return revoke(ctx, token);
+  return token;
+}
+
+/** Revokes a token found by findPersonalAccessTokenToRevoke (or the current one). */
+export async function revokePersonalAccessToken(ctx: DomainContext, token: AccessToken): Promise<boolean> {
+  await revokeToken(ctx, token);
+  return true;
 }
 
 export async function revokeCurrentPersonalAccessToken(ctx: DomainContext): Promise<boolean> {
-  return revoke(ctx, await currentPersonalAccessToken(ctx));
-}
-
-async function revoke(ctx: DomainContext, token: AccessToken): Promise<boolean> {
-  await revokeToken(ctx, token);
-  return true;
+  return revokePersonalAccessToken(ctx, await currentPersonalAccessToken(ctx));
 }
 
 export function isTokenActive(ctx: DomainContext, token: AccessToken): boolean {

@@ -3,24 +3,15 @@
 // recounted and the source is deleted, all in one transaction.
 import type { Topic } from "../../generated/prisma/client.js";
 import { AppError } from "../../errors.js";
-import { requireAdmin } from "../shared/guards.js";
 import { removeAvatarFile } from "../shared/avatars.js";
 import type { DomainContext } from "../shared/context.js";
 import { recountTopics } from "./assignments.js";
-import { findTopic } from "./queries.js";
 
 /** `render_api_error!(message, :bad_request)` */
 const mergeError = (message: string) => new AppError(400, { message });
 
-export async function mergeTopics(ctx: DomainContext, sourceTopicId: number, targetTopicId: number): Promise<Topic> {
-  requireAdmin(ctx);
-  const source = await findTopic(ctx, sourceTopicId);
-  const target = await findTopic(ctx, targetTopicId);
-  return mergeTopicRecords(ctx, source, target);
-}
-
-/** The merge itself, once both topics are found (and readable). */
-export async function mergeTopicRecords(ctx: DomainContext, source: Topic, target: Topic): Promise<Topic> {
+/** The merge, once an administrator found both topics (requireAdmin, then findTopic for each). */
+export async function mergeTopics(ctx: DomainContext, source: Topic, target: Topic): Promise<Topic> {
   if (source.id === target.id) throw mergeError("The source topic and the target topic are identical.");
   if (source.organizationId !== target.organizationId) {
     throw mergeError("The source topic and the target topic must belong to the same organization.");

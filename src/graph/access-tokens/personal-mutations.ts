@@ -1,7 +1,7 @@
 // personalAccessTokenCreate (administrators, as POST /users/:id/personal_access_tokens; the secret
 // only in this payload) and personalAccessTokenRevoke (the owner or an administrator, as DELETE
 // /personal_access_tokens/:id): one `input`, a payload.
-import { createPersonalAccessToken, revokePersonalAccessToken } from "../../domain/access-tokens/personal.js";
+import { createPersonalAccessToken, findPersonalAccessTokenToRevoke, revokePersonalAccessToken } from "../../domain/access-tokens/personal.js";
 import { PersonalAccessTokenRef } from "./personal.js";
 import { userIdOf, recordIdOf } from "../shared/mutation-inputs.js";
 import { payloadMutation } from "../shared/payload-mutation.js";
@@ -31,5 +31,6 @@ payloadMutation("personalAccessTokenRevoke", {
   inputFields: (t) => ({
     id: t.id({ required: true, description: "Global id of the token: the caller's own or, for administrators, anyone's (others are not available)." }),
   }),
-  write: (input, ctx) => revokePersonalAccessToken(ctx, recordIdOf(input.id, "PersonalAccessToken"), { hideOthers: true }),
+  write: async (input, ctx) =>
+    revokePersonalAccessToken(ctx, await findPersonalAccessTokenToRevoke(ctx, recordIdOf(input.id, "PersonalAccessToken"), { hideOthers: true })),
 });

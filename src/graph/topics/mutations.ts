@@ -53,6 +53,10 @@ payloadMutation("topicsMerge", {
     sourceTopicId: t.id({ required: true, description: "Global id of the topic to merge away." }),
     targetTopicId: t.id({ required: true, description: "Global id of the topic that remains." }),
   }),
-  write: (input, ctx) => mergeTopics(ctx, recordIdOf(input.sourceTopicId, "Topic"), recordIdOf(input.targetTopicId, "Topic")),
+  write: async (input, ctx) => {
+    const [sourceId, targetId] = [recordIdOf(input.sourceTopicId, "Topic"), recordIdOf(input.targetTopicId, "Topic")];
+    requireAdmin(ctx);
+    return mergeTopics(ctx, await findTopic(ctx, sourceId), await findTopic(ctx, targetId));
+  },
   returns: { field: "topic", type: TopicRef },
 });
