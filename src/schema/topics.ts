@@ -4,8 +4,7 @@ import { avatarUrl } from "../domain/shared/avatars.js";
 import { listTopics } from "../domain/topics/lists.js";
 import { mergeTopics } from "../domain/topics/merge.js";
 import { createTopic, deleteTopic, updateTopic } from "../domain/topics/writes.js";
-import { findTopic } from "../domain/topics/queries.js";
-import { requireAdmin } from "../domain/shared/guards.js";
+import { findTopic, findTopicToManage } from "../domain/topics/queries.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 
@@ -63,18 +62,12 @@ builder.mutationFields((t) => ({
       description: t.arg.string({ required: false }),
       avatar: t.arg({ type: "Upload", required: false }),
     },
-    resolve: async (_q, _r, { id, ...input }, ctx) => {
-      requireAdmin(ctx);
-      return updateTopic(ctx, await findTopic(ctx, id), input);
-    },
+    resolve: async (_q, _r, { id, ...input }, ctx) => updateTopic(ctx, await findTopicToManage(ctx, id), input),
   }),
   deleteTopic: t.boolean({
     extensions: { access: "admin" },
     args: { id: t.arg.int({ required: true }) },
-    resolve: async (_r, args, ctx) => {
-      requireAdmin(ctx);
-      return deleteTopic(ctx, await findTopic(ctx, args.id), ctx.request.headers.get("if-unmodified-since"));
-    },
+    resolve: async (_r, args, ctx) => deleteTopic(ctx, await findTopicToManage(ctx, args.id), ctx.request.headers.get("if-unmodified-since")),
   }),
   mergeTopics: t.prismaField({
     type: TopicEntity,
@@ -83,9 +76,6 @@ builder.mutationFields((t) => ({
       source_topic_id: t.arg.int({ required: true }),
       target_topic_id: t.arg.int({ required: true }),
     },
-    resolve: async (_q, _r, args, ctx) => {
-      requireAdmin(ctx);
-      return mergeTopics(ctx, await findTopic(ctx, args.source_topic_id), await findTopic(ctx, args.target_topic_id));
-    },
+    resolve: async (_q, _r, args, ctx) => mergeTopics(ctx, await findTopicToManage(ctx, args.source_topic_id), await findTopicToManage(ctx, args.target_topic_id)),
   }),
 }));

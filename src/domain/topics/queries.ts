@@ -3,6 +3,7 @@
 import { notFound, recordNotFound } from "../../errors.js";
 import type { Topic } from "../../generated/prisma/client.js";
 import type { DomainContext } from "../shared/context.js";
+import { requireAdmin } from "../shared/guards.js";
 import { DEFAULT_ORGANIZATION_ID } from "./assignments.js";
 
 /**
@@ -12,6 +13,12 @@ import { DEFAULT_ORGANIZATION_ID } from "./assignments.js";
 export function requireOrganization(id: number): number {
   if (id !== DEFAULT_ORGANIZATION_ID) throw notFound("Organization");
   return id;
+}
+
+/** A topic an administrator changes: 401/403 for anyone else, then findTopic. */
+export async function findTopicToManage(ctx: DomainContext, id: number): Promise<Topic> {
+  requireAdmin(ctx);
+  return findTopic(ctx, id);
 }
 
 /** `find_topic!`: the record (404 "Not found"), then its organization. */

@@ -1,8 +1,7 @@
 // topicCreate, topicUpdate, topicDelete and topicsMerge (administrators only, as REST /topics and
 // POST /topics/merge): one `input`, a payload `{ topic, errors }` (topics rules). `avatar` is a
 // multipart upload.
-import { requireAdmin } from "../../domain/shared/guards.js";
-import { findTopic } from "../../domain/topics/queries.js";
+import { findTopicToManage } from "../../domain/topics/queries.js";
 import { mergeTopics } from "../../domain/topics/merge.js";
 import { createTopic, deleteTopic, updateTopic } from "../../domain/topics/writes.js";
 import { AVATAR_DESCRIPTION, recordIdOf } from "../shared/mutation-inputs.js";
@@ -32,8 +31,7 @@ payloadMutation("topicUpdate", {
   }),
   write: async (input, ctx) => {
     const id = recordIdOf(input.id, "Topic");
-    requireAdmin(ctx);
-    return updateTopic(ctx, await findTopic(ctx, id), { name: input.name, title: input.title, description: input.description, avatar: input.avatar });
+    return updateTopic(ctx, await findTopicToManage(ctx, id), { name: input.name, title: input.title, description: input.description, avatar: input.avatar });
   },
   returns: topic,
 });
@@ -42,8 +40,7 @@ payloadMutation("topicDelete", {
   inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the topic." }) }),
   write: async (input, ctx) => {
     const id = recordIdOf(input.id, "Topic");
-    requireAdmin(ctx);
-    return deleteTopic(ctx, await findTopic(ctx, id));
+    return deleteTopic(ctx, await findTopicToManage(ctx, id));
   },
 });
 
@@ -55,8 +52,7 @@ payloadMutation("topicsMerge", {
   }),
   write: async (input, ctx) => {
     const [sourceId, targetId] = [recordIdOf(input.sourceTopicId, "Topic"), recordIdOf(input.targetTopicId, "Topic")];
-    requireAdmin(ctx);
-    return mergeTopics(ctx, await findTopic(ctx, sourceId), await findTopic(ctx, targetId));
+    return mergeTopics(ctx, await findTopicToManage(ctx, sourceId), await findTopicToManage(ctx, targetId));
   },
   returns: { field: "topic", type: TopicRef },
 });
