@@ -1,7 +1,6 @@
 // Groups and subgroups: lists, GitLab's GroupDetail (with the visible projects), create, update.
 import type { Namespace } from "../generated/prisma/client.js";
-import { findGroup } from "../domain/shared/parents.js";
-import { requireAuthenticated } from "../domain/shared/guards.js";
+import { findGroup, findGroupToWrite } from "../domain/shared/parents.js";
 import { createGroup, updateGroup } from "../domain/groups/writes.js";
 import { GROUP_ORDER_COLUMNS, listGroups, listGroupsKeyset, listSubgroups } from "../domain/groups/lists.js";
 import { listNamespaceProjects } from "../domain/projects/lists.js";
@@ -97,8 +96,7 @@ builder.mutationFields((t) => ({
       ...groupInputArgs,
     },
     resolve: async (_q, _r, args, ctx) => {
-      requireAuthenticated(ctx);
-      return updateGroup(ctx, await findGroup(ctx, String(args.id)), args);
+      return updateGroup(ctx, await findGroupToWrite(ctx, String(args.id)), args);
     },
   }),
 }));

@@ -5,7 +5,6 @@ import { deleteIssue } from "../domain/issues/destroy.js";
 import { closingMergeRequests, relatedMergeRequests } from "../domain/merge-requests/issue-links.js";
 import { issueParticipants } from "../domain/issues/participants.js";
 import { findIssue } from "../domain/issues/queries.js";
-import { requireAuthenticated } from "../domain/shared/guards.js";
 import { builder } from "./builder.js";
 import { MergeRequestEntity, MergeRequestWithoutSubscription } from "./merge-requests.js";
 import { pageArgs, rowsOf } from "./pagination.js";
@@ -43,7 +42,6 @@ builder.mutationFields((t) => ({
     extensions: { access: "authenticated" },
     args: { id: t.arg.id({ required: true }), issue_iid: t.arg.int({ required: true }) },
     resolve: async (_r, args, ctx) => {
-      requireAuthenticated(ctx);
       const found = await findIssue(ctx, String(args.id), args.issue_iid, "destroy");
       return deleteIssue(ctx, found, ctx.request.headers.get("if-unmodified-since"));
     },

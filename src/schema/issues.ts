@@ -5,8 +5,7 @@ import type { Issue } from "../generated/prisma/client.js";
 import { ISSUE_ORDER_COLUMNS, ISSUE_STATES, listIssues, listProjectIssues, projectIssueFilters } from "../domain/issues/lists.js";
 import { issueLinks, issueReferences, isSubscribed } from "../domain/issues/presenter.js";
 import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-facts.js";
-import { findProject, projectById } from "../domain/shared/parents.js";
-import { requireAuthenticated } from "../domain/shared/guards.js";
+import { findProject, projectById, findProjectToWrite } from "../domain/shared/parents.js";
 import type { Context } from "../context.js";
 import { projectPageUrl } from "../domain/shared/web-urls.js";
 import { labelsOf, taskStatus } from "../domain/issues/rules.js";
@@ -149,8 +148,7 @@ builder.mutationFields((t) => ({
     extensions: { access: "authenticated" },
     args: { id: t.arg.id({ required: true }), title: t.arg.string({ required: true }), ...issueInputArgs },
     resolve: async (query, _r, { id, ...input }, ctx) => {
-      requireAuthenticated(ctx);
-      return createIssue(ctx, await findProject(ctx, String(id)), input, query);
+      return createIssue(ctx, await findProjectToWrite(ctx, String(id)), input, query);
     },
   }),
   updateIssue: t.prismaField({

@@ -1,7 +1,6 @@
 // Merging and reviewing a merge request: merge, rebase, the merge ref, and what reviewers read
 // besides the entity (commits, participants, changes, diffs), each through one domain function.
 import type { Context } from "../context.js";
-import { requireAuthenticated } from "../domain/shared/guards.js";
 import { mergeMergeRequest } from "../domain/merge-requests/merge.js";
 import { mergeRequestMergeRef, rebaseMergeRequest } from "../domain/merge-requests/rebase.js";
 import {
@@ -121,8 +120,7 @@ builder.mutationFields((t) => ({
       squash: t.arg.boolean({ required: false }),
     },
     resolve: async (_q, _r, { id, merge_request_iid, ...input }, ctx) => {
-      requireAuthenticated(ctx);
-      return mergeMergeRequest(ctx, await findMergeRequest(ctx, String(id), merge_request_iid), input);
+      return mergeMergeRequest(ctx, await findMergeRequest(ctx, String(id), merge_request_iid, "write"), input);
     },
   }),
   rebaseMergeRequest: t.field({
@@ -130,8 +128,7 @@ builder.mutationFields((t) => ({
     extensions: { access: "authenticated" },
     args: { ...mrArgs, skip_ci: t.arg.boolean({ required: false }) },
     resolve: async (_r, args, ctx) => {
-      requireAuthenticated(ctx);
-      return rebaseMergeRequest(ctx, await findMergeRequest(ctx, String(args.id), args.merge_request_iid));
+      return rebaseMergeRequest(ctx, await findMergeRequest(ctx, String(args.id), args.merge_request_iid, "write"));
     },
   }),
 }));

@@ -12,8 +12,7 @@ import {
 } from "../domain/merge-requests/lists.js";
 import { findMergeRequest, presentMergeRequest, type MergeRequestRow } from "../domain/merge-requests/queries.js";
 import { listCommitMergeRequests } from "../domain/merge-requests/by-commit.js";
-import { findGroup, findProject } from "../domain/shared/parents.js";
-import { requireAuthenticated } from "../domain/shared/guards.js";
+import { findGroup, findProject, findProjectToWrite } from "../domain/shared/parents.js";
 import { canMerge, detailedMergeStatusOf, discussionsResolved, isSubscribed } from "../domain/merge-requests/presenter.js";
 import { squashOnMerge } from "../domain/projects/merge-settings.js";
 import { rebaseInProgress } from "../domain/merge-requests/rebase.js";
@@ -227,8 +226,7 @@ builder.mutationFields((t) => ({
       ...optionalArgs,
     },
     resolve: async (_q, _r, { id, ...input }, ctx) => {
-      requireAuthenticated(ctx);
-      return createMergeRequest(ctx, await findProject(ctx, String(id)), input);
+      return createMergeRequest(ctx, await findProjectToWrite(ctx, String(id)), input);
     },
   }),
   updateMergeRequest: t.prismaField({

@@ -7,6 +7,7 @@ import { issueByIid } from "../../db/hot-reads.js";
 import { forbidden, notFound, recordNotFound } from "../../errors.js";
 import { AccessLevel } from "../shared/access-levels.js";
 import { findProject, type ProjectAccess } from "../shared/parents.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { featureAvailable } from "../shared/project-features.js";
 import type { RelationQuery } from "../shared/prisma-query.js";
@@ -30,7 +31,8 @@ export type IssueRow = Issue & { assignees?: Pick<IssueAssignee, "userId">[] };
  * What the caller means to do with the issue, and so what the finder checks. `read`: one they may
  * not read answers 404, as if missing. `update` and `destroy` (GitLab's routes: the record, then
  * the ability): 404 for a missing issue ("404 Issue Not Found" for `destroy`), 403 without the
- * ability, confidential or not; the issue comes with its assignees.
+ * ability, confidential or not; the issue comes with its assignees. `destroy` needs a signed-in
+ * caller first (401 before the lookup).
  */
 export type IssueAbility = "read" | "update" | "destroy";
 
@@ -44,6 +46,7 @@ export async function findIssue(
 export async function findIssue(
   ctx: DomainContext, projectRef: string | number, iid: number, ability: IssueAbility = "read", query?: RelationQuery,
 ): Promise<IssueAccess> {
+  if (ability === "destroy") requireAuthenticated(ctx);
   const access = await findProject(ctx, projectRef);
   if (ability !== "read") {
     const issue = await ctx.db.issue.findUnique({ where: { projectId_iid: { projectId: access.project.id, iid } }, include: { assignees: true } });

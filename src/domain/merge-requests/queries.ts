@@ -33,14 +33,16 @@ export const ROW_INCLUDE = { assignees: true, reviewers: true, project: { includ
  * How the finder authorises, in GitLab's two ways in. `find` (MergeRequestsFinder): one the
  * caller may not read answers 404, as if missing. `read` and `update`
  * (find_merge_request_with_access): the record (404), then the ability (403); `update` comes with
- * the merge request's people and project (MergeRequestRowAccess).
+ * the merge request's people and project (MergeRequestRowAccess). `write` (merge, rebase): a
+ * signed-in caller (401 before the lookup), then as `find`; the verb checks its own ability.
  */
-export type MergeRequestCheck = "find" | "read" | "update";
+export type MergeRequestCheck = "find" | "read" | "update" | "write";
 
 /** A merge request of a project the caller can see, by iid, authorised as `check` says (`find` unless said). */
-export async function findMergeRequest(ctx: DomainContext, projectRef: string | number, iid: number, check?: "find" | "read"): Promise<MergeRequestAccess>;
+export async function findMergeRequest(ctx: DomainContext, projectRef: string | number, iid: number, check?: "find" | "read" | "write"): Promise<MergeRequestAccess>;
 export async function findMergeRequest(ctx: DomainContext, projectRef: string | number, iid: number, check: "update"): Promise<MergeRequestRowAccess>;
 export async function findMergeRequest(ctx: DomainContext, projectRef: string | number, iid: number, check: MergeRequestCheck = "find"): Promise<MergeRequestAccess> {
+  if (check === "write") requireAuthenticated(ctx);
   const access = await findProject(ctx, projectRef);
   return authorised(ctx, access, await mergeRequestByIid(ctx.db, access.project.id, iid), check);
 }
@@ -56,7 +58,7 @@ export async function findMergeRequestById(ctx: DomainContext, id: number, check
 
 async function authorised(ctx: DomainContext, access: ProjectAccess, mergeRequest: MergeRequest | null, check: MergeRequestCheck): Promise<MergeRequestAccess> {
   if (!mergeRequest) throw recordNotFound();
-  if (!canReadMergeRequests(ctx, access)) throw check === "find" ? recordNotFound() : forbidden();
+  if (!canReadMergeRequests(ctx, access)) throw check === "find" || check === "write" ? recordNotFound() : forbidden();
   if (check !== "update") return { mergeRequest, access };
   const found = await withPeople(ctx, { mergeRequest, access });
   if (!canUpdateMergeRequest(ctx, access, found.mergeRequest)) throw forbidden();

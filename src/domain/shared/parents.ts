@@ -8,6 +8,7 @@ import { isAdmin, type DomainContext } from "./context.js";
 import { fitsIdColumn, recordId } from "./record-ids.js";
 import { canSee } from "./access-levels.js";
 import { groupAccessLevel, notExpired, projectAccessLevel } from "./memberships.js";
+import { requireAuthenticated } from "./guards.js";
 
 export interface ProjectAccess {
   project: Project & { namespace: Namespace };
@@ -25,6 +26,11 @@ export async function findProject(ctx: DomainContext, id: string | number): Prom
   const level = await projectAccessLevel(ctx, project);
   if (!canSee(ctx.actor, project.visibility, level)) throw notFound("Project");
   return { project, level };
+}
+/** findProject for a write by a signed-in caller (creating an issue or a merge request): 401 before the lookup. */
+export async function findProjectToWrite(ctx: DomainContext, id: string | number): Promise<ProjectAccess> {
+  requireAuthenticated(ctx);
+  return findProject(ctx, id);
 }
 /**
  * The access to a project the caller was already shown (found by findProject, listed among
@@ -91,6 +97,11 @@ export async function findGroup(ctx: DomainContext, id: string | number): Promis
   const level = await groupAccessLevel(ctx, group);
   if (!(await canSeeGroup(ctx, group, level))) throw notFound("Group");
   return { group, level };
+}
+/** findGroup for a write by a signed-in caller (updating the group): 401 before the lookup. */
+export async function findGroupToWrite(ctx: DomainContext, id: string | number): Promise<GroupAccess> {
+  requireAuthenticated(ctx);
+  return findGroup(ctx, id);
 }
 /** shownProjectAccess for a group the caller was already shown (findGroup, a visible list, node(id:)). */
 export async function shownGroupAccess(ctx: DomainContext, group: Namespace): Promise<GroupAccess> {

@@ -4,8 +4,7 @@
 import { deleteGroup } from "../../domain/deletions/groups.js";
 import { transferGroup } from "../../domain/groups/transfer.js";
 import { createGroup, updateGroup } from "../../domain/groups/writes.js";
-import { findGroup } from "../../domain/shared/parents.js";
-import { requireAuthenticated } from "../../domain/shared/guards.js";
+import { findGroup, findGroupToWrite } from "../../domain/shared/parents.js";
 import { AVATAR_DESCRIPTION, groupPathOf, matchingIdOf, VisibilityLevelsEnum } from "../shared/mutation-inputs.js";
 import { GroupRef } from "./types.js";
 import { payloadMutation } from "../shared/payload-mutation.js";
@@ -55,8 +54,7 @@ payloadMutation("groupUpdate", {
       request_access_enabled: input.requestAccessEnabled,
       avatar: input.avatar,
     };
-    requireAuthenticated(ctx);
-    return updateGroup(ctx, await findGroup(ctx, path), changes);
+    return updateGroup(ctx, await findGroupToWrite(ctx, path), changes);
   },
   returns: group,
 });

@@ -3,8 +3,7 @@
 import { deleteIssue } from "../../domain/issues/destroy.js";
 import { findIssue } from "../../domain/issues/queries.js";
 import { createIssue, requireIssueChanges, updateIssue, type UpdateIssueInput } from "../../domain/issues/writes.js";
-import { findProject } from "../../domain/shared/parents.js";
-import { requireAuthenticated } from "../../domain/shared/guards.js";
+import { findProjectToWrite } from "../../domain/shared/parents.js";
 import { builder } from "../shared/builder.js";
 import { IssueRef } from "./types.js";
 import { issuableInputFields, issuablePathOf, projectPathOf, userIdsOf } from "../shared/mutation-inputs.js";
@@ -29,8 +28,7 @@ payloadMutation("createIssue", {
   }),
   write: async (input, ctx) => {
     const path = projectPathOf(input.projectPath);
-    requireAuthenticated(ctx);
-    return createIssue(ctx, await findProject(ctx, path), {
+    return createIssue(ctx, await findProjectToWrite(ctx, path), {
       title: input.title,
       description: input.description,
       confidential: input.confidential,
@@ -84,7 +82,6 @@ payloadMutation("issueDelete", {
   inputFields: issuableInputFields,
   write: async (input, ctx) => {
     const [projectPath, iid] = issuablePathOf(input);
-    requireAuthenticated(ctx);
     return deleteIssue(ctx, await findIssue(ctx, projectPath, iid, "destroy"));
   },
 });

@@ -4,7 +4,6 @@ import { approveMergeRequest, unapproveMergeRequest } from "../../domain/merge-r
 import { findMergeRequestForApprovals } from "../../domain/merge-requests/approvals/queries.js";
 import { mergeMergeRequest } from "../../domain/merge-requests/merge.js";
 import { findMergeRequest } from "../../domain/merge-requests/queries.js";
-import { requireAuthenticated } from "../../domain/shared/guards.js";
 import { changeMergeRequest, mergeRequestInputFields } from "./inputs.js";
 import { MergeRequestRef } from "./types.js";
 import { issuablePathOf } from "../shared/mutation-inputs.js";
@@ -23,8 +22,7 @@ payloadMutation("mergeRequestAccept", {
   }),
   write: async (input, ctx) => {
     const [path, iid] = issuablePathOf(input);
-    requireAuthenticated(ctx);
-    return mergeMergeRequest(ctx, await findMergeRequest(ctx, path, iid), {
+    return mergeMergeRequest(ctx, await findMergeRequest(ctx, path, iid, "write"), {
       sha: input.sha,
       merge_commit_message: input.commitMessage,
       squash: input.squash,

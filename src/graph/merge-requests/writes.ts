@@ -4,8 +4,7 @@
 import { setMergeRequestAssignees, setMergeRequestDraft, type OperationMode } from "../../domain/merge-requests/set-fields.js";
 import { findMergeRequest } from "../../domain/merge-requests/queries.js";
 import { createMergeRequest, requireMergeRequestChanges, updateMergeRequest, type UpdateMergeRequestInput } from "../../domain/merge-requests/writes.js";
-import { findProject } from "../../domain/shared/parents.js";
-import { requireAuthenticated } from "../../domain/shared/guards.js";
+import { findProjectToWrite } from "../../domain/shared/parents.js";
 import { userIdByUsername } from "../../domain/users/queries.js";
 import type { Context } from "../../context.js";
 import { builder } from "../shared/builder.js";
@@ -39,8 +38,7 @@ payloadMutation("mergeRequestCreate", {
   }),
   write: async (input, ctx) => {
     const path = projectPathOf(input.projectPath);
-    requireAuthenticated(ctx);
-    return createMergeRequest(ctx, await findProject(ctx, path), {
+    return createMergeRequest(ctx, await findProjectToWrite(ctx, path), {
       title: input.title,
       source_branch: input.sourceBranch,
       target_branch: input.targetBranch,

@@ -4,7 +4,6 @@
 // DELETE /projects/:id/repository/tags) and mergeRequestRebase (rebase.ts rules, as REST PUT
 // /projects/:id/merge_requests/:iid/rebase, which Forgeline finishes before answering).
 import { findMergeRequest } from "../../domain/merge-requests/queries.js";
-import { requireAuthenticated } from "../../domain/shared/guards.js";
 import { rebaseMergeRequest } from "../../domain/merge-requests/rebase.js";
 import { checkCommitChange, cherryPickCommit, revertCommit } from "../../domain/commit-changes/writes.js";
 import { findRepositoryToPush } from "../../domain/repository/access.js";
@@ -129,8 +128,7 @@ payloadMutation("mergeRequestRebase", {
   description: "Rebases the source branch onto the target branch (done when the payload answers).",
   inputFields: mergeRequestInputFields,
   write: (input, ctx) => changeMergeRequest(ctx, input, async (path, iid) => {
-    requireAuthenticated(ctx);
-    return rebaseMergeRequest(ctx, await findMergeRequest(ctx, path, iid));
+    return rebaseMergeRequest(ctx, await findMergeRequest(ctx, path, iid, "write"));
   }),
   returns: { field: "mergeRequest", type: MergeRequestRef },
 });
