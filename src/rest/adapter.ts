@@ -13,9 +13,9 @@ import { AppError, appErrorOf, internalError, paramError, routeNotFound } from "
 import { collapseSlashes, createMatcher, type RouteMatch } from "./match.js";
 import { applyExposure } from "./exposure.js";
 import { buildRouteOperations } from "./operations.js";
-import { assertWellFormedParams, coerceArgs, isUpload, parseBody, parseQuery, withFileAlias } from "./params.js";
+import { assertWellFormedParams, coerceArgs, parseBody, parseQuery, withFileAlias } from "./params.js";
 import { blobResponse, downloadResponse, errorResponse, jsonResponse, noContent, paginationHeaders, textResponse } from "./render.js";
-import { routes, successStatus, type Route } from "./routes.js";
+import { routesOf, successStatus, type Route } from "./routes.js";
 
 export const API_PREFIX = "/api/v4";
 
@@ -23,9 +23,8 @@ export const API_PREFIX = "/api/v4";
 export type RestContext = Context & { restRoute: Route };
 
 export function createRestHandler(schema: GraphQLSchema, services: Services, log: (error: unknown) => void, getEnveloped: GetEnvelopedFn<any>) {
+  const routes = routesOf(schema);
   const match = createMatcher(routes);
-  for (const route of routes) checkFileParams(schema, route);
-  for (const route of routes) checkTextRoute(schema, route);
   const operations = buildRouteOperations(schema, routes);
 
   return async function handle(request: Request): Promise<Response> {
@@ -101,22 +100,6 @@ function variableError(errors: readonly any[]): AppError | undefined {
 /** Token scopes admitted by a route: the verb's defaults plus the field's `extensions.tokenScopes`. */
 function routeScopes(route: Route, field: GraphQLField<unknown, unknown>): string[] {
   return admittingScopes(route.method === "GET" ? "read" : "write", field.extensions?.tokenScopes as readonly string[] | undefined);
-}
-
-/** A route's `files` must name exactly the Upload args of its root field. */
-function checkFileParams(schema: GraphQLSchema, route: Route): void {
-  const uploads = rootField(schema, route).args.filter((arg) => isUpload(arg.type)).map((arg) => arg.name);
-  const declared = route.files ?? [];
-  if (uploads.length !== declared.length || !declared.every((name) => uploads.includes(name))) {
-    throw new Error(`route ${route.method} ${route.path}: files [${declared}] must be the Upload args [${uploads}] of ${route.field}`);
-  }
-}
-
-/** A `text` route's root field must answer a RawBlob: its content is the body, its file name the disposition. */
-function checkTextRoute(schema: GraphQLSchema, route: Route): void {
-  const type = String(rootField(schema, route).type);
-  if (!route.text || type === "RawBlob!") return;
-  throw new Error(`route ${route.method} ${route.path}: the field of a text route must return RawBlob!, not ${type}`);
 }
 
 export function rootField(schema: GraphQLSchema, route: Route): GraphQLField<unknown, unknown> {

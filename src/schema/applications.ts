@@ -6,6 +6,7 @@ import {
 import type { Application as ApplicationRow } from "../generated/prisma/client.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
+import * as route from "../rest/route.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const applicationFields = (t: PothosSchemaTypes.ObjectFieldBuilder<any, ApplicationRow>) => ({
@@ -29,7 +30,7 @@ export const ApplicationWithSecretRef = builder.objectRef<ApplicationWithSecret>
 
 builder.queryFields((t) => ({
   applications: t.field({
-    extensions: { access: "admin" },
+    extensions: { rest: route.get("/applications"), access: "admin" },
     type: [Application],
     args: { ...pageArgs },
     resolve: async (_r, args, ctx) => rowsOf(ctx, await listApplications(ctx, args)),
@@ -40,7 +41,8 @@ builder.mutationFields((t) => ({
   // name, redirect_uri and scopes are required, but checked by the domain function so that the
   // answer is Grape's ("scopes is missing, scopes is empty") on REST and GraphQL alike.
   createApplication: t.field({
-    extensions: { access: "admin" },
+    // create and renew-secret answer 200, as the spec says
+    extensions: { rest: route.post("/applications", { status: 200 }), access: "admin" },
     type: ApplicationWithSecretRef,
     args: {
       name: t.arg.string({ required: false }),
@@ -51,12 +53,12 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => createApplication(ctx, args),
   }),
   deleteApplication: t.boolean({
-    extensions: { access: "admin" },
+    extensions: { rest: route.del("/applications/:id"), access: "admin" },
     args: { id: t.arg.int({ required: true }) },
     resolve: (_r, args, ctx) => deleteApplication(ctx, args.id),
   }),
   renewApplicationSecret: t.field({
-    extensions: { access: "admin" },
+    extensions: { rest: route.post("/applications/:id/renew-secret", { status: 200 }), access: "admin" },
     type: ApplicationWithSecretRef,
     args: { id: t.arg.int({ required: true }) },
     resolve: (_r, args, ctx) => renewApplicationSecret(ctx, args.id),

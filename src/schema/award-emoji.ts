@@ -7,7 +7,7 @@ import { findAwardEmoji, listAwardEmoji } from "../domain/award-emoji/queries.js
 import { findAwardable, type AwardablePath, type AwardableType } from "../domain/award-emoji/awardables.js";
 import { awardEmojiLoader, awardableKey } from "../domain/award-emoji/loaders.js";
 import { issuableFactsLoader, issuableKey, type IssuableType } from "../domain/shared/issuable-facts.js";
-import { capitalStem, NOTEABLE_KINDS } from "../domain/notes/noteable-kinds.js";
+import { capitalStem, NOTEABLE_KINDS, noteablePath } from "../domain/notes/noteable-kinds.js";
 import { builder } from "./builder.js";
 import { IssueEntity } from "./issues.js";
 import { MergeRequestDetail, MergeRequestEntity, MergeRequestWithoutSubscription } from "./merge-requests.js";
@@ -16,6 +16,7 @@ import { pageArgs, rowsOf } from "./pagination.js";
 import { SnippetEntity } from "./snippets.js";
 import { UserBasic } from "./users.js";
 import { userLoader } from "../domain/shared/loaders.js";
+import * as route from "../rest/route.js";
 
 export const AwardEmojiEntity = builder.prismaObject("AwardEmoji", {
   name: "AwardEmoji",
@@ -50,6 +51,7 @@ for (const kind of NOTEABLE_KINDS) {
     // the kind's own reactions, or its notes' (`issueAwardEmojis`, `createIssueNoteAwardEmoji`)
     const stem = `${capitalStem(kind)}${onNote ? "Note" : ""}`;
     const lowerStem = `${kind.stem}${onNote ? "Note" : ""}`;
+    const awards = `/projects/:id/${noteablePath(kind)}${onNote ? "/notes/:note_id" : ""}/award_emoji`;
     // Grape's declaration order: project, awardable, note, then the endpoint's own params
     const pathArgs = builder.args((t) => ({
       id: t.id({ required: true }),
@@ -59,12 +61,14 @@ for (const kind of NOTEABLE_KINDS) {
 
     builder.queryFields((t) => ({
       [`${lowerStem}AwardEmojis`]: t.prismaField({
+        extensions: { rest: route.get(awards) },
         type: [AwardEmojiEntity],
         args: { ...pathArgs, ...pageArgs },
         resolve: async (_q, _r, args, ctx) =>
           rowsOf(ctx, await listAwardEmoji(ctx, await findAwardable(ctx, pathOf(kind, args as PathArgs)), args)),
       }),
       [`${lowerStem}AwardEmoji`]: t.prismaField({
+        extensions: { rest: route.get(`${awards}/:award_id`) },
         type: AwardEmojiEntity,
         args: { ...pathArgs, award_id: t.arg.int({ required: true }) },
         resolve: async (_q, _r, args, ctx) => (await findAwardEmoji(ctx, pathOf(kind, args as PathArgs), args.award_id as number)).award,
@@ -73,11 +77,13 @@ for (const kind of NOTEABLE_KINDS) {
 
     builder.mutationFields((t) => ({
       [`create${stem}AwardEmoji`]: t.prismaField({
+        extensions: { rest: route.post(awards) },
         type: AwardEmojiEntity,
         args: { ...pathArgs, name: t.arg.string({ required: true }) },
         resolve: async (_q, _r, args, ctx) => addAwardEmoji(ctx, await findAwardable(ctx, pathOf(kind, args as PathArgs)), args.name as string),
       }),
       [`delete${stem}AwardEmoji`]: t.boolean({
+        extensions: { rest: route.del(`${awards}/:award_id`) },
         args: { ...pathArgs, award_id: t.arg.int({ required: true }) },
         resolve: async (_r, args, ctx) => {
           const found = await findAwardEmoji(ctx, pathOf(kind, args as PathArgs), args.award_id as number, "remove");

@@ -6,6 +6,14 @@ import { checkCommitChange, cherryPickCommit, revertCommit, type CommitChangeRes
 import { findRepositoryProject } from "../domain/repository/access.js";
 import { builder } from "./builder.js";
 import { CommitEntity } from "./repository.js";
+import * as route from "../rest/route.js";
+
+/** A cherry-pick's or revert's dry run that would have succeeded (the commits API's `status :ok`), for the API description. */
+const DRY_RUN_SUCCESS: route.OtherAnswer = {
+  status: 200,
+  description: "dry_run: the change would apply; nothing was written.",
+  schema: { type: "object", properties: { dry_run: { type: "string", enum: ["success"] } }, required: ["dry_run"] },
+};
 
 /** A dry run that would have succeeded answers 200 {"dry_run":"success"} on REST. */
 function answered(ctx: Context, result: CommitChangeResult) {
@@ -21,7 +29,7 @@ builder.mutationFields((t) => ({
     type: CommitEntity,
     nullable: true,
     description: "The new commit; null after a dry run that would have succeeded.",
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.post("/projects/:id/repository/commits/:sha/cherry_pick", { otherAnswers: [DRY_RUN_SUCCESS] }), access: "authenticated" },
     args: {
       id: t.arg.id({ required: true }),
       sha: t.arg.string({ required: true }),
@@ -38,7 +46,7 @@ builder.mutationFields((t) => ({
     type: CommitEntity,
     nullable: true,
     description: "The new commit; null after a dry run that would have succeeded.",
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.post("/projects/:id/repository/commits/:sha/revert", { otherAnswers: [DRY_RUN_SUCCESS] }), access: "authenticated" },
     args: {
       id: t.arg.id({ required: true }),
       sha: t.arg.string({ required: true }),

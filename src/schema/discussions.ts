@@ -9,10 +9,11 @@ import {
   checkDiscussionNoteUpdate, createDiscussion, replyToDiscussion, resolveDiscussion, updateDiscussionNote,
   type DiscussionCreateInput, type DiscussionNoteUpdateInput,
 } from "../domain/notes/discussion-writes.js";
-import { capitalStem, NOTEABLE_KINDS } from "../domain/notes/noteable-kinds.js";
+import { capitalStem, NOTEABLE_KINDS, noteablePath } from "../domain/notes/noteable-kinds.js";
 import { builder } from "./builder.js";
 import { NoteEntity } from "./notes.js";
 import { pageArgs, rowsOf } from "./pagination.js";
+import * as route from "../rest/route.js";
 
 const DiscussionEntity = builder.objectRef<DiscussionView>("Discussion").implement({
   fields: (t) => ({
@@ -54,6 +55,7 @@ const signedIn = { access: "authenticated" } as const;
 for (const kind of NOTEABLE_KINDS) {
   const { type, stem, param: parent, resolvable } = kind;
   const Stem = capitalStem(kind);
+  const discussions = `/projects/:id/${noteablePath(kind)}/discussions`;
   const ref = (args: object) => (args as Record<string, number>)[parent]!;
   const path = <T>(args: object) => args as PathArgs & T;
   const noteableOf = (args: object, ctx: Context) => findNoteable(ctx, type, path(args).id, ref(args));
@@ -69,20 +71,20 @@ for (const kind of NOTEABLE_KINDS) {
     return {
       [`${stem}Discussions`]: t.field({
         type: [DiscussionEntity],
-        extensions: signedIn,
+        extensions: { rest: route.get(discussions), ...signedIn },
         args: { id: t.arg.id({ required: true }), [parent]: t.arg.int({ required: true }), ...pageArgs },
         resolve: async (_r, args, ctx) =>
           rowsOf(ctx, await listDiscussions(ctx, await noteableOf(args, ctx), args)),
       }),
       [`${stem}Discussion`]: t.field({
         type: DiscussionEntity,
-        extensions: signedIn,
+        extensions: { rest: route.get(`${discussions}/:discussion_id`), ...signedIn },
         args: discussionArgs(),
         resolve: async (_r, args, ctx) => (await discussionOf(args, ctx)).discussion,
       }),
       [`${stem}DiscussionNotes`]: t.field({
         type: [NoteEntity],
-        extensions: signedIn,
+        extensions: { rest: route.get(`${discussions}/:discussion_id/notes`), ...signedIn },
         args: discussionArgs(),
         resolve: async (_r, args, ctx) =>
           listDiscussionNotes(ctx, await noteableOf(args, ctx), path(args).discussion_id),
@@ -90,7 +92,7 @@ for (const kind of NOTEABLE_KINDS) {
       // as GitLab (NotesHelpers#get_note), the note is looked up among the noteable's notes
       [`${stem}DiscussionNote`]: t.field({
         type: NoteEntity,
-        extensions: signedIn,
+        extensions: { rest: route.get(`${discussions}/:discussion_id/notes/:note_id`), ...signedIn },
         args: { ...discussionArgs(), note_id: t.arg.int({ required: true }) },
         resolve: async (_r, args, ctx) => (await noteOf(args, ctx)).note,
       }),
@@ -106,7 +108,7 @@ for (const kind of NOTEABLE_KINDS) {
     return {
       [`create${Stem}Discussion`]: t.field({
         type: DiscussionEntity,
-        extensions: signedIn,
+        extensions: { rest: route.post(discussions), ...signedIn },
         args: {
           id: t.arg.id({ required: true }),
           [parent]: t.arg.int({ required: true }),
@@ -118,13 +120,13 @@ for (const kind of NOTEABLE_KINDS) {
       }),
       [`create${Stem}DiscussionNote`]: t.field({
         type: NoteEntity,
-        extensions: signedIn,
+        extensions: { rest: route.post(`${discussions}/:discussion_id/notes`), ...signedIn },
         args: { ...discussionArgs(), body: t.arg.string({ required: true }), created_at: t.arg.string({ required: false }) },
         resolve: async (_r, args, ctx) => replyToDiscussion(ctx, await discussionOf(args, ctx), path<DiscussionCreateInput>(args)),
       }),
       [`update${Stem}DiscussionNote`]: t.field({
         type: NoteEntity,
-        extensions: signedIn,
+        extensions: { rest: route.put(`${discussions}/:discussion_id/notes/:note_id`), ...signedIn },
         args: { ...discussionArgs(), note_id: t.arg.int({ required: true }), body: t.arg.string({ required: false }), resolved: t.arg.boolean({ required: false }) },
         resolve: async (_r, args, ctx) => {
           // Grape checks the params before the endpoint looks anything up
@@ -133,14 +135,14 @@ for (const kind of NOTEABLE_KINDS) {
         },
       }),
       [`delete${Stem}DiscussionNote`]: t.boolean({
-        extensions: signedIn,
+        extensions: { rest: route.del(`${discussions}/:discussion_id/notes/:note_id`), ...signedIn },
         args: { ...discussionArgs(), note_id: t.arg.int({ required: true }) },
         resolve: async (_r, args, ctx) => deleteNote(ctx, await noteOf(args, ctx, "change"), ctx.request.headers.get("if-unmodified-since")),
       }),
       ...(resolvable && {
         [`resolve${Stem}Discussion`]: t.field({
           type: DiscussionEntity,
-          extensions: signedIn,
+          extensions: { rest: route.put(`${discussions}/:discussion_id`), ...signedIn },
           args: { ...discussionArgs(), resolved: t.arg.boolean({ required: true }) },
           resolve: async (_r, args, ctx) => resolveDiscussion(ctx, await discussionOf(args, ctx), (args as { resolved: boolean }).resolved),
         }),

@@ -3,6 +3,7 @@ import {
   type FeatureDefinition, type FeatureView,
 } from "../domain/features/flags.js";
 import { builder } from "./builder.js";
+import * as route from "../rest/route.js";
 
 /** GitLab's Feature::Definition entity. */
 const FeatureDefinitionRef = builder.objectRef<FeatureDefinition>("FeatureDefinition").implement({
@@ -40,12 +41,12 @@ const Feature = builder.objectRef<FeatureView>("Feature").implement({
 builder.queryFields((t) => ({
   features: t.field({
     type: [Feature],
-    extensions: { access: "admin" },
+    extensions: { rest: route.get("/features"), access: "admin" },
     resolve: (_root, _args, ctx) => listFeatures(ctx),
   }),
   featureDefinitions: t.field({
     type: [FeatureDefinitionRef],
-    extensions: { access: "admin" },
+    extensions: { rest: route.get("/features/definitions"), access: "admin" },
     resolve: (_root, _args, ctx) => listFeatureDefinitions(ctx),
   }),
 }));
@@ -53,7 +54,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   setFeature: t.field({
     type: Feature,
-    extensions: { access: "admin" },
+    extensions: { rest: route.post("/features/:name"), access: "admin" },
     args: {
       name: t.arg.string({ required: true }),
       /** true or false (booleans or the strings "true"/"false"; "100"/"0" as GitLab) */
@@ -62,7 +63,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, ctx) => setFeature(ctx, args.name, args.value),
   }),
   deleteFeature: t.boolean({
-    extensions: { access: "admin" },
+    extensions: { rest: route.del("/features/:name"), access: "admin" },
     args: { name: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => deleteFeature(ctx, args.name),
   }),

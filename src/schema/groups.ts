@@ -8,6 +8,7 @@ import { builder } from "./builder.js";
 import { GroupEntity, groupFields, VisibilityEnum } from "./namespaces.js";
 import { keysetArgs, pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { ProjectEntity } from "./projects.js";
+import * as route from "../rest/route.js";
 
 /** GitLab lists at most this many projects in a group's detail (GroupProjectsFinder's limit). */
 const DETAIL_PROJECTS_LIMIT = 100;
@@ -52,12 +53,14 @@ const groupInputArgs = builder.args((t) => ({
 
 builder.queryFields((t) => ({
   groups: t.prismaField({
+    extensions: { rest: route.get("/groups") },
     type: [GroupEntity],
     args: { ...pageArgs, ...keysetArgs, ...groupFilterArgs, cursor: t.arg.string({ required: false }) },
     resolve: async (_query, _r, { pagination, page, per_page, cursor, ...filters }, ctx) =>
       rowsOf(ctx, pagination === "keyset" ? await listGroupsKeyset(ctx, filters, { per_page, cursor }) : await listGroups(ctx, filters, { page, per_page })),
   }),
   group: t.prismaField({
+    extensions: { rest: route.get("/groups/:id") },
     type: GroupDetail,
     args: { id: t.arg.id({ required: true }), with_projects: t.arg.boolean({ required: false }) },
     resolve: async (_q, _r, args, ctx) => {
@@ -67,6 +70,7 @@ builder.queryFields((t) => ({
     },
   }),
   groupSubgroups: t.prismaField({
+    extensions: { rest: route.get("/groups/:id/subgroups") },
     type: [GroupEntity],
     args: { id: t.arg.id({ required: true }), ...pageArgs, ...groupFilterArgs },
     resolve: async (_query, _r, { id, page, per_page, ...filters }, ctx) =>
@@ -77,7 +81,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createGroup: t.prismaField({
     type: GroupDetail,
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.post("/groups"), access: "authenticated" },
     args: {
       name: t.arg.string({ required: true }),
       path: t.arg.string({ required: true }),
@@ -88,7 +92,7 @@ builder.mutationFields((t) => ({
   }),
   updateGroup: t.prismaField({
     type: GroupDetail,
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.put("/groups/:id"), access: "authenticated" },
     args: {
       id: t.arg.id({ required: true }),
       name: t.arg.string({ required: false }),

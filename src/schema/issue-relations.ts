@@ -9,6 +9,7 @@ import { builder } from "./builder.js";
 import { MergeRequestEntity, MergeRequestWithoutSubscription } from "./merge-requests.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import { UserBasic } from "./users.js";
+import * as route from "../rest/route.js";
 
 const issueArgs = builder.args((t) => ({
   id: t.id({ required: true }),
@@ -18,18 +19,21 @@ const issueArgs = builder.args((t) => ({
 
 builder.queryFields((t) => ({
   issueParticipants: t.prismaField({
+    extensions: { rest: route.get("/projects/:id/issues/:issue_iid/participants") },
     type: [UserBasic],
     args: issueArgs,
     resolve: async (_q, _r, { id, issue_iid, ...page }, ctx) =>
       rowsOf(ctx, await issueParticipants(ctx, await findIssue(ctx, String(id), issue_iid), page)),
   }),
   issueClosedBy: t.prismaField({
+    extensions: { rest: route.get("/projects/:id/issues/:issue_iid/closed_by") },
     type: [MergeRequestEntity],
     args: issueArgs,
     resolve: async (_q, _r, { id, issue_iid, ...page }, ctx) =>
       rowsOf(ctx, await closingMergeRequests(ctx, await findIssue(ctx, String(id), issue_iid), page)),
   }),
   issueRelatedMergeRequests: t.prismaField({
+    extensions: { rest: route.get("/projects/:id/issues/:issue_iid/related_merge_requests") },
     type: [MergeRequestWithoutSubscription],
     args: issueArgs,
     resolve: async (_q, _r, { id, issue_iid, ...page }, ctx) =>
@@ -39,7 +43,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   deleteIssue: t.boolean({
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.del("/projects/:id/issues/:issue_iid"), access: "authenticated" },
     args: { id: t.arg.id({ required: true }), issue_iid: t.arg.int({ required: true }) },
     resolve: async (_r, args, ctx) => {
       const found = await findIssue(ctx, String(args.id), args.issue_iid, "destroy");

@@ -16,6 +16,7 @@ import { builder } from "./builder.js";
 import { IssuableReferences, none, TaskCompletionStatus, TimeStats, user, users } from "./issuables.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { UserBasic } from "./users.js";
+import * as route from "../rest/route.js";
 
 /** The issue's project with its namespace, from the server's project cache. */
 const projectOf = async (ctx: Context, issue: Issue) => (await projectById(ctx, issue.projectId))!;
@@ -123,6 +124,7 @@ const issueInputArgs = builder.args((t) => ({
 
 builder.queryFields((t) => ({
   projectIssues: t.prismaField({
+    extensions: { rest: route.get("/projects/:id/issues") },
     type: [IssueEntity],
     args: { id: t.arg.id({ required: true }), ...issueFilterArgs },
     resolve: async (query, _r, { id, page, per_page, ...filters }, ctx) => {
@@ -131,11 +133,13 @@ builder.queryFields((t) => ({
     },
   }),
   issues: t.prismaField({
+    extensions: { rest: route.get("/issues") },
     type: [IssueEntity],
     args: { ...issueFilterArgs, non_archived: t.arg.boolean({ required: false }) },
     resolve: async (query, _r, { page, per_page, ...filters }, ctx) => rowsOf(ctx, await listIssues(ctx, filters, { page, per_page }, query)),
   }),
   projectIssue: t.prismaField({
+    extensions: { rest: route.get("/projects/:id/issues/:issue_iid") },
     type: IssueEntity,
     args: { id: t.arg.id({ required: true }), issue_iid: t.arg.int({ required: true }) },
     resolve: async (query, _r, args, ctx) => (await findIssue(ctx, String(args.id), args.issue_iid, "read", query)).issue,
@@ -145,7 +149,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createIssue: t.prismaField({
     type: IssueEntity,
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.post("/projects/:id/issues"), access: "authenticated" },
     args: { id: t.arg.id({ required: true }), title: t.arg.string({ required: true }), ...issueInputArgs },
     resolve: async (query, _r, { id, ...input }, ctx) => {
       return createIssue(ctx, await findProjectToWrite(ctx, String(id)), input, query);
@@ -153,7 +157,7 @@ builder.mutationFields((t) => ({
   }),
   updateIssue: t.prismaField({
     type: IssueEntity,
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.put("/projects/:id/issues/:issue_iid"), access: "authenticated" },
     args: {
       id: t.arg.id({ required: true }),
       issue_iid: t.arg.int({ required: true }),

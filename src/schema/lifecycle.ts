@@ -10,6 +10,7 @@ import { builder } from "./builder.js";
 import { GroupDetail, groupFilterArgs } from "./groups.js";
 import { GroupEntity, groupFields } from "./namespaces.js";
 import { pageArgs, rowsOf } from "./pagination.js";
+import * as route from "../rest/route.js";
 
 const authenticated = { access: "authenticated" } as const;
 
@@ -29,12 +30,14 @@ const PublicGroupDetails = builder.prismaObject("Namespace", {
 
 builder.queryFields((t) => ({
   groupDescendantGroups: t.prismaField({
+    extensions: { rest: route.get("/groups/:id/descendant_groups") },
     type: [GroupEntity],
     args: { id: t.arg.id({ required: true }), ...pageArgs, ...groupFilterArgs },
     resolve: async (_query, _r, { id, page, per_page, ...filters }, ctx) =>
       rowsOf(ctx, await listDescendantGroups(ctx, await findGroup(ctx, String(id)), filters, { page, per_page })),
   }),
   projectGroups: t.prismaField({
+    extensions: { rest: route.get("/projects/:id/groups") },
     type: [PublicGroupDetails],
     args: {
       id: t.arg.id({ required: true }),
@@ -56,19 +59,19 @@ builder.mutationFields((t) => ({
   /** DELETE honours If-Unmodified-Since (destroy_conditionally!). */
   deleteGroup: t.field({
     type: AcceptedMessage,
-    extensions: authenticated,
+    extensions: { rest: route.del("/groups/:id", { status: 202 }), ...authenticated },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, args, ctx) => deleteGroup(ctx, await findGroup(ctx, String(args.id)), ctx.request.headers.get("if-unmodified-since")),
   }),
   transferGroup: t.prismaField({
     type: GroupDetail,
-    extensions: authenticated,
+    extensions: { rest: route.post("/groups/:id/transfer"), ...authenticated },
     args: { id: t.arg.id({ required: true }), group_id: t.arg.int({ required: false }) },
     resolve: async (_q, _r, args, ctx): Promise<Namespace> => transferGroup(ctx, await findGroup(ctx, String(args.id)), args.group_id),
   }),
   deleteProject: t.field({
     type: AcceptedMessage,
-    extensions: authenticated,
+    extensions: { rest: route.del("/projects/:id", { status: 202 }), ...authenticated },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, args, ctx) => deleteProject(ctx, await findProject(ctx, String(args.id)), ctx.request.headers.get("if-unmodified-since")),
   }),

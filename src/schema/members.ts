@@ -5,6 +5,7 @@ import { listAllMembers, listMembers } from "../domain/members/lists.js";
 import { avatarUrlOfUser, webUrlOfUser } from "../domain/users/presenter.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
+import * as route from "../rest/route.js";
 
 export const MemberEntity = builder.objectRef<Member>("Member").implement({
   fields: (t) => ({
@@ -36,31 +37,32 @@ const memberArgs = builder.args((t) => ({
 /** Root fields for one member source: `groupMembers`, `addGroupMember`, ... */
 function memberFields(source: MemberSource, noun: "Group" | "Project") {
   const lower = noun.toLowerCase();
+  const members = `/${lower}s/:id/members`;
   builder.queryFields((t) => ({
     [`${lower}Members`]: t.field({
       type: [MemberEntity],
-      extensions: { access: "authenticated" },
+      extensions: { rest: route.get(members), access: "authenticated" },
       args: { ...listArgs, ...pageArgs },
       resolve: async (_r, { id, page, per_page, ...filters }, ctx) =>
         rowsOf(ctx, await listMembers(ctx, await findMemberParent(ctx, source, String(id)), filters, { page, per_page })),
     }),
     [`${lower}MembersAll`]: t.field({
       type: [MemberEntity],
-      extensions: { access: "authenticated" },
+      extensions: { rest: route.get(`${members}/all`), access: "authenticated" },
       args: { ...listArgs, ...pageArgs },
       resolve: async (_r, { id, page, per_page, ...filters }, ctx) =>
         rowsOf(ctx, await listAllMembers(ctx, await findMemberParent(ctx, source, String(id)), filters, { page, per_page })),
     }),
     [`${lower}Member`]: t.field({
       type: MemberEntity,
-      extensions: { access: "authenticated" },
+      extensions: { rest: route.get(`${members}/:user_id`), access: "authenticated" },
       args: memberArgs,
       resolve: (_r, args, ctx) => findMember(ctx, source, String(args.id), args.user_id),
     }),
     // direct or inherited, with the highest level
     [`${lower}MemberAll`]: t.field({
       type: MemberEntity,
-      extensions: { access: "authenticated" },
+      extensions: { rest: route.get(`${members}/all/:user_id`), access: "authenticated" },
       args: memberArgs,
       resolve: (_r, args, ctx) => findAnyMember(ctx, source, String(args.id), args.user_id),
     }),
@@ -68,7 +70,7 @@ function memberFields(source: MemberSource, noun: "Group" | "Project") {
   builder.mutationFields((t) => ({
     [`add${noun}Member`]: t.field({
       type: MemberEntity,
-      extensions: { access: "authenticated" },
+      extensions: { rest: route.post(members), access: "authenticated" },
       args: {
         id: t.arg.id({ required: true }),
         user_id: t.arg.int({ required: false }),
@@ -83,7 +85,7 @@ function memberFields(source: MemberSource, noun: "Group" | "Project") {
     }),
     [`update${noun}Member`]: t.field({
       type: MemberEntity,
-      extensions: { access: "authenticated" },
+      extensions: { rest: route.put(`${members}/:user_id`), access: "authenticated" },
       args: { ...memberArgs, access_level: t.arg.int({ required: true }), expires_at: t.arg({ type: "Date", required: false }) },
       resolve: async (_r, args, ctx) => {
         checkMemberUpdate(ctx, args);
@@ -91,7 +93,7 @@ function memberFields(source: MemberSource, noun: "Group" | "Project") {
       },
     }),
     [`remove${noun}Member`]: t.boolean({
-      extensions: { access: "authenticated" },
+      extensions: { rest: route.del(`${members}/:user_id`), access: "authenticated" },
       args: { ...memberArgs, skip_subresources: t.arg.boolean({ required: false }) },
       resolve: async (_r, args, ctx) =>
         removeMember(ctx, await findMemberParent(ctx, source, String(args.id)), args.user_id, args.skip_subresources ?? false),

@@ -14,6 +14,7 @@ import { detailFields, MergeRequestDetail, type Fields } from "./merge-requests.
 import { pageArgs, rowsOf } from "./pagination.js";
 import { CommitEntity } from "./repository.js";
 import { UserBasic } from "./users.js";
+import * as route from "../rest/route.js";
 
 /** Entities::Diff. */
 export const DiffEntity = builder.objectRef<DiffView>("MergeRequestDiff").implement({
@@ -66,24 +67,28 @@ const mrArgs = builder.args((t) => ({ id: t.id({ required: true }), merge_reques
 
 builder.queryFields((t) => ({
   mergeRequestCommits: t.field({
+    extensions: { rest: route.get("/projects/:id/merge_requests/:merge_request_iid/commits") },
     type: [CommitEntity],
     args: { ...mrArgs, ...pageArgs },
     resolve: async (_r, { id, merge_request_iid, ...page }, ctx) =>
       rowsOf(ctx, await listMergeRequestCommits(ctx, (await findMergeRequest(ctx, String(id), merge_request_iid, "read")).mergeRequest, page)),
   }),
   mergeRequestParticipants: t.field({
+    extensions: { rest: route.get("/projects/:id/merge_requests/:merge_request_iid/participants") },
     type: [UserBasic],
     args: { ...mrArgs, ...pageArgs },
     resolve: async (_r, { id, merge_request_iid, ...page }, ctx) =>
       rowsOf(ctx, await listMergeRequestParticipants(ctx, await withPeople(ctx, await findMergeRequest(ctx, String(id), merge_request_iid, "read")), page)),
   }),
   mergeRequestClosesIssues: t.field({
+    extensions: { rest: route.get("/projects/:id/merge_requests/:merge_request_iid/closes_issues") },
     type: [IssueEntity],
     args: { ...mrArgs, ...pageArgs },
     resolve: async (_r, { id, merge_request_iid, ...page }, ctx) =>
       rowsOf(ctx, await closingIssues(ctx, await findMergeRequest(ctx, String(id), merge_request_iid, "read"), page)),
   }),
   mergeRequestChanges: t.prismaField({
+    extensions: { rest: route.get("/projects/:id/merge_requests/:merge_request_iid/changes") },
     type: MergeRequestChanges,
     args: { ...mrArgs, access_raw_diffs: t.arg.boolean({ required: false }), unidiff: t.arg.boolean({ required: false }) },
     resolve: async (_q, _r, args, ctx) => {
@@ -94,12 +99,14 @@ builder.queryFields((t) => ({
     },
   }),
   mergeRequestDiffs: t.field({
+    extensions: { rest: route.get("/projects/:id/merge_requests/:merge_request_iid/diffs") },
     type: [DiffEntity],
     args: { ...mrArgs, ...pageArgs, unidiff: t.arg.boolean({ required: false }) },
     resolve: async (_r, { id, merge_request_iid, unidiff, ...page }, ctx) =>
       rowsOf(ctx, await listMergeRequestDiffs(ctx, await findMergeRequest(ctx, String(id), merge_request_iid, "read"), page, { unidiff: unidiff ?? false })),
   }),
   mergeRequestMergeRef: t.field({
+    extensions: { rest: route.get("/projects/:id/merge_requests/:merge_request_iid/merge_ref") },
     type: MergeRef,
     args: mrArgs,
     resolve: async (_r, args, ctx) => mergeRequestMergeRef(ctx, await findMergeRequest(ctx, String(args.id), args.merge_request_iid)),
@@ -109,7 +116,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   mergeMergeRequest: t.prismaField({
     type: MergeRequestDetail,
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.put("/projects/:id/merge_requests/:merge_request_iid/merge"), access: "authenticated" },
     args: {
       ...mrArgs,
       merge_commit_message: t.arg.string({ required: false }),
@@ -125,7 +132,8 @@ builder.mutationFields((t) => ({
   }),
   rebaseMergeRequest: t.field({
     type: RebaseResult,
-    extensions: { access: "authenticated" },
+    // 202: GitLab rebases in the background
+    extensions: { rest: route.put("/projects/:id/merge_requests/:merge_request_iid/rebase", { status: 202 }), access: "authenticated" },
     args: { ...mrArgs, skip_ci: t.arg.boolean({ required: false }) },
     resolve: async (_r, args, ctx) => {
       return rebaseMergeRequest(ctx, await findMergeRequest(ctx, String(args.id), args.merge_request_iid, "write"));

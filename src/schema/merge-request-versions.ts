@@ -7,6 +7,7 @@ import { builder } from "./builder.js";
 import { DiffEntity } from "./merge-request-merging.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import { CommitEntity } from "./repository.js";
+import * as route from "../rest/route.js";
 
 type VersionFields = PothosSchemaTypes.ObjectFieldBuilder<any, Version>;
 
@@ -39,14 +40,14 @@ const signedIn = { access: "authenticated" } as const;
 builder.queryFields((t) => ({
   mergeRequestVersions: t.field({
     type: [VersionEntity],
-    extensions: signedIn,
+    extensions: { rest: route.get("/projects/:id/merge_requests/:merge_request_iid/versions"), ...signedIn },
     args: { ...mrArgs, ...pageArgs },
     resolve: async (_r, { id, merge_request_iid, ...page }, ctx: Context) =>
       rowsOf(ctx, await listVersions(ctx, await findMergeRequest(ctx, String(id), merge_request_iid, "read"), page)),
   }),
   mergeRequestVersion: t.field({
     type: VersionDetailEntity,
-    extensions: signedIn,
+    extensions: { rest: route.get("/projects/:id/merge_requests/:merge_request_iid/versions/:version_id"), ...signedIn },
     args: { ...mrArgs, version_id: t.arg.int({ required: true }), unidiff: t.arg.boolean({ required: false }) },
     resolve: async (_r, { id, merge_request_iid, version_id, unidiff }, ctx: Context) =>
       getVersion(ctx, await findMergeRequest(ctx, String(id), merge_request_iid, "read"), version_id, { unidiff: unidiff ?? false }),

@@ -22,6 +22,7 @@ import { builder } from "./builder.js";
 import { IssuableReferences, none, TaskCompletionStatus, TimeStats, user, userIdsOf, users } from "./issuables.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { UserBasic } from "./users.js";
+import * as route from "../rest/route.js";
 
 const references = (mr: MergeRequestRow) => referencesOf(mr.project, mr.iid, mr.listedInGroupId);
 
@@ -185,29 +186,34 @@ const optionalArgs = builder.args((t) => ({
 
 builder.queryFields((t) => ({
   projectMergeRequests: t.prismaField({
+    extensions: { rest: route.get("/projects/:id/merge_requests") },
     type: [MergeRequestEntity],
     args: { id: t.arg.id({ required: true }), ...filterArgs, iids: t.arg.intList({ required: false }) },
     resolve: async (query, _r, { id, page, per_page, ...filters }, ctx) =>
       rowsOf(ctx, await listProjectMergeRequests(ctx, await findProject(ctx, String(id)), filters, { page, per_page }, query)),
   }),
   groupMergeRequests: t.prismaField({
+    extensions: { rest: route.get("/groups/:id/merge_requests") },
     type: [MergeRequestEntity],
     args: { id: t.arg.id({ required: true }), ...filterArgs, non_archived: t.arg.boolean({ required: false }) },
     resolve: async (query, _r, { id, page, per_page, ...filters }, ctx) =>
       rowsOf(ctx, await listGroupMergeRequests(ctx, await findGroup(ctx, String(id)), filters, { page, per_page }, query)),
   }),
   mergeRequests: t.prismaField({
+    extensions: { rest: route.get("/merge_requests") },
     type: [MergeRequestEntity],
     args: filterArgs,
     resolve: async (query, _r, { page, per_page, ...filters }, ctx) => rowsOf(ctx, await listAllMergeRequests(ctx, filters, { page, per_page }, query)),
   }),
   projectCommitMergeRequests: t.prismaField({
+    extensions: { rest: route.get("/projects/:id/repository/commits/:sha/merge_requests") },
     type: [MergeRequestEntity],
     args: { id: t.arg.id({ required: true }), sha: t.arg.string({ required: true }), state: t.arg({ type: StateFilter, required: false }), ...pageArgs },
     resolve: async (query, _r, { id, sha, page, per_page, state }, ctx) =>
       rowsOf(ctx, await listCommitMergeRequests(ctx, await findProject(ctx, String(id)), sha, { state }, { page, per_page }, query)),
   }),
   projectMergeRequest: t.prismaField({
+    extensions: { rest: route.get("/projects/:id/merge_requests/:merge_request_iid") },
     type: MergeRequestDetail,
     args: { id: t.arg.id({ required: true }), merge_request_iid: t.arg.int({ required: true }) },
     resolve: async (_q, _r, args, ctx) => presentMergeRequest(ctx, await findMergeRequest(ctx, String(args.id), args.merge_request_iid, "read")),
@@ -217,7 +223,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createMergeRequest: t.prismaField({
     type: MergeRequestDetail,
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.post("/projects/:id/merge_requests"), access: "authenticated" },
     args: {
       id: t.arg.id({ required: true }),
       title: t.arg.string({ required: true }),
@@ -231,7 +237,7 @@ builder.mutationFields((t) => ({
   }),
   updateMergeRequest: t.prismaField({
     type: MergeRequestDetail,
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.put("/projects/:id/merge_requests/:merge_request_iid"), access: "authenticated" },
     args: {
       id: t.arg.id({ required: true }),
       merge_request_iid: t.arg.int({ required: true }),

@@ -1,5 +1,6 @@
 import { instanceMetadata, type InstanceMetadata } from "../domain/instance/metadata.js";
 import { builder } from "./builder.js";
+import * as route from "../rest/route.js";
 
 /** GitLab's Kas entity (the agent server for Kubernetes; never enabled here). */
 const Kas = builder.objectRef<InstanceMetadata["kas"]>("Kas").implement({
@@ -23,7 +24,8 @@ const Metadata = builder.objectRef<InstanceMetadata>("Metadata").implement({
 builder.queryFields((t) => ({
   metadata: t.field({
     type: Metadata,
-    extensions: { access: "authenticated" },
+    // /metadata is GitLab's newer name for the same answer
+    extensions: { rest: [route.get("/version"), route.get("/metadata")], access: "authenticated" },
     resolve: (_root, _args, ctx) => instanceMetadata(ctx),
   }),
 }));

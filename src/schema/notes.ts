@@ -4,7 +4,7 @@ import type { Context } from "../context.js";
 import type { User } from "../generated/prisma/client.js";
 import { checkNoteUpdate, createNote, deleteNote, updateNote, type NoteCreateInput, type NoteUpdateInput } from "../domain/notes/writes.js";
 import { findNote, findNoteable, type NoteView } from "../domain/notes/queries.js";
-import { capitalStem, NOTEABLE_KINDS } from "../domain/notes/noteable-kinds.js";
+import { capitalStem, NOTEABLE_KINDS, noteablePath } from "../domain/notes/noteable-kinds.js";
 import { listNotes, type NoteFilters } from "../domain/notes/lists.js";
 import { isResolvable } from "../domain/notes/discussions.js";
 import { positionShown, type DiffPosition } from "../domain/notes/diff-positions.js";
@@ -12,6 +12,7 @@ import { builder } from "./builder.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { UserBasic } from "./users.js";
 import { userLoader } from "../domain/shared/loaders.js";
+import * as route from "../rest/route.js";
 
 const onlyIfResolvable = { restIf: "resolvable" };
 
@@ -86,6 +87,7 @@ const signedIn = { access: "authenticated" } as const;
 for (const kind of NOTEABLE_KINDS) {
   const { type, stem, param: parent } = kind;
   const Stem = capitalStem(kind);
+  const notes = `/projects/:id/${noteablePath(kind)}/notes`;
   const ref = (args: object) => (args as Record<string, number>)[parent]!;
   const path = <T>(args: object) => args as PathArgs & T;
   const noteOf = (args: object, ctx: Context, purpose?: "change") =>
@@ -94,7 +96,7 @@ for (const kind of NOTEABLE_KINDS) {
   builder.queryFields((t) => ({
     [`${stem}Notes`]: t.field({
       type: [NoteEntity],
-      extensions: signedIn,
+      extensions: { rest: route.get(notes), ...signedIn },
       args: {
         id: t.arg.id({ required: true }),
         [parent]: t.arg.int({ required: true }),
@@ -108,7 +110,7 @@ for (const kind of NOTEABLE_KINDS) {
     }),
     [`${stem}Note`]: t.field({
       type: NoteEntity,
-      extensions: signedIn,
+      extensions: { rest: route.get(`${notes}/:note_id`), ...signedIn },
       args: { id: t.arg.id({ required: true }), [parent]: t.arg.int({ required: true }), note_id: t.arg.int({ required: true }) },
       resolve: async (_r, args, ctx) => (await noteOf(args, ctx)).note,
     }),
@@ -117,7 +119,7 @@ for (const kind of NOTEABLE_KINDS) {
   builder.mutationFields((t) => ({
     [`create${Stem}Note`]: t.field({
       type: NoteEntity,
-      extensions: signedIn,
+      extensions: { rest: route.post(notes), ...signedIn },
       args: {
         id: t.arg.id({ required: true }),
         [parent]: t.arg.int({ required: true }),
@@ -131,7 +133,7 @@ for (const kind of NOTEABLE_KINDS) {
     }),
     [`update${Stem}Note`]: t.field({
       type: NoteEntity,
-      extensions: signedIn,
+      extensions: { rest: route.put(`${notes}/:note_id`), ...signedIn },
       args: {
         id: t.arg.id({ required: true }),
         [parent]: t.arg.int({ required: true }),
@@ -146,7 +148,7 @@ for (const kind of NOTEABLE_KINDS) {
       },
     }),
     [`delete${Stem}Note`]: t.boolean({
-      extensions: signedIn,
+      extensions: { rest: route.del(`${notes}/:note_id`), ...signedIn },
       args: { id: t.arg.id({ required: true }), [parent]: t.arg.int({ required: true }), note_id: t.arg.int({ required: true }) },
       resolve: async (_r, args, ctx) => deleteNote(ctx, await noteOf(args, ctx, "change"), ctx.request.headers.get("if-unmodified-since")),
     }),

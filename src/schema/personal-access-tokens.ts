@@ -7,6 +7,7 @@ import type { AccessToken } from "../generated/prisma/client.js";
 import type { TokenWithSecret } from "../domain/access-tokens/personal.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
+import * as route from "../rest/route.js";
 
 /** GitLab's PersonalAccessToken entity fields (also used by project and group access tokens). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -40,7 +41,7 @@ const TokenState = builder.enumType("TokenState", { values: ["active", "inactive
 
 builder.queryFields((t) => ({
   personalAccessTokens: t.field({
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.get("/personal_access_tokens"), access: "authenticated" },
     type: [PersonalAccessToken],
     args: {
       user_id: t.arg.int({ required: false }),
@@ -52,14 +53,14 @@ builder.queryFields((t) => ({
     resolve: async (_r, { page, per_page, ...filters }, ctx) => rowsOf(ctx, await listPersonalAccessTokens(ctx, filters, { page, per_page })),
   }),
   personalAccessToken: t.field({
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.get("/personal_access_tokens/:id"), access: "authenticated" },
     type: PersonalAccessToken,
     args: { id: t.arg.int({ required: true }) },
     resolve: (_r, args, ctx) => findPersonalAccessToken(ctx, args.id),
   }),
   // Any token may read and revoke itself, whatever its scopes.
   currentPersonalAccessToken: t.field({
-    extensions: { access: "authenticated", tokenScopes: TOKEN_SCOPES },
+    extensions: { rest: route.get("/personal_access_tokens/self"), access: "authenticated", tokenScopes: TOKEN_SCOPES },
     type: PersonalAccessToken,
     resolve: (_r, _args, ctx) => currentPersonalAccessToken(ctx),
   }),
@@ -67,7 +68,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createPersonalAccessToken: t.field({
-    extensions: { access: "admin" },
+    extensions: { rest: route.post("/users/:user_id/personal_access_tokens"), access: "admin" },
     type: PersonalAccessTokenWithToken,
     args: {
       user_id: t.arg.int({ required: true }),
@@ -79,12 +80,12 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => createPersonalAccessToken(ctx, args.user_id, { ...args, scopes: [...args.scopes] }),
   }),
   revokePersonalAccessToken: t.boolean({
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.del("/personal_access_tokens/:id"), access: "authenticated" },
     args: { id: t.arg.int({ required: true }) },
     resolve: async (_r, args, ctx) => revokePersonalAccessToken(ctx, await findPersonalAccessTokenToRevoke(ctx, args.id)),
   }),
   revokeCurrentPersonalAccessToken: t.boolean({
-    extensions: { access: "authenticated", tokenScopes: TOKEN_SCOPES },
+    extensions: { rest: route.del("/personal_access_tokens/self"), access: "authenticated", tokenScopes: TOKEN_SCOPES },
     resolve: (_r, _args, ctx) => revokeCurrentPersonalAccessToken(ctx),
   }),
 }));

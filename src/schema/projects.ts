@@ -16,6 +16,7 @@ import { UserBasic } from "./users.js";
 import { projectTopicNamesLoader } from "../domain/topics/assignments.js";
 import { repositoryFactsLoader } from "../domain/repository/facts.js";
 import { userLoader } from "../domain/shared/loaders.js";
+import * as route from "../rest/route.js";
 
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -150,17 +151,20 @@ const projectInputArgs = builder.args((t) => ({
 
 builder.queryFields((t) => ({
   projects: t.prismaField({
+    extensions: { rest: route.get("/projects") },
     type: [ProjectEntity],
     args: { ...pageArgs, ...keysetArgs, ...projectFilterArgs },
     resolve: async (_query, _r, { pagination, page, per_page, ...filters }, ctx) =>
       rowsOf(ctx, pagination === "keyset" ? await listProjectsKeyset(ctx, filters, { per_page }) : await listProjects(ctx, filters, { page, per_page })),
   }),
   project: t.prismaField({
+    extensions: { rest: route.get("/projects/:id") },
     type: ProjectDetail,
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_q, _r, args, ctx) => (await findProject(ctx, String(args.id))).project,
   }),
   groupProjects: t.prismaField({
+    extensions: { rest: route.get("/groups/:id/projects") },
     type: [ProjectEntity],
     args: { id: t.arg.id({ required: true }), include_subgroups: t.arg.boolean({ required: false }), ...pageArgs, ...keysetArgs, ...projectFilterArgs },
     resolve: async (_query, _r, { id, page, per_page, ...filters }, ctx) =>
@@ -171,19 +175,19 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createProject: t.prismaField({
     type: ProjectDetail,
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.post("/projects"), access: "authenticated" },
     args: { ...projectInputArgs, namespace_id: t.arg.id({ required: false }), initialize_with_readme: t.arg.boolean({ required: false }) },
     resolve: (_q, _r, args, ctx) => createProject(ctx, { ...args, namespace_id: args.namespace_id == null ? null : String(args.namespace_id) }),
   }),
   updateProject: t.prismaField({
     type: ProjectDetail,
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.put("/projects/:id"), access: "authenticated" },
     args: { id: t.arg.id({ required: true }), ...projectInputArgs, archived: t.arg.boolean({ required: false }) },
     resolve: async (_q, _r, args, ctx) => updateProject(ctx, await findProject(ctx, String(args.id)), args),
   }),
   transferProject: t.prismaField({
     type: ProjectDetail,
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.put("/projects/:id/transfer"), access: "authenticated" },
     args: { id: t.arg.id({ required: true }), namespace: t.arg.id({ required: true }) },
     resolve: async (_q, _r, args, ctx) => transferProject(ctx, await findProject(ctx, String(args.id)), String(args.namespace)),
   }),

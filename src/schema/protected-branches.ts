@@ -11,6 +11,7 @@ import { findProject } from "../domain/shared/parents.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import { namespaceLoader, userLoader } from "../domain/shared/loaders.js";
+import * as route from "../rest/route.js";
 
 /** access_level_description: the role's words, or the name of the user or group. */
 async function describe(entry: ProtectedBranchAccessLevel, ctx: Context): Promise<string | null> {
@@ -69,12 +70,14 @@ const AccessEntryInput = builder.inputType("ProtectedRefAccessInput", {
 
 builder.queryFields((t) => ({
   projectProtectedBranches: t.field({
+    extensions: { rest: route.get("/projects/:id/protected_branches") },
     type: [ProtectedBranchEntity],
     args: { id: t.arg.id({ required: true }), search: t.arg.string({ required: false }), ...pageArgs },
     resolve: async (_r, { id, page, per_page, ...filters }, ctx) =>
       rowsOf(ctx, await listProtectedBranches(ctx, await findProject(ctx, String(id)), filters, { page, per_page })),
   }),
   projectProtectedBranch: t.field({
+    extensions: { rest: route.get("/projects/:id/protected_branches/:name") },
     type: ProtectedBranchEntity,
     args: { id: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
     resolve: async (_r, args, ctx) => (await findProtectedBranch(ctx, String(args.id), args.name)).rule,
@@ -84,7 +87,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   protectBranch: t.field({
     type: ProtectedBranchEntity,
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.post("/projects/:id/protected_branches"), access: "authenticated" },
     args: {
       id: t.arg.id({ required: true }),
       name: t.arg.string({ required: true }),
@@ -103,7 +106,7 @@ builder.mutationFields((t) => ({
     },
   }),
   unprotectBranch: t.boolean({
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.del("/projects/:id/protected_branches/:name"), access: "authenticated" },
     args: { id: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
     resolve: async (_r, args, ctx) =>
       unprotectBranch(ctx, await findProtectedBranchToUnprotect(ctx, String(args.id), args.name), ctx.request.headers.get("if-unmodified-since")),

@@ -11,6 +11,7 @@ import { builder } from "./builder.js";
 import { DiffEntity } from "./merge-request-merging.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { CommitEntity } from "./repository.js";
+import * as route from "../rest/route.js";
 
 const TreeObjectEntity = builder.objectRef<TreeObjectView>("TreeObject").implement({
   fields: (t) => ({
@@ -74,6 +75,7 @@ builder.queryFields((t) => {
 
   return {
     projectTree: t.field({
+      extensions: { rest: route.get("/projects/:id/repository/tree") },
       type: [TreeObjectEntity],
       args: {
         id: t.arg.id({ required: true }),
@@ -92,16 +94,19 @@ builder.queryFields((t) => {
       },
     }),
     projectArchive: t.field({
+      extensions: { rest: route.get("/projects/:id/repository/archive", { download: true }) },
       type: ArchiveEntity,
       args: { ...archiveArgs, format: t.arg.string({ required: false }) },
       resolve: (_r, { format, ...args }, ctx) => sendArchive(ctx, archiveKindOfParam(format), args),
     }),
     projectArchiveWithFormat: t.field({
+      extensions: { rest: route.get("/projects/:id/repository/archive.:format", { download: true }) },
       type: ArchiveEntity,
       args: { ...archiveArgs, format: t.arg.string({ required: true }) },
       resolve: (_r, { format, ...args }, ctx) => sendArchive(ctx, archiveKindOfExtension(format), args),
     }),
     projectCompare: t.field({
+      extensions: { rest: route.get("/projects/:id/repository/compare") },
       type: CompareEntity,
       args: {
         id: t.arg.id({ required: true }),
@@ -115,18 +120,21 @@ builder.queryFields((t) => {
         compareRefs(ctx, await findComparedProject(ctx, String(id), from_project_id), request),
     }),
     projectCommitDiff: t.field({
+      extensions: { rest: route.get("/projects/:id/repository/commits/:sha/diff") },
       type: [DiffEntity],
       args: { id: t.arg.id({ required: true }), sha: t.arg.string({ required: true }), unidiff: t.arg.boolean({ required: false }), ...pageArgs },
       resolve: async (_r, { id, page, per_page, ...filters }, ctx) =>
         rowsOf(ctx, await listCommitDiffs(ctx, await findProject(ctx, String(id)), filters, { page, per_page })),
     }),
     projectCommitRefs: t.field({
+      extensions: { rest: route.get("/projects/:id/repository/commits/:sha/refs") },
       type: [CommitRefEntity],
       args: { id: t.arg.id({ required: true }), sha: t.arg.string({ required: true }), type: t.arg({ type: CommitRefType, required: false }), ...pageArgs },
       resolve: async (_r, { id, page, per_page, ...filters }, ctx) =>
         rowsOf(ctx, await listCommitRefs(ctx, await findProject(ctx, String(id)), filters, { page, per_page })),
     }),
     projectContributors: t.field({
+      extensions: { rest: route.get("/projects/:id/repository/contributors") },
       type: [ContributorEntity],
       args: {
         id: t.arg.id({ required: true }),

@@ -12,6 +12,7 @@ import {
 import { gitTime, type CommitRecord } from "../domain/repository/git.js";
 import { contentDisposition } from "../rest/render.js";
 import { builder } from "./builder.js";
+import * as route from "../rest/route.js";
 
 /** The files API's reads also accept read_repository tokens. */
 const readRepository = { tokenScopes: ["read_repository"] };
@@ -110,7 +111,7 @@ const setDownload = (ctx: Context, raw: RawBlob, headers: Record<string, string>
 builder.queryFields((t) => ({
   projectRepositoryFile: t.field({
     type: RepositoryFileEntity,
-    extensions: readRepository,
+    extensions: { rest: route.get("/projects/:id/repository/files/:file_path"), ...readRepository },
     args: { id: t.arg.id({ required: true }), file_path: t.arg.string({ required: true }), ref: t.arg.string({ required: false }) },
     resolve: async (_r, args, ctx) => {
       checkFileRequest(args.file_path, args.ref);
@@ -120,7 +121,7 @@ builder.queryFields((t) => ({
     },
   }),
   projectRepositoryFileRaw: t.string({
-    extensions: readRepository,
+    extensions: { rest: route.get("/projects/:id/repository/files/:file_path/raw", { download: true }), ...readRepository },
     args: {
       id: t.arg.id({ required: true }),
       file_path: t.arg.string({ required: true }),
@@ -136,7 +137,7 @@ builder.queryFields((t) => ({
   }),
   projectRepositoryFileBlame: t.field({
     type: [BlameRangeEntity],
-    extensions: readRepository,
+    extensions: { rest: route.get("/projects/:id/repository/files/:file_path/blame"), ...readRepository },
     args: {
       id: t.arg.id({ required: true }),
       file_path: t.arg.string({ required: true }),
@@ -151,11 +152,13 @@ builder.queryFields((t) => ({
     },
   }),
   projectRepositoryBlob: t.field({
+    extensions: { rest: route.get("/projects/:id/repository/blobs/:sha") },
     type: RepositoryBlobEntity,
     args: { id: t.arg.id({ required: true }), sha: t.arg.string({ required: true }) },
     resolve: async (_r, args, ctx) => blobView(ctx, await findBlob(ctx, String(args.id), args.sha)),
   }),
   projectRepositoryBlobRaw: t.string({
+    extensions: { rest: route.get("/projects/:id/repository/blobs/:sha/raw", { download: true }) },
     args: { id: t.arg.id({ required: true }), sha: t.arg.string({ required: true }) },
     resolve: async (_r, args, ctx) => {
       const raw = await rawBlobOf(await findBlob(ctx, String(args.id), args.sha));
@@ -183,6 +186,7 @@ builder.mutationFields((t) => {
   };
   return {
     createRepositoryFile: t.field({
+      extensions: { rest: route.post("/projects/:id/repository/files/:file_path") },
       type: RepositoryFileWriteEntity,
       args: { ...writeArgs, ...contentArgs },
       resolve: async (_r, { id, file_path, ...input }, ctx) => {
@@ -191,6 +195,7 @@ builder.mutationFields((t) => {
       },
     }),
     updateRepositoryFile: t.field({
+      extensions: { rest: route.put("/projects/:id/repository/files/:file_path") },
       type: RepositoryFileWriteEntity,
       args: { ...writeArgs, ...contentArgs },
       resolve: async (_r, { id, file_path, ...input }, ctx) => {
@@ -199,6 +204,7 @@ builder.mutationFields((t) => {
       },
     }),
     deleteRepositoryFile: t.boolean({
+      extensions: { rest: route.del("/projects/:id/repository/files/:file_path") },
       args: writeArgs,
       resolve: async (_r, { id, file_path, ...input }, ctx) => {
         checkFileWrite("delete", file_path, input);

@@ -12,6 +12,7 @@ import { findProject } from "../domain/shared/parents.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import "./protected-branches.js";
+import * as route from "../rest/route.js";
 
 type SchemaTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 type CommitFields = PothosSchemaTypes.ObjectFieldBuilder<SchemaTypes, CommitRecord>;
@@ -101,17 +102,20 @@ const CommitOrder = builder.enumType("CommitOrder", { values: ["default", "topo"
 
 builder.queryFields((t) => ({
   projectBranches: t.field({
+    extensions: { rest: route.get("/projects/:id/repository/branches") },
     type: [BranchEntity],
     args: { id: t.arg.id({ required: true }), search: t.arg.string({ required: false }), ...pageArgs },
     resolve: async (_r, { id, page, per_page, ...filters }, ctx) =>
       rowsOf(ctx, await listBranches(ctx, await findProject(ctx, String(id)), filters, { page, per_page })),
   }),
   projectBranch: t.field({
+    extensions: { rest: route.get("/projects/:id/repository/branches/:branch") },
     type: BranchEntity,
     args: { id: t.arg.id({ required: true }), branch: t.arg.string({ required: true }) },
     resolve: async (_r, args, ctx) => branchView(ctx, await findBranch(ctx, String(args.id), args.branch)),
   }),
   projectCommits: t.field({
+    extensions: { rest: route.get("/projects/:id/repository/commits") },
     type: [CommitWithStatsEntity],
     args: {
       id: t.arg.id({ required: true }),
@@ -134,11 +138,13 @@ builder.queryFields((t) => ({
     },
   }),
   projectMergeBase: t.field({
+    extensions: { rest: route.get("/projects/:id/repository/merge_base") },
     type: CommitEntity,
     args: { id: t.arg.id({ required: true }), refs: t.arg.stringList({ required: true }) },
     resolve: async (_r, args, ctx) => mergeBase(ctx, await findRepositoryProject(ctx, String(args.id)), args.refs),
   }),
   projectCommit: t.field({
+    extensions: { rest: route.get("/projects/:id/repository/commits/:sha") },
     type: CommitDetailEntity,
     args: { id: t.arg.id({ required: true }), sha: t.arg.string({ required: true }), stats: t.arg.boolean({ required: false }) },
     resolve: async (_r, args, ctx) => commitDetail(ctx, await findCommit(ctx, String(args.id), args.sha), args.stats ?? true),
@@ -148,7 +154,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createBranch: t.field({
     type: BranchEntity,
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.post("/projects/:id/repository/branches"), access: "authenticated" },
     args: { id: t.arg.id({ required: true }), branch: t.arg.string({ required: true }), ref: t.arg.string({ required: true }) },
     resolve: async (_r, args, ctx) => {
       checkBranchCreation(ctx, args.branch, args.ref);
@@ -156,14 +162,14 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteBranch: t.boolean({
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.del("/projects/:id/repository/branches/:branch"), access: "authenticated" },
     args: { id: t.arg.id({ required: true }), branch: t.arg.string({ required: true }) },
     resolve: async (_r, args, ctx) =>
       deleteBranch(ctx, await findBranchToDelete(ctx, String(args.id), args.branch), ctx.request.headers.get("if-unmodified-since")),
   }),
   createCommit: t.field({
     type: CommitDetailEntity,
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.post("/projects/:id/repository/commits"), access: "authenticated" },
     args: {
       id: t.arg.id({ required: true }),
       branch: t.arg.string({ required: true }),

@@ -8,6 +8,7 @@ import {
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import { tokenFields } from "./personal-access-tokens.js";
+import * as route from "../rest/route.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const resourceTokenFields = (t: PothosSchemaTypes.ObjectFieldBuilder<any, Token>) => ({
@@ -41,9 +42,10 @@ const tokenArgs = builder.args((t) => ({
 /** Root fields for one source: `projectAccessTokens`, `createProjectAccessToken`, ... */
 function resourceTokenFieldsFor(type: ResourceType, noun: "Project" | "Group") {
   const lower = noun.toLowerCase();
+  const tokens = `/${lower}s/:id/access_tokens`;
   builder.queryFields((t) => ({
     [`${lower}AccessTokens`]: t.field({
-      extensions: { access: "authenticated" },
+      extensions: { rest: route.get(tokens), access: "authenticated" },
       type: [ResourceAccessToken],
       args: {
         id: t.arg.id({ required: true }),
@@ -62,7 +64,7 @@ function resourceTokenFieldsFor(type: ResourceType, noun: "Project" | "Group") {
         rowsOf(ctx, await listResourceAccessTokens(ctx, await findTokenResource(ctx, type, String(id)), filters, { page, per_page })),
     }),
     [`${lower}AccessToken`]: t.field({
-      extensions: { access: "authenticated" },
+      extensions: { rest: route.get(`${tokens}/:token_id`), access: "authenticated" },
       type: ResourceAccessToken,
       args: tokenArgs,
       resolve: (_r, args, ctx) => findResourceAccessToken(ctx, type, String(args.id), args.token_id),
@@ -70,7 +72,7 @@ function resourceTokenFieldsFor(type: ResourceType, noun: "Project" | "Group") {
   }));
   builder.mutationFields((t) => ({
     [`create${noun}AccessToken`]: t.field({
-      extensions: { access: "authenticated" },
+      extensions: { rest: route.post(tokens), access: "authenticated" },
       type: ResourceAccessTokenWithToken,
       args: {
         id: t.arg.id({ required: true }),
@@ -87,7 +89,7 @@ function resourceTokenFieldsFor(type: ResourceType, noun: "Project" | "Group") {
       },
     }),
     [`revoke${noun}AccessToken`]: t.boolean({
-      extensions: { access: "authenticated" },
+      extensions: { rest: route.del(`${tokens}/:token_id`), access: "authenticated" },
       args: tokenArgs,
       resolve: async (_r, args, ctx) =>
         revokeResourceAccessToken(ctx, await findOwnedResourceToken(ctx, type, String(args.id), args.token_id)),

@@ -10,6 +10,7 @@ import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import { UserBasic } from "./users.js";
 import { userLoader } from "../domain/shared/loaders.js";
+import * as route from "../rest/route.js";
 
 /** Every snippet root field answers with the domain's SnippetView (files and project loaded). */
 const view = (snippet: Snippet) => snippet as SnippetView;
@@ -52,7 +53,7 @@ export const SnippetEntity = builder.prismaObject("Snippet", {
   }),
 });
 
-/** A file's name and content: what REST's `text` routes send as a text/plain body (see route-helpers.ts). */
+/** A file's name and content: what REST's `text` routes send as a text/plain body (see rest/route.ts). */
 export const RawBlob = builder.objectRef<SnippetRaw>("RawBlob").implement({
   fields: (t) => ({ file_name: t.exposeString("file_name"), content: t.exposeString("content") }),
 });
@@ -77,16 +78,20 @@ const SnippetFileActionInput = builder.inputType("SnippetFileActionInput", {
 // (404 / 403) before it asks for a signed-in user, so the domain functions do the sign-in check.
 builder.queryFields((t) => ({
   projectSnippets: t.field({
+    extensions: { rest: route.get("/projects/:id/snippets") },
     type: [SnippetEntity],
     args: { id: t.arg.id({ required: true }), ...pageArgs },
     resolve: async (_r, { id, ...args }, ctx) => rowsOf(ctx, await listProjectSnippets(ctx, await findProject(ctx, id), {}, args)),
   }),
   projectSnippet: t.field({
+    extensions: { rest: route.get("/projects/:id/snippets/:snippet_id") },
     type: SnippetEntity,
     args: { id: t.arg.id({ required: true }), snippet_id: t.arg.int({ required: true }) },
     resolve: async (_r, args, ctx) => (await findProjectSnippet(ctx, String(args.id), args.snippet_id)).snippet,
   }),
   projectSnippetRaw: t.field({
+    // a RawBlob answer: REST sends the first file as text/plain
+    extensions: { rest: route.get("/projects/:id/snippets/:snippet_id/raw") },
     type: RawBlob,
     args: { id: t.arg.id({ required: true }), snippet_id: t.arg.int({ required: true }) },
     resolve: async (_r, args, ctx) => snippetRaw((await findProjectSnippet(ctx, String(args.id), args.snippet_id, "find_by")).snippet),
@@ -97,6 +102,7 @@ builder.queryFields((t) => ({
 // both answer with Grape's texts ("title is missing, title is empty", "files, content are ...").
 builder.mutationFields((t) => ({
   createProjectSnippet: t.field({
+    extensions: { rest: route.post("/projects/:id/snippets") },
     type: SnippetEntity,
     args: {
       id: t.arg.id({ required: true }),
@@ -110,6 +116,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { id, ...input }, ctx) => createProjectSnippet(ctx, await findSnippetsProject(ctx, String(id)), input),
   }),
   updateProjectSnippet: t.field({
+    extensions: { rest: route.put("/projects/:id/snippets/:snippet_id") },
     type: SnippetEntity,
     args: {
       id: t.arg.id({ required: true }),
@@ -124,6 +131,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { id, snippet_id, ...input }, ctx) => updateProjectSnippet(ctx, await findSnippetsProject(ctx, String(id)), snippet_id, input),
   }),
   deleteProjectSnippet: t.boolean({
+    extensions: { rest: route.del("/projects/:id/snippets/:snippet_id") },
     args: { id: t.arg.id({ required: true }), snippet_id: t.arg.int({ required: true }) },
     resolve: async (_r, args, ctx) =>
       deleteProjectSnippet(ctx, await findSnippetsProject(ctx, String(args.id)), args.snippet_id, ctx.request.headers.get("if-unmodified-since")),

@@ -5,6 +5,7 @@ import { findProject } from "../domain/shared/parents.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { CommitEntity } from "./repository.js";
+import * as route from "../rest/route.js";
 
 /** Entities::Tag: a lightweight tag has an empty message and no creation time; no releases here. */
 const TagEntity = builder.objectRef<TagView>("Tag").implement({
@@ -23,6 +24,7 @@ const TagOrder = builder.enumType("TagOrderBy", { values: ["name", "updated", "v
 
 builder.queryFields((t) => ({
   projectTags: t.field({
+    extensions: { rest: route.get("/projects/:id/repository/tags") },
     type: [TagEntity],
     args: {
       id: t.arg.id({ required: true }),
@@ -35,6 +37,7 @@ builder.queryFields((t) => ({
       rowsOf(ctx, await listTags(ctx, await findProject(ctx, String(id)), filters, { page, per_page })),
   }),
   projectTag: t.field({
+    extensions: { rest: route.get("/projects/:id/repository/tags/:tag_name") },
     type: TagEntity,
     args: { id: t.arg.id({ required: true }), tag_name: t.arg.string({ required: true }) },
     resolve: async (_r, args, ctx) => tagView(ctx, await findTag(ctx, String(args.id), args.tag_name)),
@@ -44,7 +47,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createTag: t.field({
     type: TagEntity,
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.post("/projects/:id/repository/tags"), access: "authenticated" },
     args: {
       id: t.arg.id({ required: true }),
       tag_name: t.arg.string({ required: true }),
@@ -57,7 +60,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteTag: t.boolean({
-    extensions: { access: "authenticated" },
+    extensions: { rest: route.del("/projects/:id/repository/tags/:tag_name"), access: "authenticated" },
     args: { id: t.arg.id({ required: true }), tag_name: t.arg.string({ required: true }) },
     resolve: async (_r, args, ctx) => deleteTag(ctx, await findTagToDelete(ctx, String(args.id), args.tag_name)),
   }),

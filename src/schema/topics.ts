@@ -7,6 +7,7 @@ import { createTopic, deleteTopic, updateTopic } from "../domain/topics/writes.j
 import { findTopic, findTopicToManage } from "../domain/topics/queries.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
+import * as route from "../rest/route.js";
 
 export const TopicEntity = builder.prismaObject("Topic", {
   name: "Topic",
@@ -23,6 +24,7 @@ export const TopicEntity = builder.prismaObject("Topic", {
 
 builder.queryFields((t) => ({
   topics: t.prismaField({
+    extensions: { rest: route.get("/topics") },
     type: [TopicEntity],
     args: {
       search: t.arg.string({ required: false }),
@@ -33,6 +35,7 @@ builder.queryFields((t) => ({
     resolve: async (_q, _r, { page, per_page, ...filters }, ctx) => rowsOf(ctx, await listTopics(ctx, filters, { page, per_page })),
   }),
   topic: t.prismaField({
+    extensions: { rest: route.get("/topics/:id") },
     type: TopicEntity,
     args: { id: t.arg.int({ required: true }) },
     resolve: (_q, _r, args, ctx) => findTopic(ctx, args.id),
@@ -42,7 +45,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createTopic: t.prismaField({
     type: TopicEntity,
-    extensions: { access: "admin" },
+    extensions: { rest: route.post("/topics"), access: "admin" },
     args: {
       name: t.arg.string({ required: true }),
       title: t.arg.string({ required: true }),
@@ -54,7 +57,7 @@ builder.mutationFields((t) => ({
   }),
   updateTopic: t.prismaField({
     type: TopicEntity,
-    extensions: { access: "admin" },
+    extensions: { rest: route.put("/topics/:id"), access: "admin" },
     args: {
       id: t.arg.int({ required: true }),
       name: t.arg.string({ required: false }),
@@ -65,13 +68,13 @@ builder.mutationFields((t) => ({
     resolve: async (_q, _r, { id, ...input }, ctx) => updateTopic(ctx, await findTopicToManage(ctx, id), input),
   }),
   deleteTopic: t.boolean({
-    extensions: { access: "admin" },
+    extensions: { rest: route.del("/topics/:id"), access: "admin" },
     args: { id: t.arg.int({ required: true }) },
     resolve: async (_r, args, ctx) => deleteTopic(ctx, await findTopicToManage(ctx, args.id), ctx.request.headers.get("if-unmodified-since")),
   }),
   mergeTopics: t.prismaField({
     type: TopicEntity,
-    extensions: { access: "admin" },
+    extensions: { rest: route.post("/topics/merge"), access: "admin" },
     args: {
       source_topic_id: t.arg.int({ required: true }),
       target_topic_id: t.arg.int({ required: true }),

@@ -12,6 +12,7 @@ import { builder } from "./builder.js";
 import { pageArgs, keysetArgs, rowsOf } from "./pagination.js";
 import { ProjectEntity, projectFilterArgs } from "./projects.js";
 import { UserEntity } from "./users.js";
+import * as route from "../rest/route.js";
 
 /** GitLab's Entities::Membership. */
 const MembershipEntity = builder.objectRef<Membership>("Membership").implement({
@@ -28,12 +29,13 @@ const MembershipTypeEnum = builder.enumType("MembershipSourceType", { values: ["
 builder.queryFields((t) => ({
   userMemberships: t.field({
     type: [MembershipEntity],
-    extensions: { access: "admin", tokenScopes: ["read_user"] },
+    extensions: { rest: route.get("/users/:user_id/memberships"), access: "admin", tokenScopes: ["read_user"] },
     args: { user_id: t.arg.int({ required: true }), type: t.arg({ type: MembershipTypeEnum, required: false }), ...pageArgs },
     resolve: async (_r, { user_id, type, ...page }, ctx) =>
       rowsOf(ctx, await listUserMemberships(ctx, await findMembershipsUser(ctx, user_id), { type }, page)),
   }),
   userProjects: t.prismaField({
+    extensions: { rest: route.get("/users/:user_id/projects") },
     type: [ProjectEntity],
     args: { user_id: t.arg.id({ required: true }), ...pageArgs, ...keysetArgs, ...projectFilterArgs },
     resolve: async (_query, _r, { user_id, page, per_page, ...filters }, ctx) =>
@@ -50,7 +52,7 @@ const STATE_CHANGES: Record<string, StateChange> = {
 builder.mutationFields((t) => ({
   updateUser: t.prismaField({
     type: UserEntity,
-    extensions: { access: "admin" },
+    extensions: { rest: route.put("/users/:id"), access: "admin" },
     args: {
       id: t.arg.int({ required: true }),
       email: t.arg.string({ required: false }),
@@ -65,7 +67,7 @@ builder.mutationFields((t) => ({
     resolve: (_q, _r, { id, ...input }, ctx) => updateUser(ctx, id, input),
   }),
   deleteUser: t.boolean({
-    extensions: { access: "admin" },
+    extensions: { rest: route.del("/users/:id"), access: "admin" },
     args: { id: t.arg.int({ required: true }), hard_delete: t.arg.boolean({ required: false }) },
     resolve: (_r, args, ctx) => deleteUser(ctx, args.id, !!args.hard_delete, ctx.request.headers.get("if-unmodified-since")),
   }),
@@ -74,7 +76,7 @@ builder.mutationFields((t) => ({
       name,
       t.boolean({
         nullable: true,
-        extensions: { access: "admin" },
+        extensions: { rest: route.post(`/users/:id/${name.replace(/User$/, "")}`), access: "admin" },
         args: { id: t.arg.int({ required: true }) },
         resolve: async (_r, args, ctx) => change(ctx, await findUserToAdminister(ctx, args.id)),
       }),

@@ -7,6 +7,7 @@ import type { User } from "../generated/prisma/client.js";
 import { mayReadPrivateFields } from "../domain/users/queries.js";
 import { builder } from "./builder.js";
 import { keysetArgs, pageArgs, rowsOf } from "./pagination.js";
+import * as route from "../rest/route.js";
 
 type UserFields = PothosSchemaTypes.PrismaObjectFieldBuilder<any, any, User>;
 
@@ -55,12 +56,12 @@ const readUser = { tokenScopes: ["read_user"] };
 builder.queryFields((t) => ({
   currentUser: t.prismaField({
     type: UserEntity,
-    extensions: { access: "authenticated", ...readUser },
+    extensions: { rest: route.get("/user"), access: "authenticated", ...readUser },
     resolve: (_query, _root, _args, ctx) => currentUser(ctx),
   }),
   users: t.prismaField({
     type: [UserEntity],
-    extensions: readUser,
+    extensions: { rest: route.get("/users"), ...readUser },
     // GitLab's declaration order (Grape reports bad params in this order)
     args: {
       username: t.arg.string({ required: false }),
@@ -78,7 +79,7 @@ builder.queryFields((t) => ({
   }),
   user: t.prismaField({
     type: UserEntity,
-    extensions: readUser,
+    extensions: { rest: route.get("/users/:id"), ...readUser },
     args: { id: t.arg.int({ required: true }) },
     resolve: (_query, _root, args, ctx) => findUser(ctx, args.id),
   }),
@@ -87,7 +88,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createUser: t.prismaField({
     type: UserEntity,
-    extensions: { access: "admin" },
+    extensions: { rest: route.post("/users"), access: "admin" },
     args: {
       email: t.arg.string({ required: true }),
       password: t.arg.string({ required: false }),

@@ -8,6 +8,7 @@ import { TEST_TRIGGERS } from "../domain/web-hooks/triggers.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import { ownerName, ownerRef, type HookOwnerKind } from "./web-hooks.js";
+import * as route from "../rest/route.js";
 
 export const WebHookLogType = builder.objectRef<HookEventEntity>("WebHookLog").implement({
   fields: (t) => ({
@@ -37,9 +38,10 @@ const HookTestTriggerEnum = builder.enumType("HookTestTrigger", { values: TEST_T
 /** groupHookEvents, resendGroupHookEvent, testGroupHook (and the project's). */
 export function hookEventRootFields(kind: HookOwnerKind): void {
   const Name = ownerName(kind);
+  const hook = `/${kind}s/:id/hooks/:hook_id`;
   builder.queryFields((t) => ({
     [`${kind}HookEvents`]: t.field({
-      extensions: { access: "authenticated" },
+      extensions: { rest: route.get(`${hook}/events`), access: "authenticated" },
       type: [WebHookLogType],
       args: {
         id: t.arg.id({ required: true }),
@@ -56,13 +58,13 @@ export function hookEventRootFields(kind: HookOwnerKind): void {
   }));
   builder.mutationFields((t) => ({
     [`resend${Name}HookEvent`]: t.field({
-      extensions: { access: "authenticated" },
+      extensions: { rest: route.post(`${hook}/events/:hook_event_id/resend`), access: "authenticated" },
       type: RetryWebhookEvent,
       args: { id: t.arg.id({ required: true }), hook_id: t.arg.int({ required: true }), hook_event_id: t.arg.int({ required: true }) },
       resolve: async (_r, a, ctx) => resendHookEvent(ctx, await findHook(ctx, ownerRef(kind, a.id), a.hook_id), a.hook_event_id),
     }),
     [`test${Name}Hook`]: t.field({
-      extensions: { access: "authenticated" },
+      extensions: { rest: route.post(`${hook}/test/:trigger`), access: "authenticated" },
       type: HookTestResult,
       args: { id: t.arg.id({ required: true }), hook_id: t.arg.int({ required: true }), trigger: t.arg({ type: HookTestTriggerEnum, required: true }) },
       resolve: async (_r, a, ctx) => testHook(ctx, await findHook(ctx, ownerRef(kind, a.id), a.hook_id), a.trigger),

@@ -11,6 +11,7 @@ import { type HookEntity } from "../domain/web-hooks/presenter.js";
 import { BRANCH_FILTER_STRATEGIES } from "../domain/web-hooks/rules.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
+import * as route from "../rest/route.js";
 
 export type HookOwnerKind = "group" | "project";
 
@@ -115,42 +116,44 @@ interface HookFieldsOptions {
 export function hookRootFields(kind: HookOwnerKind, { type, listType, settable }: HookFieldsOptions): void {
   const Name = ownerName(kind);
   const properties = hookPropertyArgs(settable);
+  const hooks = `/${kind}s/:id/hooks`;
   builder.queryFields((t) => ({
     [`${kind}Hooks`]: t.field({
-      extensions: { access: "authenticated" },
+      extensions: { rest: route.get(hooks), access: "authenticated" },
       type: [listType],
       args: { id: t.arg.id({ required: true }), ...pageArgs },
       resolve: async (_r, { id, ...args }, ctx) => rowsOf(ctx, await listHooks(ctx, await findHookOwner(ctx, ownerRef(kind, id)), args)),
     }),
     [`${kind}Hook`]: t.field({
-      extensions: { access: "authenticated" },
+      extensions: { rest: route.get(`${hooks}/:hook_id`), access: "authenticated" },
       type,
       args: hookArgs,
       resolve: async (_r, args, ctx) => hookEntity(ctx, await findHook(ctx, ownerRef(kind, args.id), args.hook_id)),
     }),
   }));
   builder.mutationFields((t) => {
+    // PUT and DELETE .../hooks/:hook_id/url_variables/:key (and custom_headers) both answer 204
     const setting = (name: HookSetting, action: "set" | "delete") =>
       action === "set"
         ? t.boolean({
-          extensions: { access: "authenticated" },
+          extensions: { rest: route.put(`${hooks}/:hook_id/${name}/:key`, { status: 204 }), access: "authenticated" },
           args: { ...settingArgs, value: t.arg.string({ required: true }) },
           resolve: async (_r, a, ctx) => setHookSetting(ctx, await findHook(ctx, ownerRef(kind, a.id), a.hook_id), name, a.key, a.value).then(() => true),
         })
         : t.boolean({
-          extensions: { access: "authenticated" },
+          extensions: { rest: route.del(`${hooks}/:hook_id/${name}/:key`), access: "authenticated" },
           args: settingArgs,
           resolve: async (_r, a, ctx) => deleteHookSetting(ctx, await findHook(ctx, ownerRef(kind, a.id), a.hook_id), name, a.key).then(() => true),
         });
     return {
       [`create${Name}Hook`]: t.field({
-        extensions: { access: "authenticated" },
+        extensions: { rest: route.post(hooks), access: "authenticated" },
         type,
         args: { id: t.arg.id({ required: true }), url: t.arg.string({ required: true }), ...properties },
         resolve: async (_r, { id, ...input }, ctx) => createHook(ctx, await resolveHookOwner(ctx, ownerRef(kind, id)), input),
       }),
       [`update${Name}Hook`]: t.field({
-        extensions: { access: "authenticated" },
+        extensions: { rest: route.put(`${hooks}/:hook_id`), access: "authenticated" },
         type,
         args: {
           ...hookArgs,
@@ -162,13 +165,13 @@ export function hookRootFields(kind: HookOwnerKind, { type, listType, settable }
       }),
       /** DELETE honours If-Unmodified-Since (412 when the hook changed after it). */
       [`delete${Name}Hook`]: t.boolean({
-        extensions: { access: "authenticated" },
+        extensions: { rest: route.del(`${hooks}/:hook_id`), access: "authenticated" },
         args: hookArgs,
         resolve: async (_r, args, ctx) =>
           deleteHook(ctx, await resolveHookOwner(ctx, ownerRef(kind, args.id)), args.hook_id, ctx.request.headers.get("if-unmodified-since")),
       }),
       [`rotate${Name}HookSigningSecret`]: t.field({
-        extensions: { access: "authenticated" },
+        extensions: { rest: route.post(`${hooks}/:hook_id/signing_secret`), access: "authenticated" },
         description: "Forgeline extension: a new signing secret, shown once; the previous one signs too during WEBHOOK_SIGNING_GRACE_HOURS",
         type,
         args: hookArgs,

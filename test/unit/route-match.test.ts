@@ -2,7 +2,9 @@
 // param within one segment (`archive.:format`).
 import { describe, expect, it } from "vitest";
 import { createMatcher } from "../../src/rest/match.js";
-import { get } from "../../src/rest/route-helpers.js";
+import type { Route } from "../../src/rest/route.js";
+
+const get = (path: string, field: string): Route => ({ method: "GET", path, field: `Query.${field}` });
 
 const match = createMatcher([
   get("/projects/:id/repository/archive", "plainArchive"),

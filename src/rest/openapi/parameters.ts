@@ -3,7 +3,7 @@
 // `h[k]=`, bodies as JSON, form or multipart (the route's `files` as binary parts).
 import { getNullableType, isInputObjectType, isListType, isNonNullType, type GraphQLArgument, type GraphQLField } from "graphql";
 import { isUpload } from "../params.js";
-import type { Route } from "../route-helpers.js";
+import type { Route } from "../route.js";
 import { inputSchema, withDescription, type JsonSchema } from "./schemas.js";
 
 /** Params GitLab documents as deprecated, with what to use instead (lib/api/helpers/projects_helpers.rb). */

@@ -2,7 +2,7 @@
 // text/plain), pagination headers on list routes (render.ts paginationHeaders), and GitLab's
 // error answers as reusable components (errors.ts: `{"message": ...}` or `{"error": ...}`).
 import type { GraphQLField } from "graphql";
-import type { Route } from "../route-helpers.js";
+import type { Route } from "../route.js";
 import type { JsonSchema } from "./schemas.js";
 
 /** Error statuses any route may answer (bad params, auth, permissions, missing records, conflicts, limits). */

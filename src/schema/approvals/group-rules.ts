@@ -4,11 +4,12 @@ import { builder } from "../builder.js";
 import { pageArgs, rowsOf } from "../pagination.js";
 import { ApprovalRuleType, approverIdArgs, authenticated, optionalRuleInput, requiredRuleInput, ruleArgs } from "./args.js";
 import { GroupApprovalRule } from "./entities.js";
+import * as route from "../../rest/route.js";
 
 builder.queryFields((t) => ({
   groupApprovalRules: t.field({
     type: [GroupApprovalRule],
-    extensions: authenticated,
+    extensions: { rest: route.get("/groups/:id/approval_rules"), ...authenticated },
     args: { id: t.arg.id({ required: true }), ...pageArgs },
     resolve: async (_r, { id, ...page }, ctx) => rowsOf(ctx, await listGroupRules(ctx, await findRulesGroup(ctx, id), page)),
   }),
@@ -17,7 +18,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createGroupApprovalRule: t.field({
     type: GroupApprovalRule,
-    extensions: authenticated,
+    extensions: { rest: route.post("/groups/:id/approval_rules"), ...authenticated },
     args: {
       id: t.arg.id({ required: true }),
       ...requiredRuleInput,
@@ -28,7 +29,7 @@ builder.mutationFields((t) => ({
   }),
   updateGroupApprovalRule: t.field({
     type: GroupApprovalRule,
-    extensions: authenticated,
+    extensions: { rest: route.put("/groups/:id/approval_rules/:approval_rule_id"), ...authenticated },
     args: { ...ruleArgs, ...optionalRuleInput, rule_type: t.arg({ type: ApprovalRuleType, required: false }), ...approverIdArgs },
     resolve: async (_r, { id, approval_rule_id, ...input }, ctx) => updateGroupRule(ctx, await findGroupRule(ctx, id, approval_rule_id), input),
   }),

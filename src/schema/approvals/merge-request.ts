@@ -11,6 +11,7 @@ import { builder } from "../builder.js";
 import { UserBasic } from "../users.js";
 import { authenticated, mergeRequestArgs } from "./args.js";
 import { Approver, ApproverGroup, mergeRequestRuleFields, type RuleFields } from "./entities.js";
+import * as route from "../../rest/route.js";
 
 const MergeRequestApprovalStateRule = builder.objectRef<RuleView>("MergeRequestApprovalStateRule").implement({
   fields: (t) => ({
@@ -72,13 +73,13 @@ const ApprovalState = builder.objectRef<ApprovalStatusView>("ApprovalState").imp
 builder.queryFields((t) => ({
   mergeRequestApprovals: t.field({
     type: ApprovalState,
-    extensions: authenticated,
+    extensions: { rest: route.get("/projects/:id/merge_requests/:merge_request_iid/approvals"), ...authenticated },
     args: mergeRequestArgs,
     resolve: async (_r, { id, merge_request_iid }, ctx) => mergeRequestApprovalStatus(ctx, await findMergeRequestForApprovals(ctx, id, merge_request_iid)),
   }),
   mergeRequestApprovalState: t.field({
     type: MergeRequestApprovalState,
-    extensions: authenticated,
+    extensions: { rest: route.get("/projects/:id/merge_requests/:merge_request_iid/approval_state"), ...authenticated },
     args: mergeRequestArgs,
     resolve: async (_r, { id, merge_request_iid }, ctx) => mergeRequestApprovalState(ctx, await findMergeRequestForApprovalState(ctx, id, merge_request_iid)),
   }),
@@ -87,19 +88,19 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   approveMergeRequest: t.field({
     type: ApprovalState,
-    extensions: authenticated,
+    extensions: { rest: route.post("/projects/:id/merge_requests/:merge_request_iid/approve"), ...authenticated },
     args: { ...mergeRequestArgs, sha: t.arg.string({ required: false }), approval_password: t.arg.string({ required: false }) },
     resolve: async (_r, { id, merge_request_iid, ...input }, ctx) => approveMergeRequest(ctx, await findMergeRequestForApprovals(ctx, id, merge_request_iid), input),
   }),
   unapproveMergeRequest: t.field({
     type: ApprovalState,
-    extensions: authenticated,
+    extensions: { rest: route.post("/projects/:id/merge_requests/:merge_request_iid/unapprove"), ...authenticated },
     args: mergeRequestArgs,
     resolve: async (_r, { id, merge_request_iid }, ctx) => unapproveMergeRequest(ctx, await findMergeRequestForApprovals(ctx, id, merge_request_iid)),
   }),
   /** GitLab answers 202 and Grape renders that status as the body. */
   resetMergeRequestApprovals: t.int({
-    extensions: authenticated,
+    extensions: { rest: route.put("/projects/:id/merge_requests/:merge_request_iid/reset_approvals", { status: 202 }), ...authenticated },
     args: mergeRequestArgs,
     resolve: async (_r, { id, merge_request_iid }, ctx) => resetMergeRequestApprovals(ctx, await findMergeRequestForReset(ctx, id, merge_request_iid)),
   }),

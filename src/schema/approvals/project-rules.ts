@@ -6,17 +6,18 @@ import { builder } from "../builder.js";
 import { pageArgs, rowsOf } from "../pagination.js";
 import { ApprovalReportType, ApprovalRuleType, approverArgs, authenticated, protectedBranchArgs, requiredRuleInput, ruleArgs } from "./args.js";
 import { ProjectApprovalRule } from "./entities.js";
+import * as route from "../../rest/route.js";
 
 builder.queryFields((t) => ({
   projectApprovalRules: t.field({
     type: [ProjectApprovalRule],
-    extensions: authenticated,
+    extensions: { rest: route.get("/projects/:id/approval_rules"), ...authenticated },
     args: { id: t.arg.id({ required: true }), ...pageArgs },
     resolve: async (_r, { id, ...page }, ctx) => rowsOf(ctx, await listProjectRules(ctx, await findRulesProject(ctx, id), page)),
   }),
   projectApprovalRule: t.field({
     type: ProjectApprovalRule,
-    extensions: authenticated,
+    extensions: { rest: route.get("/projects/:id/approval_rules/:approval_rule_id"), ...authenticated },
     args: ruleArgs,
     resolve: async (_r, { id, approval_rule_id }, ctx) => projectRuleView(ctx, await findProjectRule(ctx, id, approval_rule_id, "read")),
   }),
@@ -25,7 +26,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createProjectApprovalRule: t.field({
     type: ProjectApprovalRule,
-    extensions: authenticated,
+    extensions: { rest: route.post("/projects/:id/approval_rules"), ...authenticated },
     args: {
       id: t.arg.id({ required: true }),
       ...requiredRuleInput,
@@ -38,13 +39,13 @@ builder.mutationFields((t) => ({
   }),
   updateProjectApprovalRule: t.field({
     type: ProjectApprovalRule,
-    extensions: authenticated,
+    extensions: { rest: route.put("/projects/:id/approval_rules/:approval_rule_id"), ...authenticated },
     // name and approvals_required are required on update, as the spec states
     args: { ...ruleArgs, ...requiredRuleInput, ...approverArgs, ...protectedBranchArgs, remove_hidden_groups: t.arg.boolean({ required: false }) },
     resolve: async (_r, { id, approval_rule_id, ...input }, ctx) => updateProjectRule(ctx, await findProjectRule(ctx, id, approval_rule_id, "manage"), input),
   }),
   deleteProjectApprovalRule: t.boolean({
-    extensions: authenticated,
+    extensions: { rest: route.del("/projects/:id/approval_rules/:approval_rule_id"), ...authenticated },
     args: ruleArgs,
     resolve: async (_r, { id, approval_rule_id }, ctx) =>
       deleteProjectRule(ctx, await findProjectRule(ctx, id, approval_rule_id, "manage"), ctx.request.headers.get("if-unmodified-since")),

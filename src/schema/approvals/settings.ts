@@ -6,6 +6,7 @@ import { findRulesProject } from "../../domain/merge-requests/approvals/project-
 import { builder } from "../builder.js";
 import { authenticated } from "./args.js";
 import { Approver, ApproverGroup } from "./entities.js";
+import * as route from "../../rest/route.js";
 
 const ApprovalSettings = builder.objectRef<ApprovalSettingsView>("ApprovalSettings").implement({
   fields: (t) => ({
@@ -25,7 +26,7 @@ const ApprovalSettings = builder.objectRef<ApprovalSettingsView>("ApprovalSettin
 builder.queryFields((t) => ({
   projectApprovalSettings: t.field({
     type: ApprovalSettings,
-    extensions: authenticated,
+    extensions: { rest: route.get("/projects/:id/approvals"), ...authenticated },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, { id }, ctx) => approvalSettingsOf(ctx, await findRulesProject(ctx, id)),
   }),
@@ -34,7 +35,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   updateProjectApprovalSettings: t.field({
     type: ApprovalSettings,
-    extensions: authenticated,
+    extensions: { rest: route.post("/projects/:id/approvals"), ...authenticated },
     args: {
       id: t.arg.id({ required: true }),
       approvals_before_merge: t.arg.int({ required: false }),
