@@ -1,5 +1,5 @@
 // Group and project members (GitLab's Member entity) for both sources, one set of fields.
-import { addMember, checkMemberInput, checkMemberUpdate, removeMember, updateMember } from "../domain/members/writes.js";
+import { addMember, checkMemberInput, checkMemberUpdate, findDirectMember, removeMember, updateMember } from "../domain/members/writes.js";
 import { findAnyMember, findMember, findMemberParent, type Member, type MemberSource } from "../domain/members/queries.js";
 import { listAllMembers, listMembers } from "../domain/members/lists.js";
 import { avatarUrlOfUser, webUrlOfUser } from "../domain/users/presenter.js";
@@ -89,14 +89,14 @@ function memberFields(source: MemberSource, noun: "Group" | "Project") {
       args: { ...memberArgs, access_level: t.arg.int({ required: true }), expires_at: t.arg({ type: "Date", required: false }) },
       resolve: async (_r, args, ctx) => {
         checkMemberUpdate(ctx, args);
-        return updateMember(ctx, await findMemberParent(ctx, source, String(args.id)), args.user_id, args);
+        return updateMember(ctx, await findDirectMember(ctx, await findMemberParent(ctx, source, String(args.id)), args.user_id), args);
       },
     }),
     [`remove${noun}Member`]: t.boolean({
       extensions: { rest: route.del(`${members}/:user_id`), access: "authenticated" },
       args: { ...memberArgs, skip_subresources: t.arg.boolean({ required: false }) },
       resolve: async (_r, args, ctx) =>
-        removeMember(ctx, await findMemberParent(ctx, source, String(args.id)), args.user_id, args.skip_subresources ?? false),
+        removeMember(ctx, await findDirectMember(ctx, await findMemberParent(ctx, source, String(args.id)), args.user_id), args.skip_subresources ?? false),
     }),
   }));
 }

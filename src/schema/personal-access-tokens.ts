@@ -3,6 +3,7 @@ import {
   revokeCurrentPersonalAccessToken, revokePersonalAccessToken, TOKEN_SCOPES,
 } from "../domain/access-tokens/personal.js";
 import type { Context } from "../context.js";
+import { findUserToAdminister } from "../domain/users/states.js";
 import type { AccessToken } from "../generated/prisma/client.js";
 import type { TokenWithSecret } from "../domain/access-tokens/personal.js";
 import { builder } from "./builder.js";
@@ -77,7 +78,7 @@ builder.mutationFields((t) => ({
       description: t.arg.string({ required: false }),
       expires_at: t.arg({ type: "Date", required: false }),
     },
-    resolve: (_r, args, ctx) => createPersonalAccessToken(ctx, args.user_id, { ...args, scopes: [...args.scopes] }),
+    resolve: async (_r, args, ctx) => createPersonalAccessToken(ctx, await findUserToAdminister(ctx, args.user_id), { ...args, scopes: [...args.scopes] }),
   }),
   revokePersonalAccessToken: t.boolean({
     extensions: { rest: route.del("/personal_access_tokens/:id"), access: "authenticated" },

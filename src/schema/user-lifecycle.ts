@@ -64,12 +64,12 @@ builder.mutationFields((t) => ({
       admin: t.arg.boolean({ required: false }),
       avatar: t.arg({ type: "Upload", required: false }),
     },
-    resolve: (_q, _r, { id, ...input }, ctx) => updateUser(ctx, id, input),
+    resolve: async (_q, _r, { id, ...input }, ctx) => updateUser(ctx, await findUserToAdminister(ctx, id), input),
   }),
   deleteUser: t.boolean({
     extensions: { rest: route.del("/users/:id"), access: "admin" },
     args: { id: t.arg.int({ required: true }), hard_delete: t.arg.boolean({ required: false }) },
-    resolve: (_r, args, ctx) => deleteUser(ctx, args.id, !!args.hard_delete, ctx.request.headers.get("if-unmodified-since")),
+    resolve: async (_r, args, ctx) => deleteUser(ctx, await findUserToAdminister(ctx, args.id), !!args.hard_delete, ctx.request.headers.get("if-unmodified-since")),
   }),
   ...Object.fromEntries(
     Object.entries(STATE_CHANGES).map(([name, change]) => [

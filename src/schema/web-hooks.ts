@@ -6,7 +6,7 @@ import { findHookOwner, resolveHookOwner, type HookOwnerRef } from "../domain/we
 import { deleteHookSetting, setHookSetting, type HookSetting } from "../domain/web-hooks/settings.js";
 import { BASE_HOOK_EVENTS, type HookEvent } from "../domain/web-hooks/switches.js";
 import { createHook, deleteHook, rotateHookSigningSecret, updateHook } from "../domain/web-hooks/writes.js";
-import { findHook, hookEntity, listHooks } from "../domain/web-hooks/queries.js";
+import { findHook, findHookToDelete, hookEntity, listHooks } from "../domain/web-hooks/queries.js";
 import { type HookEntity } from "../domain/web-hooks/presenter.js";
 import { BRANCH_FILTER_STRATEGIES } from "../domain/web-hooks/rules.js";
 import { builder } from "./builder.js";
@@ -168,7 +168,7 @@ export function hookRootFields(kind: HookOwnerKind, { type, listType, settable }
         extensions: { rest: route.del(`${hooks}/:hook_id`), access: "authenticated" },
         args: hookArgs,
         resolve: async (_r, args, ctx) =>
-          deleteHook(ctx, await resolveHookOwner(ctx, ownerRef(kind, args.id)), args.hook_id, ctx.request.headers.get("if-unmodified-since")),
+          deleteHook(ctx, await findHookToDelete(ctx, ownerRef(kind, args.id), args.hook_id), ctx.request.headers.get("if-unmodified-since")),
       }),
       [`rotate${Name}HookSigningSecret`]: t.field({
         extensions: { rest: route.post(`${hooks}/:hook_id/signing_secret`), access: "authenticated" },

@@ -1,14 +1,14 @@
 // The route table is read off the root fields' declarations (routesOf): a field's Upload args
 // become its file params, a RawBlob answer makes a text route, and a field that declares no route
 // or a route on the wrong root type stops the start.
-import { GraphQLBoolean, GraphQLNonNull, GraphQLObjectType, GraphQLScalarType, GraphQLSchema, GraphQLString } from "graphql";
+import { type GraphQLFieldConfigMap, GraphQLBoolean, GraphQLNonNull, GraphQLObjectType, GraphQLScalarType, GraphQLSchema, GraphQLString } from "graphql";
 import { describe, expect, it } from "vitest";
 import * as route from "../../src/rest/route.js";
 import { routesOf } from "../../src/rest/routes.js";
 
 const Upload = new GraphQLScalarType({ name: "Upload" });
 const RawBlob = new GraphQLObjectType({ name: "RawBlob", fields: { content: { type: GraphQLString } } });
-const schemaWith = (query: Record<string, object>, mutation: Record<string, object> = {}) =>
+const schemaWith = (query: GraphQLFieldConfigMap<unknown, unknown>, mutation: GraphQLFieldConfigMap<unknown, unknown> = {}) =>
   new GraphQLSchema({
     query: new GraphQLObjectType({ name: "Query", fields: query }),
     ...(Object.keys(mutation).length ? { mutation: new GraphQLObjectType({ name: "Mutation", fields: mutation }) } : {}),

@@ -1,9 +1,9 @@
 // Personal access tokens: created by administrators for a user (secret shown once), listed, read
 // and revoked by their owner or an administrator (lib/api/personal_access_tokens.rb, users.rb).
 import { revokeToken } from "../auth/token-store.js";
-import type { AccessToken, Prisma } from "../../generated/prisma/client.js";
+import type { AccessToken, Prisma, User } from "../../generated/prisma/client.js";
 import { AppError, badRequest, notFound, paramError, recordNotFound, unauthorized } from "../../errors.js";
-import { requireAdmin, requireAuthenticated } from "../shared/guards.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import type { Actor, DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { digest, newTokenSecret } from "../shared/secrets.js";
@@ -76,12 +76,10 @@ export async function issueToken(
   return { ...row, token: secret };
 }
 
-export async function createPersonalAccessToken(ctx: DomainContext, userId: number, input: NewTokenInput): Promise<TokenWithSecret> {
-  requireAdmin(ctx);
-  const user = await ctx.db.user.findUnique({ where: { id: userId } });
-  if (!user) throw notFound("User");
+/** A token for the user found by findUserToAdminister (administrators create tokens for anyone). */
+export async function createPersonalAccessToken(ctx: DomainContext, user: User, input: NewTokenInput): Promise<TokenWithSecret> {
   validateTokenInput(ctx, input);
-  return issueToken(ctx.db, ctx, { userId, kind: "personal", ...input });
+  return issueToken(ctx.db, ctx, { userId: user.id, kind: "personal", ...input });
 }
 
 export interface TokenFilters {

@@ -3,9 +3,8 @@
 // namespace and projects go, their tokens go with the user row; contributions move to the ghost
 // user, or are deleted with hard_delete (which also deletes the groups the user solely owns).
 import type { Namespace, User } from "../../generated/prisma/client.js";
-import { conflict, forbidden, notFound } from "../../errors.js";
+import { conflict, forbidden } from "../../errors.js";
 import { AccessLevel } from "../shared/access-levels.js";
-import { requireAdmin } from "../shared/guards.js";
 import { removeAvatarFile } from "../shared/avatars.js";
 import type { DomainContext } from "../shared/context.js";
 import type { Tx } from "../shared/events.js";
@@ -17,10 +16,8 @@ import { deleteContributions, detachUser, moveContributionsToGhost } from "../us
 import { ghostUser } from "../users/ghost.js";
 import { isInternal } from "../users/states.js";
 
-export async function deleteUser(ctx: DomainContext, id: number, hardDelete: boolean, ifUnmodifiedSince?: string | null): Promise<boolean> {
-  requireAdmin(ctx);
-  const user = await ctx.db.user.findUnique({ where: { id } });
-  if (!user) throw notFound("User");
+/** Deletes the user found by findUserToAdminister. */
+export async function deleteUser(ctx: DomainContext, user: User, hardDelete: boolean, ifUnmodifiedSince?: string | null): Promise<boolean> {
   if (isInternal(user)) throw forbidden(); // UserPolicy: the ghost user cannot be destroyed
   const soloOwned = await soloOwnedGroups(ctx, user.id);
   if (soloOwned.length && !hardDelete) throw conflict("User cannot be removed while is the sole-owner of a group");

@@ -117,10 +117,22 @@ export function checkMemberUpdate(ctx: DomainContext, input: MemberUpdateInput):
 }
 
 /** Changes the direct membership of user `userId` in the found source (after checkMemberUpdate). */
-export async function updateMember(ctx: DomainContext, parent: GroupOrProjectAccess, userId: number, input: MemberUpdateInput): Promise<Member> {
-  const t = targetOf(parent);
-  const member = await findDirect(ctx, t, userId);
+/** A direct member of the parent found, to change or remove. */
+export interface DirectMember {
+  target: Target;
+  member: Member;
+}
+
+/** The user's direct membership of the parent: 404 when there is none. */
+export async function findDirectMember(ctx: DomainContext, parent: GroupOrProjectAccess, userId: number): Promise<DirectMember> {
+  const target = targetOf(parent);
+  const member = await findDirect(ctx, target, userId);
   if (!member) throw recordNotFound();
+  return { target, member };
+}
+
+export async function updateMember(ctx: DomainContext, { target: t, member }: DirectMember, input: MemberUpdateInput): Promise<Member> {
+  const userId = member.user.id;
   requireManage(ctx, t, [input.access_level, member.accessLevel]);
   await requireChangeable(ctx, t, member);
   await memberErrors(ctx, t, userId, input.access_level, input.expires_at);
@@ -139,10 +151,8 @@ export async function updateMember(ctx: DomainContext, parent: GroupOrProjectAcc
  * A member may leave on their own; otherwise the managing level is needed. Removing a group
  * member also removes their direct memberships below it unless `skip_subresources`.
  */
-export async function removeMember(ctx: DomainContext, parent: GroupOrProjectAccess, userId: number, skipSubresources = false): Promise<boolean> {
-  const t = targetOf(parent);
-  const member = await findDirect(ctx, t, userId);
-  if (!member) throw recordNotFound();
+export async function removeMember(ctx: DomainContext, { target: t, member }: DirectMember, skipSubresources = false): Promise<boolean> {
+  const userId = member.user.id;
   if (ctx.actor!.user.id !== userId) requireManage(ctx, t, [member.accessLevel]);
   await requireChangeable(ctx, t, member);
   if (t.source === "project") {

@@ -2,8 +2,7 @@
 // attributes a Forgeline user holds. A new username renames the personal namespace; its projects
 // keep answering on their old paths through redirect routes, as after a group rename.
 import type { Prisma, User } from "../../generated/prisma/client.js";
-import { notFound, validationError } from "../../errors.js";
-import { requireAdmin } from "../shared/guards.js";
+import { validationError } from "../../errors.js";
 import { changeAvatar, readAvatarArg, type FileUpload } from "../shared/avatars.js";
 import type { DomainContext } from "../shared/context.js";
 import { movePaths } from "../groups/writes.js";
@@ -23,10 +22,8 @@ export interface UpdateUserInput {
   avatar?: Promise<FileUpload> | null;
 }
 
-export async function updateUser(ctx: DomainContext, id: number, input: UpdateUserInput): Promise<User> {
-  requireAdmin(ctx);
-  const user = await ctx.db.user.findUnique({ where: { id } });
-  if (!user) throw notFound("User");
+/** Changes the user found by findUserToAdminister. */
+export async function updateUser(ctx: DomainContext, user: User, input: UpdateUserInput): Promise<User> {
   await assertUserUnique(ctx, input, user.id); // 409 before validation errors, as users.rb
   const avatar = await readAvatarArg(input.avatar ?? undefined);
   const errors = { ...userAttributeErrors(input), ...avatar.errors };

@@ -33,6 +33,16 @@ export async function findOwnedHook(ctx: DomainContext, owner: HookOwner, hookId
 }
 
 /**
+ * The hook a DELETE names, or null when the owner has no such hook: GitLab's DELETE of a hook is
+ * idempotent (204 for one already gone), after the owner's rules as findHook's.
+ */
+export async function findHookToDelete(ctx: DomainContext, ref: HookOwnerRef, hookId: number): Promise<OwnedHook | null> {
+  const owner = await resolveHookOwner(ctx, ref);
+  const hook = await ctx.db.webHook.findFirst({ where: { id: hookId, ...owner.where } });
+  return hook && { hook, owner };
+}
+
+/**
  * The group or project hook (`kind`) with database id `id`, for those who may manage its owner's
  * hooks; a hook of the other kind is missing (404), then the owner's rules as findHook's.
  */

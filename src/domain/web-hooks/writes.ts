@@ -53,15 +53,13 @@ export async function rotateHookSigningSecret(ctx: DomainContext, found: OwnedHo
 }
 
 /**
- * The spec's idempotent DELETE of hook `hookId` of an owner whose hooks the caller may manage: a
- * hook that is not (or no longer) there answers 204 too, hence an id rather than a found hook.
+ * The spec's idempotent DELETE of the hook findHookToDelete found: a hook that is not (or no
+ * longer) there (null) answers 204 too.
  */
-export async function deleteHook(ctx: DomainContext, owner: HookOwner, hookId: number, unmodifiedSince?: string | null): Promise<true> {
-  const where = { id: hookId, ...owner.where };
-  const row = await ctx.db.webHook.findFirst({ where, select: { updatedAt: true } });
-  if (!row) return true;
-  assertUnmodifiedSince(row.updatedAt, unmodifiedSince);
-  await ctx.db.webHook.deleteMany({ where });
+export async function deleteHook(ctx: DomainContext, found: OwnedHook | null, unmodifiedSince?: string | null): Promise<true> {
+  if (!found) return true;
+  assertUnmodifiedSince(found.hook.updatedAt, unmodifiedSince);
+  await ctx.db.webHook.deleteMany({ where: { id: found.hook.id, ...found.owner.where } });
   return true;
 }
 

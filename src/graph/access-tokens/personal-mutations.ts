@@ -5,6 +5,7 @@ import { createPersonalAccessToken, findPersonalAccessTokenToRevoke, revokePerso
 import { PersonalAccessTokenRef } from "./personal.js";
 import { userIdOf, recordIdOf } from "../shared/mutation-inputs.js";
 import { payloadMutation } from "../shared/payload-mutation.js";
+import { findUserToAdminister } from "../../domain/users/states.js";
 
 payloadMutation("personalAccessTokenCreate", {
   inputFields: (t) => ({
@@ -14,8 +15,8 @@ payloadMutation("personalAccessTokenCreate", {
     description: t.string(),
     expiresAt: t.field({ type: "Time", description: "A year from today unless given." }),
   }),
-  write: (input, ctx) =>
-    createPersonalAccessToken(ctx, userIdOf(input.userId), {
+  write: async (input, ctx) =>
+    createPersonalAccessToken(ctx, await findUserToAdminister(ctx, userIdOf(input.userId)), {
       name: input.name,
       scopes: [...input.scopes],
       description: input.description,

@@ -1,7 +1,7 @@
 // Memberships, one member at a time (members.ts rules, as REST /groups/:id/members and
 // /projects/:id/members): projectMemberAdd / Update / Remove and the group ones. GitLab's graph
 // has the bulk forms (projectMemberBulkUpdate); these take one user each.
-import { addMember, checkMemberInput, checkMemberUpdate, removeMember, updateMember } from "../../domain/members/writes.js";
+import { addMember, checkMemberInput, checkMemberUpdate, findDirectMember, removeMember, updateMember } from "../../domain/members/writes.js";
 import { findMemberParent, type MemberSource } from "../../domain/members/queries.js";
 import { AccessLevel } from "../../domain/shared/access-levels.js";
 import { builder } from "../shared/builder.js";
@@ -68,7 +68,7 @@ function memberMutations(info: MemberSourceInfo) {
       const userId = userIdOf(args.userId);
       const change = { access_level: args.accessLevel, expires_at: args.expiresAt };
       checkMemberUpdate(ctx, change);
-      return updateMember(ctx, await findMemberParent(ctx, source, path), userId, change);
+      return updateMember(ctx, await findDirectMember(ctx, await findMemberParent(ctx, source, path), userId), change);
     },
     returns: member,
   });
@@ -81,7 +81,7 @@ function memberMutations(info: MemberSourceInfo) {
     write: async (input, ctx) => {
       const path = ownerPathIn(info, input);
       const userId = userIdOf(String(input.userId));
-      return removeMember(ctx, await findMemberParent(ctx, source, path), userId);
+      return removeMember(ctx, await findDirectMember(ctx, await findMemberParent(ctx, source, path), userId));
     },
   });
 }

@@ -3,6 +3,7 @@
 import { createUser } from "../../domain/users/create.js";
 import { deleteUser } from "../../domain/deletions/users.js";
 import { updateUser } from "../../domain/users/update.js";
+import { findUserToAdminister } from "../../domain/users/states.js";
 import { userIdOf } from "../shared/mutation-inputs.js";
 import { payloadMutation } from "../shared/payload-mutation.js";
 import { UserRef } from "./types.js";
@@ -52,8 +53,8 @@ payloadMutation("userUpdate", {
     skipReconfirmation: t.boolean(),
     avatar: t.field({ type: "Upload", description: `${AVATAR} Replaces the avatar.` }),
   }),
-  write: (input, ctx) =>
-    updateUser(ctx, userIdOf(input.id), {
+  write: async (input, ctx) =>
+    updateUser(ctx, await findUserToAdminister(ctx, userIdOf(input.id)), {
       email: input.email,
       password: input.password,
       name: input.name,
@@ -71,5 +72,5 @@ payloadMutation("userDelete", {
     id: t.id({ required: true, description: "Global id of the user." }),
     hardDelete: t.boolean({ description: "Deletes the contributions and solely owned groups too, instead of moving them to the ghost user." }),
   }),
-  write: (input, ctx) => deleteUser(ctx, userIdOf(input.id), !!input.hardDelete),
+  write: async (input, ctx) => deleteUser(ctx, await findUserToAdminister(ctx, userIdOf(input.id)), !!input.hardDelete),
 });

@@ -115,10 +115,7 @@ function hookMutations(info: KindInfo) {
 
   payloadMutation(`${kind}HookDelete`, {
     inputFields: (t) => ({ id: t.id({ required: true, ...idField }) }),
-    write: async (input, ctx) => {
-      const { owner, hook } = await hookOf(ctx, kind, input.id);
-      return deleteHook(ctx, owner, hook.id);
-    },
+    write: async (input, ctx) => deleteHook(ctx, await hookOf(ctx, kind, input.id)),
   });
 
   payloadMutation(`${kind}HookTest`, {
