@@ -1,7 +1,7 @@
 // Instance-wide OAuth applications (administrators only). GitLab's entities: Application, and
 // ApplicationWithSecret for the create and renew-secret answers (the only time the secret is shown).
 import {
-  createApplication, deleteApplication, listApplications, renewApplicationSecret, type ApplicationWithSecret,
+  createApplication, deleteApplication, findApplication, listApplications, renewApplicationSecret, type ApplicationWithSecret,
 } from "../domain/oauth/applications.js";
 import type { Application as ApplicationRow } from "../generated/prisma/client.js";
 import { builder } from "./builder.js";
@@ -55,12 +55,12 @@ builder.mutationFields((t) => ({
   deleteApplication: t.boolean({
     extensions: { rest: route.del("/applications/:id"), access: "admin" },
     args: { id: t.arg.int({ required: true }) },
-    resolve: (_r, args, ctx) => deleteApplication(ctx, args.id),
+    resolve: async (_r, args, ctx) => deleteApplication(ctx, await findApplication(ctx, args.id)),
   }),
   renewApplicationSecret: t.field({
     extensions: { rest: route.post("/applications/:id/renew-secret", { status: 200 }), access: "admin" },
     type: ApplicationWithSecretRef,
     args: { id: t.arg.int({ required: true }) },
-    resolve: (_r, args, ctx) => renewApplicationSecret(ctx, args.id),
+    resolve: async (_r, args, ctx) => renewApplicationSecret(ctx, await findApplication(ctx, args.id)),
   }),
 }));

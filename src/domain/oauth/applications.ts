@@ -72,25 +72,29 @@ export async function listApplications(ctx: DomainContext, page: PageArgs): Prom
   );
 }
 
-/** Its OAuth grants, codes and tokens are revoked with it. */
-export async function deleteApplication(ctx: DomainContext, id: number): Promise<boolean> {
+/** An instance-wide application, for administrators (401, 403), else 404 Application Not Found. */
+export async function findApplication(ctx: DomainContext, id: number): Promise<Application> {
   requireAdmin(ctx);
   const application = await ctx.db.application.findFirst({ where: instanceWide(id) });
   if (!application) throw notFound("Application");
+  return application;
+}
+
+/** Its OAuth grants, codes and tokens are revoked with it. */
+export async function deleteApplication(ctx: DomainContext, application: Application): Promise<boolean> {
   await revokeApplicationArtifacts(ctx, application);
-  const { count } = await ctx.db.application.deleteMany({ where: instanceWide(id) });
-  if (count === 0) throw notFound("Application");
+  const { count } = await ctx.db.application.deleteMany({ where: instanceWide(application.id) });
+  if (count === 0) throw notFound("Application"); // deleted meanwhile
   return true;
 }
 
 /** A new secret replaces the stored digest: the old secret stops matching at once. */
-export async function renewApplicationSecret(ctx: DomainContext, id: number): Promise<ApplicationWithSecret> {
-  requireAdmin(ctx);
+export async function renewApplicationSecret(ctx: DomainContext, application: Application): Promise<ApplicationWithSecret> {
   const secret = newSecret();
-  const { count } = await ctx.db.application.updateMany({ where: instanceWide(id), data: { secretDigest: digest(secret) } });
-  if (count === 0) throw notFound("Application");
-  const row = await ctx.db.application.findUniqueOrThrow({ where: { id } });
-  return { ...row, secret };
+  const data = { secretDigest: digest(secret), updatedAt: ctx.now() };
+  const { count } = await ctx.db.application.updateMany({ where: instanceWide(application.id), data });
+  if (count === 0) throw notFound("Application"); // deleted meanwhile
+  return { ...application, ...data, secret };
 }
 
 /** Whether `secret` is the application's current secret (the digest comparison a token endpoint would use). */

@@ -1,7 +1,7 @@
 // Administrators' writes: instance-wide OAuth applications (as REST POST, DELETE /applications/:id
 // and POST /applications/:id/renew-secret; the secret only in the creating or renewing payload)
 // and feature flags (as REST POST and DELETE /features/:name).
-import { createApplication, deleteApplication, renewApplicationSecret, type ApplicationWithSecret } from "../../domain/oauth/applications.js";
+import { createApplication, deleteApplication, findApplication, renewApplicationSecret, type ApplicationWithSecret } from "../../domain/oauth/applications.js";
 import { deleteFeature, setFeature } from "../../domain/features/flags.js";
 import { ApplicationRef, FeatureRef } from "./types.js";
 import { recordIdOf } from "../shared/mutation-inputs.js";
@@ -29,14 +29,14 @@ payloadMutation("applicationCreate", {
 
 payloadMutation("applicationRenewSecret", {
   inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the application." }) }),
-  write: (input, ctx) => renewApplicationSecret(ctx, recordIdOf(input.id, "Application")),
+  write: async (input, ctx) => renewApplicationSecret(ctx, await findApplication(ctx, recordIdOf(input.id, "Application"))),
   returns: application,
   extraFields: secretField,
 });
 
 payloadMutation("applicationDelete", {
   inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the application." }) }),
-  write: (input, ctx) => deleteApplication(ctx, recordIdOf(input.id, "Application")),
+  write: async (input, ctx) => deleteApplication(ctx, await findApplication(ctx, recordIdOf(input.id, "Application"))),
 });
 
 payloadMutation("featureSet", {
