@@ -127,22 +127,22 @@ builder.queryFields((t) => ({
     extensions: { rest: route.get("/projects/:id/issues") },
     type: [IssueEntity],
     args: { id: t.arg.id({ required: true }), ...issueFilterArgs },
-    resolve: async (query, _r, { id, page, per_page, ...filters }, ctx) => {
+    resolve: async (_query, _r, { id, page, per_page, ...filters }, ctx) => {
       const checked = projectIssueFilters(filters);
-      return rowsOf(ctx, await listProjectIssues(ctx, await findProject(ctx, String(id)), checked, { page, per_page }, query));
+      return rowsOf(ctx, await listProjectIssues(ctx, await findProject(ctx, String(id)), checked, { page, per_page }));
     },
   }),
   issues: t.prismaField({
     extensions: { rest: route.get("/issues") },
     type: [IssueEntity],
     args: { ...issueFilterArgs, non_archived: t.arg.boolean({ required: false }) },
-    resolve: async (query, _r, { page, per_page, ...filters }, ctx) => rowsOf(ctx, await listIssues(ctx, filters, { page, per_page }, query)),
+    resolve: async (_query, _r, { page, per_page, ...filters }, ctx) => rowsOf(ctx, await listIssues(ctx, filters, { page, per_page })),
   }),
   projectIssue: t.prismaField({
     extensions: { rest: route.get("/projects/:id/issues/:issue_iid") },
     type: IssueEntity,
     args: { id: t.arg.id({ required: true }), issue_iid: t.arg.int({ required: true }) },
-    resolve: async (query, _r, args, ctx) => (await findIssue(ctx, String(args.id), args.issue_iid, "read", query)).issue,
+    resolve: async (_query, _r, args, ctx) => (await findIssue(ctx, String(args.id), args.issue_iid, "read")).issue,
   }),
 }));
 
@@ -151,8 +151,8 @@ builder.mutationFields((t) => ({
     type: IssueEntity,
     extensions: { rest: route.post("/projects/:id/issues"), access: "authenticated" },
     args: { id: t.arg.id({ required: true }), title: t.arg.string({ required: true }), ...issueInputArgs },
-    resolve: async (query, _r, { id, ...input }, ctx) => {
-      return createIssue(ctx, await findProjectToWrite(ctx, String(id)), input, query);
+    resolve: async (_query, _r, { id, ...input }, ctx) => {
+      return createIssue(ctx, await findProjectToWrite(ctx, String(id)), input);
     },
   }),
   updateIssue: t.prismaField({
@@ -165,9 +165,9 @@ builder.mutationFields((t) => ({
       state_event: t.arg({ type: IssueStateEvent, required: false }),
       ...issueInputArgs,
     },
-    resolve: async (query, _r, { id, issue_iid, ...input }, ctx) => {
+    resolve: async (_query, _r, { id, issue_iid, ...input }, ctx) => {
       requireIssueChanges(ctx, input);
-      return updateIssue(ctx, await findIssue(ctx, String(id), issue_iid, "update"), input, query);
+      return updateIssue(ctx, await findIssue(ctx, String(id), issue_iid, "update"), input);
     },
   }),
 }));

@@ -189,28 +189,28 @@ builder.queryFields((t) => ({
     extensions: { rest: route.get("/projects/:id/merge_requests") },
     type: [MergeRequestEntity],
     args: { id: t.arg.id({ required: true }), ...filterArgs, iids: t.arg.intList({ required: false }) },
-    resolve: async (query, _r, { id, page, per_page, ...filters }, ctx) =>
-      rowsOf(ctx, await listProjectMergeRequests(ctx, await findProject(ctx, String(id)), filters, { page, per_page }, query)),
+    resolve: async (_query, _r, { id, page, per_page, ...filters }, ctx) =>
+      rowsOf(ctx, await listProjectMergeRequests(ctx, await findProject(ctx, String(id)), filters, { page, per_page })),
   }),
   groupMergeRequests: t.prismaField({
     extensions: { rest: route.get("/groups/:id/merge_requests") },
     type: [MergeRequestEntity],
     args: { id: t.arg.id({ required: true }), ...filterArgs, non_archived: t.arg.boolean({ required: false }) },
-    resolve: async (query, _r, { id, page, per_page, ...filters }, ctx) =>
-      rowsOf(ctx, await listGroupMergeRequests(ctx, await findGroup(ctx, String(id)), filters, { page, per_page }, query)),
+    resolve: async (_query, _r, { id, page, per_page, ...filters }, ctx) =>
+      rowsOf(ctx, await listGroupMergeRequests(ctx, await findGroup(ctx, String(id)), filters, { page, per_page })),
   }),
   mergeRequests: t.prismaField({
     extensions: { rest: route.get("/merge_requests") },
     type: [MergeRequestEntity],
     args: filterArgs,
-    resolve: async (query, _r, { page, per_page, ...filters }, ctx) => rowsOf(ctx, await listAllMergeRequests(ctx, filters, { page, per_page }, query)),
+    resolve: async (_query, _r, { page, per_page, ...filters }, ctx) => rowsOf(ctx, await listAllMergeRequests(ctx, filters, { page, per_page })),
   }),
   projectCommitMergeRequests: t.prismaField({
     extensions: { rest: route.get("/projects/:id/repository/commits/:sha/merge_requests") },
     type: [MergeRequestEntity],
     args: { id: t.arg.id({ required: true }), sha: t.arg.string({ required: true }), state: t.arg({ type: StateFilter, required: false }), ...pageArgs },
-    resolve: async (query, _r, { id, sha, page, per_page, state }, ctx) =>
-      rowsOf(ctx, await listCommitMergeRequests(ctx, await findProject(ctx, String(id)), sha, { state }, { page, per_page }, query)),
+    resolve: async (_query, _r, { id, sha, page, per_page, state }, ctx) =>
+      rowsOf(ctx, await listCommitMergeRequests(ctx, await findProject(ctx, String(id)), sha, { state }, { page, per_page })),
   }),
   projectMergeRequest: t.prismaField({
     extensions: { rest: route.get("/projects/:id/merge_requests/:merge_request_iid") },

@@ -10,7 +10,6 @@ import { requireAuthenticated } from "../shared/guards.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs, type SortDirection } from "../shared/pagination.js";
 import { requireExclusive } from "../shared/param-rules.js";
-import type { RelationQuery } from "../shared/prisma-query.js";
 import { featureAvailable } from "../shared/project-features.js";
 import { userIdByUsername } from "../users/queries.js";
 import { labelFilter, labelsCondition } from "./rules.js";
@@ -55,23 +54,23 @@ export const projectIssueFilters = (filters: IssueFilters): CheckedIssueFilters 
 
 /** GET /projects/:id/issues: a project without readable issues lists none. */
 export async function listProjectIssues(
-  ctx: DomainContext, access: ProjectAccess, filters: CheckedIssueFilters, page: PageArgs, query?: RelationQuery,
+  ctx: DomainContext, access: ProjectAccess, filters: CheckedIssueFilters, page: PageArgs,
 ): Promise<Page<Issue>> {
   const readable: Prisma.IssueWhereInput = !featureAvailable(ctx, access, "issues")
     ? { id: { in: [] } }
     : canReadAllConfidential(ctx, access) ? {} : ownConfidentialOnly(ctx);
-  return pageOf(ctx, { AND: [{ projectId: access.project.id }, readable, ...(await filterWhere(ctx, filters))] }, filters, page, query);
+  return pageOf(ctx, { AND: [{ projectId: access.project.id }, readable, ...(await filterWhere(ctx, filters))] }, filters, page);
 }
 
 /** GET /issues: the caller's issues (`scope` defaults to created_by_me; only `all` works anonymously). */
 export async function listIssues(
-  ctx: DomainContext, filters: IssueFilters & { non_archived?: boolean | null }, page: PageArgs, query?: RelationQuery,
+  ctx: DomainContext, filters: IssueFilters & { non_archived?: boolean | null }, page: PageArgs,
 ): Promise<Page<Issue>> {
   const checked = checkedFilters(filters, "created_by_me");
   if (checked.scope !== "all") requireAuthenticated(ctx);
   const projects: Prisma.ProjectWhereInput = { AND: [await issueProjectsWhere(ctx), filters.non_archived === false ? {} : { archived: false }] };
   const where = { AND: [{ project: projects }, await confidentialWhere(ctx), ...(await filterWhere(ctx, checked))] };
-  return pageOf(ctx, where, checked, page, query);
+  return pageOf(ctx, where, checked, page);
 }
 
 export type PersonFilter = number | "none" | "any";
@@ -111,7 +110,7 @@ function scopeOf(value: string): IssueScope {
   return scope;
 }
 
-async function pageOf(ctx: DomainContext, where: Prisma.IssueWhereInput, filters: CheckedIssueFilters, page: PageArgs, query?: RelationQuery) {
+async function pageOf(ctx: DomainContext, where: Prisma.IssueWhereInput, filters: CheckedIssueFilters, page: PageArgs) {
   const column = { created_at: "createdAt", updated_at: "updatedAt", title: "title", due_date: "dueDate" }[filters.order_by ?? "created_at"];
   const sort = filters.sort ?? "desc";
   // a missing due date sorts last either way, as GitLab orders it (and the same on SQLite and PostgreSQL)
@@ -120,11 +119,7 @@ async function pageOf(ctx: DomainContext, where: Prisma.IssueWhereInput, filters
     page,
     // counted in the page's order too: the index that serves the page serves the count
     (cap) => keptCount(ctx, `${cap}:${JSON.stringify(where)}`, () => ctx.db.issue.count({ where, orderBy, take: cap })),
-    (skip, take) =>
-      ctx.db.issue.findMany({
-        where, skip, take, orderBy,
-        ...(query?.include && Object.keys(query.include).length ? { include: query.include } : {}),
-      }),
+    (skip, take) => ctx.db.issue.findMany({ where, skip, take, orderBy }),
   );
 }
 

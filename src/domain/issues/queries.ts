@@ -10,7 +10,6 @@ import { findProject, type ProjectAccess } from "../shared/parents.js";
 import { requireAuthenticated } from "../shared/guards.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { featureAvailable } from "../shared/project-features.js";
-import type { RelationQuery } from "../shared/prisma-query.js";
 import { fitsIdColumn } from "../shared/record-ids.js";
 
 export type IssueWithAssignees = Issue & { assignees: IssueAssignee[] };
@@ -38,13 +37,13 @@ export type IssueAbility = "read" | "update" | "destroy";
 
 /** An issue of a project the caller can see, by iid, authorised for `ability` (read unless said). */
 export async function findIssue(
-  ctx: DomainContext, projectRef: string | number, iid: number, ability?: "read", query?: RelationQuery,
+  ctx: DomainContext, projectRef: string | number, iid: number, ability?: "read",
 ): Promise<IssueAccess>;
 export async function findIssue(
   ctx: DomainContext, projectRef: string | number, iid: number, ability: "update" | "destroy",
 ): Promise<IssueAccess<IssueWithAssignees>>;
 export async function findIssue(
-  ctx: DomainContext, projectRef: string | number, iid: number, ability: IssueAbility = "read", query?: RelationQuery,
+  ctx: DomainContext, projectRef: string | number, iid: number, ability: IssueAbility = "read",
 ): Promise<IssueAccess> {
   if (ability === "destroy") requireAuthenticated(ctx);
   const access = await findProject(ctx, projectRef);
@@ -52,10 +51,7 @@ export async function findIssue(
     const issue = await ctx.db.issue.findUnique({ where: { projectId_iid: { projectId: access.project.id, iid } }, include: { assignees: true } });
     return authorisedForWrite(ctx, access, issue, ability);
   }
-  const found = await readable(ctx, access, await issueByIid(ctx.db, access.project.id, iid));
-  const wanted = query?.include && Object.keys(query.include).length;
-  if (!wanted) return found;
-  return { ...found, issue: await ctx.db.issue.findUniqueOrThrow({ where: { id: found.issue.id }, include: query.include }) };
+  return readable(ctx, access, await issueByIid(ctx.db, access.project.id, iid));
 }
 
 /** An issue by database id (a global id), readable by the caller: the same answers as findIssue for that issue. */

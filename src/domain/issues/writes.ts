@@ -10,7 +10,6 @@ import { publish, type Changes, type Tx } from "../shared/events.js";
 import { withNextInternalId } from "../shared/internal-ids.js";
 import { issuableFactsLoader, issuableKey } from "../shared/issuable-facts.js";
 import { requireAtLeastOne } from "../shared/param-rules.js";
-import type { RelationQuery } from "../shared/prisma-query.js";
 import { assigneesToStore } from "./assignees.js";
 import { labelsAfter, labelsOf, parseDueDate, titleAndDescriptionErrors } from "./rules.js";
 import { canCreateIssue, canSetConfidentiality, canSetIssueMetadata, type IssueAccess, type IssueWithAssignees } from "./queries.js";
@@ -44,7 +43,7 @@ const UPDATE_PARAMS = [
 ] as const;
 
 /** POST /projects/:id/issues, in the project found for the caller. */
-export async function createIssue(ctx: DomainContext, access: ProjectAccess, input: IssueFieldsInput & { title: string }, query?: RelationQuery) {
+export async function createIssue(ctx: DomainContext, access: ProjectAccess, input: IssueFieldsInput & { title: string }) {
   const actor = requireAuthenticated(ctx);
   if (!canCreateIssue(ctx, access)) throw forbidden();
   const fields = permittedFields(ctx, access, input, false);
@@ -71,7 +70,7 @@ export async function createIssue(ctx: DomainContext, access: ProjectAccess, inp
   // the answer's counts need no statement: a new issue has no comments or votes yet, and the assignees it was created with
   const facts = { userNotesCount: 0, upvotes: 0, downvotes: 0, assigneeIds: [...assigneeIds].sort((a, b) => a - b) };
   ctx.loaders.get(issuableFactsLoader).prime(issuableKey("Issue", created.id), facts);
-  return withRelations(ctx, created, query);
+  return created;
 }
 
 type NewIssue = Pick<Issue, "projectId" | "iid" | "title" | "description" | "confidential" | "discussionLocked" | "labels" | "dueDate" | "authorId" | "createdAt" | "updatedAt">;
@@ -91,15 +90,9 @@ async function insertIssue(tx: Tx, row: NewIssue): Promise<Issue> {
   return inserted!;
 }
 
-/** The issue just written, read again only when the caller's query needs relations beyond its assignees. */
-function withRelations(ctx: DomainContext, issue: IssueWithAssignees, query: RelationQuery | undefined): Promise<IssueWithAssignees> {
-  const needsMore = Object.keys(query?.include ?? {}).some((relation) => relation !== "assignees");
-  return needsMore ? reread(ctx, issue.id, query) : Promise.resolve(issue);
-}
-
-/** The issue row with the relations the caller's query wants (plus its assignees). */
-const reread = (ctx: DomainContext, id: number, query?: RelationQuery): Promise<IssueWithAssignees> =>
-  ctx.db.issue.findUniqueOrThrow({ where: { id }, include: { ...(query?.include ?? {}), assignees: true } });
+/** The issue row as written, with its assignees. */
+const reread = (ctx: DomainContext, id: number): Promise<IssueWithAssignees> =>
+  ctx.db.issue.findUniqueOrThrow({ where: { id }, include: { assignees: true } });
 
 /**
  * What PUT checks before it looks the issue up, in GitLab's order: a signed-in caller (401), then
@@ -114,7 +107,7 @@ export function requireIssueChanges(ctx: DomainContext, input: UpdateIssueInput)
  * PUT /projects/:id/issues/:issue_iid on the issue found for `update` (findIssue: 404, then 403),
  * the input checked by requireIssueChanges: the changes.
  */
-export async function updateIssue(ctx: DomainContext, { issue, access }: IssueAccess<IssueWithAssignees>, input: UpdateIssueInput, query?: RelationQuery) {
+export async function updateIssue(ctx: DomainContext, { issue, access }: IssueAccess<IssueWithAssignees>, input: UpdateIssueInput) {
   const fields = permittedFields(ctx, access, input, true);
   const assigneeIds = await assigneesToStore(ctx, access, requestedAssignees(fields));
   const data = columnChanges(issue, fields);
@@ -123,7 +116,7 @@ export async function updateIssue(ctx: DomainContext, { issue, access }: IssueAc
     const current = input.state_event ? await changeState(tx, ctx, issue, input.state_event) : issue;
     await saveFields(tx, ctx, current, data, assigneeIds);
   });
-  return reread(ctx, issue.id, query);
+  return reread(ctx, issue.id);
 }
 
 /** The input without the params the caller may not set (dropped silently, as GitLab does). */

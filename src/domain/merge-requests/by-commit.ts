@@ -8,7 +8,6 @@ import { notFound } from "../../errors.js";
 import type { ProjectAccess } from "../shared/parents.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
-import { withInclude, type RelationQuery } from "../shared/prisma-query.js";
 import { requireRepositoryEnabled } from "../repository/access.js";
 import { repositoryOf, resolveCommit, type CommitRecord, type GitRepository } from "../repository/git.js";
 import { mergeRequestCommits, targetHeadOf } from "./commits.js";
@@ -22,7 +21,7 @@ const STATES = new Set(["opened", "closed", "locked", "merged"]);
  * related merge requests, newest first.
  */
 export async function listCommitMergeRequests(
-  ctx: DomainContext, access: ProjectAccess, sha: string, filters: { state?: string | null }, page: PageArgs, query?: RelationQuery,
+  ctx: DomainContext, access: ProjectAccess, sha: string, filters: { state?: string | null }, page: PageArgs,
 ): Promise<Page<MergeRequestRow>> {
   requireRepositoryEnabled(ctx, access);
   requireReadMergeRequests(ctx, access);
@@ -35,7 +34,7 @@ export async function listCommitMergeRequests(
   return paginate(
     page,
     (cap) => ctx.db.mergeRequest.count({ where, take: cap }),
-    (skip, take) => ctx.db.mergeRequest.findMany({ ...withInclude(query, ROW_INCLUDE), where, orderBy, skip, take }) as Promise<MergeRequestRow[]>,
+    (skip, take) => ctx.db.mergeRequest.findMany({ include: ROW_INCLUDE, where, orderBy, skip, take }) as Promise<MergeRequestRow[]>,
   );
 }
 

@@ -10,7 +10,6 @@ import { isAdmin, type DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { requireExclusive } from "../shared/param-rules.js";
 import { fuzzySearch } from "../shared/paths.js";
-import { withInclude, type RelationQuery } from "../shared/prisma-query.js";
 import { integerNoneAny, personIdOf, personWhere, searchColumns, type PersonFilter } from "../issues/lists.js";
 import { labelFilter, labelsCondition } from "../issues/rules.js";
 import { ROW_INCLUDE, requireReadMergeRequests, type MergeRequestRow } from "./queries.js";
@@ -46,29 +45,29 @@ export interface MergeRequestFilters {
 
 /** GET /projects/:id/merge_requests: 403 without the merge requests feature. */
 export async function listProjectMergeRequests(
-  ctx: DomainContext, access: ProjectAccess, filters: MergeRequestFilters, page: PageArgs, query?: RelationQuery,
+  ctx: DomainContext, access: ProjectAccess, filters: MergeRequestFilters, page: PageArgs,
 ): Promise<Page<MergeRequestRow>> {
   requireReadMergeRequests(ctx, access);
-  return listMergeRequests(ctx, { projectId: access.project.id }, filters, page, query);
+  return listMergeRequests(ctx, { projectId: access.project.id }, filters, page);
 }
 
 /** GET /groups/:id/merge_requests: across the projects of the group and its subgroups whose merge requests the caller may read. */
 export async function listGroupMergeRequests(
-  ctx: DomainContext, { group }: GroupAccess, filters: MergeRequestFilters & { non_archived?: boolean | null }, page: PageArgs, query?: RelationQuery,
+  ctx: DomainContext, { group }: GroupAccess, filters: MergeRequestFilters & { non_archived?: boolean | null }, page: PageArgs,
 ): Promise<Page<MergeRequestRow>> {
   const project: Prisma.ProjectWhereInput = {
     AND: [await readableProjectsWhere(ctx), { namespace: { traversalIds: { startsWith: group.traversalIds } } }],
     ...(filters.non_archived !== false ? { archived: false } : {}),
   };
-  const listed = await listMergeRequests(ctx, { project }, filters, page, query);
+  const listed = await listMergeRequests(ctx, { project }, filters, page);
   return { ...listed, rows: listed.rows.map((mr) => ({ ...mr, listedInGroupId: group.id })) };
 }
 
 /** GET /merge_requests: the caller's own by default (scope created_by_me); only scope=all works anonymously. */
-export async function listAllMergeRequests(ctx: DomainContext, filters: MergeRequestFilters, page: PageArgs, query?: RelationQuery): Promise<Page<MergeRequestRow>> {
+export async function listAllMergeRequests(ctx: DomainContext, filters: MergeRequestFilters, page: PageArgs): Promise<Page<MergeRequestRow>> {
   const scoped = { ...filters, scope: filters.scope ?? "created_by_me" };
   if (scoped.scope !== "all" && !ctx.actor) throw unauthorized();
-  return listMergeRequests(ctx, { project: await readableProjectsWhere(ctx) }, scoped, page, query);
+  return listMergeRequests(ctx, { project: await readableProjectsWhere(ctx) }, scoped, page);
 }
 
 async function listMergeRequests(
@@ -76,7 +75,6 @@ async function listMergeRequests(
   scope: Prisma.MergeRequestWhereInput,
   filters: MergeRequestFilters,
   page: PageArgs,
-  query?: RelationQuery,
 ): Promise<Page<MergeRequestRow>> {
   const where: Prisma.MergeRequestWhereInput = { AND: [scope, ...(await filterConditions(ctx, filters))] };
   const direction = filters.sort ?? "desc";
@@ -85,7 +83,7 @@ async function listMergeRequests(
     page,
     // counted in the page's order too: the index that serves the page serves the count
     (cap) => ctx.db.mergeRequest.count({ where, orderBy, take: cap }),
-    (skip, take) => ctx.db.mergeRequest.findMany({ ...withInclude(query, ROW_INCLUDE), where, orderBy, skip, take }) as Promise<MergeRequestRow[]>,
+    (skip, take) => ctx.db.mergeRequest.findMany({ include: ROW_INCLUDE, where, orderBy, skip, take }) as Promise<MergeRequestRow[]>,
   );
 }
 
