@@ -38,6 +38,20 @@ module.exports = {
       to: { path: "^src/graph/" },
     },
     {
+      name: "routes-are-declared-on-root-fields",
+      comment: "A REST route is declared once, on its root field (extensions.rest, src/rest/route.ts); the route table is read off the schema, so nothing but the schema and the route declarations' own module makes one.",
+      severity: "error",
+      from: { pathNot: "^src/(schema|rest)/" },
+      to: { path: "^src/rest/route\\.ts$", dependencyTypesNot: RUNS },
+    },
+    {
+      name: "the-rest-schema-uses-only-route-declarations-and-rendering",
+      comment: "The REST schema's fields declare their routes (route.ts) and may shape a download (render.ts); matching, params and execution stay in the adapter.",
+      severity: "error",
+      from: { path: "^src/schema/" },
+      to: { path: "^src/rest/(?!route\\.ts$|render\\.ts$)", dependencyTypesNot: RUNS },
+    },
+    {
       name: "no-record-paths",
       comment: "A record named by id is found by its resource's findXById, never turned back into the REST path of another lookup (issue 32 removed domain/shared/record-paths.ts).",
       severity: "error",
