@@ -2,7 +2,7 @@
 // list, Entities::MergeRequestDiffFull (with commits and diffs) for one version.
 import type { Context } from "../context.js";
 import { findMergeRequest } from "../domain/merge-requests/queries.js";
-import { getVersion, listVersions, type Version, type VersionDetail } from "../domain/merge-requests/versions.js";
+import { findVersion, listVersions, type Version, type VersionDetail } from "../domain/merge-requests/versions.js";
 import { builder } from "./builder.js";
 import { DiffEntity } from "./merge-request-merging.js";
 import { pageArgs, rowsOf } from "./pagination.js";
@@ -50,6 +50,6 @@ builder.queryFields((t) => ({
     extensions: { rest: route.get("/projects/:id/merge_requests/:merge_request_iid/versions/:version_id"), ...signedIn },
     args: { ...mrArgs, version_id: t.arg.int({ required: true }), unidiff: t.arg.boolean({ required: false }) },
     resolve: async (_r, { id, merge_request_iid, version_id, unidiff }, ctx: Context) =>
-      getVersion(ctx, await findMergeRequest(ctx, String(id), merge_request_iid, "read"), version_id, { unidiff: unidiff ?? false }),
+      findVersion(ctx, await findMergeRequest(ctx, String(id), merge_request_iid, "read"), version_id, { unidiff: unidiff ?? false }),
   }),
 }));

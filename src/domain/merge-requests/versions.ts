@@ -82,7 +82,7 @@ export interface VersionDetail extends Version {
 }
 
 /** GET .../versions/:version_id: one version of this merge request, or `404 Not found`. */
-export async function getVersion(ctx: DomainContext, { mergeRequest }: MergeRequestAccess, versionId: number, options: { unidiff?: boolean }): Promise<VersionDetail> {
+export async function findVersion(ctx: DomainContext, { mergeRequest }: MergeRequestAccess, versionId: number, options: { unidiff?: boolean }): Promise<VersionDetail> {
   await latestVersion(ctx, mergeRequest);
   const version = await ctx.db.mergeRequestDiff.findFirst({ where: { id: versionId, mergeRequestId: mergeRequest.id } });
   if (!version) throw recordNotFound();
