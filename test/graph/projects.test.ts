@@ -183,6 +183,14 @@ describe("groups, namespaces and users", () => {
     expect((await graphData(t.anon, q, { path: group.full_path })).namespace).toBeNull();
   });
 
+  it("shows a public group through namespace(fullPath:) without membership, unlike REST's GET /namespaces/:id", async () => {
+    const q = `query($path: ID!) { namespace(fullPath: $path) { id } }`;
+    const open = await createGroup(team.owner.api, { visibility: "public" });
+    expect((await graphData(team.nonMember.api, q, { path: open.full_path })).namespace).toEqual({ id: gid("Group", open.id) });
+    expect((await graphData(team.nonMember.api, q, { path: team.owner.username })).namespace).toBeNull();
+    expect((await team.nonMember.api.get(`/namespaces/${open.id}`)).status).toBe(404);
+  });
+
   it("answers currentUser (null when anonymous) and user(username:)", async () => {
     expect(await graphData(t.anon, "{ currentUser { id } }")).toEqual({ currentUser: null });
     expect(await graphData(member.api, "{ currentUser { id username } }")).toEqual({ currentUser: { id: gid("User", member.id), username: member.username } });

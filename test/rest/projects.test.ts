@@ -395,6 +395,15 @@ describe("PUT /projects/:id/transfer", () => {
     expect(res.body).toEqual({ message: `Failed to transfer project {:new_namespace=>["${reason}"]}` });
   });
 
+  it("answers 404 for a public group the caller is not a member of (find_namespace! reads by membership)", async () => {
+    const project = await createProject(stranger.api);
+    const open = await createGroup(owner.api, { visibility: "public" });
+    for (const namespace of [open.id, open.full_path]) {
+      const res = await stranger.api.put(`/projects/${project.id}/transfer`, { namespace });
+      expect([res.status, res.body]).toEqual([404, { message: "404 Namespace Not Found" }]);
+    }
+  });
+
   it("answers 404 for a namespace the caller cannot see", async () => {
     const project = await createProject(stranger.api);
     for (const namespace of [target.id, "no-such-namespace", owner.username]) {

@@ -110,6 +110,40 @@ describe("signed-in only", () => {
   });
 });
 
+describe("GET /namespaces (signed in only)", () => {
+  // the count and the page; the Owners' and administrators' counts of a page of groups in one
+  // more statement (the caller's level on each group comes from the memberships cache)
+  const GROUPS = 22;
+  beforeAll(async () => {
+    for (let i = 0; i < GROUPS; i++) {
+      const group = (await team.owner.api.post("/groups", { name: `Counted ${i}`, path: `counted-${i}` })).body;
+      expect((await team.owner.api.post(`/groups/${group.id}/members`, { user_id: team.developer.id, access_level: 30 })).status).toBe(201);
+    }
+  });
+
+  // the administrator's first page by id would hold only the users' namespaces: searched
+  it.each([
+    ["owner", "", 20, true], ["developer", "", 20, false], ["nonMember", "", 1, false], ["admin", "&search=counted", 20, true],
+  ] as const)(`as %s, ?per_page=20%s: %i rows, at most ${LIST_BUDGET} statements`, async (actor, search, rows, counted) => {
+    const client = clientOf(t, team, actor);
+    const path = `/namespaces?per_page=20${search}`;
+    const { count, roundTrips, sql, status } = await statementsOf(client, path);
+    expect(status).toBe(200);
+    const body = (await client.get(path, { raw: true })).body;
+    expect(body).toHaveLength(rows);
+    expect(body.some((n: any) => "members_count_with_descendants" in n)).toBe(counted);
+    expect(count, sql.join("\n")).toBeLessThanOrEqual(LIST_BUDGET);
+    expect(roundTrips, sql.join("\n")).toBe(count + versionReads());
+  });
+
+  it.each(["owner", "developer", "admin"] as const)(`GET /namespaces/:id (a group) as %s: at most ${SINGLE_BUDGET} statements`, async (actor) => {
+    const { count, roundTrips, sql, status } = await statementsOf(clientOf(t, team, actor), "/namespaces/counted-0");
+    expect(status).toBe(200);
+    expect(count, sql.join("\n")).toBeLessThanOrEqual(SINGLE_BUDGET);
+    expect(roundTrips, sql.join("\n")).toBe(count + versionReads());
+  });
+});
+
 describe("award emoji pages (the count is read with the page)", () => {
   it.each([
     [1, 20, 20, "2"], [2, 20, 5, ""], [3, 20, 0, ""], [1, 100, 25, ""], [26, 1, 0, ""],

@@ -1,5 +1,5 @@
 // Group lists: GET /groups (offset and keyset pages), a group's subgroups and descendant groups,
-// limited to groups the caller may see.
+// limited to groups the caller may see; and GET /namespaces, the caller's own namespaces.
 import { AppError, paramError } from "../../errors.js";
 import type { Namespace, Prisma } from "../../generated/prisma/client.js";
 import { AccessLevel, openVisibilities } from "../shared/access-levels.js";
@@ -7,6 +7,7 @@ import { notExpired } from "../shared/memberships.js";
 import type { GroupAccess } from "../shared/parents.js";
 import { hierarchyGroupsWhere, memberGroupTraversals } from "../shared/visibility-filters.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import {
   afterCursor, decodeCursor, encodeCursor, pageWindow, paginate, type KeysetPage, type KeysetPageArgs,
   type Page, type PageArgs, type SortDirection,
@@ -111,4 +112,34 @@ export async function listGroupsKeyset(ctx: DomainContext, filters: GroupFilters
   const shown = rows.slice(0, take);
   const last = shown[shown.length - 1];
   return { rows: shown, next: rows.length > take && last ? { cursor: encodeCursor(last.name, last.id) } : null };
+}
+
+export interface NamespaceFilters {
+  search?: string | null;
+  owned_only?: boolean | null;
+  top_level_only?: boolean | null;
+}
+
+/**
+ * GET /namespaces: administrators every namespace (`owned_only` does not narrow theirs); anyone
+ * else their personal namespace and the groups they are a direct member of, as Guest or above
+ * (only as Owner with `owned_only`). Neither the groups below those nor the ones above come with
+ * them, and neither do Minimal Access memberships. Ordered by id.
+ */
+export async function listNamespaces(ctx: DomainContext, filters: NamespaceFilters, page: PageArgs): Promise<Page<Namespace>> {
+  const { user } = requireAuthenticated(ctx);
+  const and: Prisma.NamespaceWhereInput[] = [];
+  if (!user.isAdmin) {
+    const accessLevel = filters.owned_only ? AccessLevel.owner : { gte: AccessLevel.guest };
+    and.push({ OR: [{ ownerId: user.id }, { kind: "group", members: { some: { userId: user.id, accessLevel, ...notExpired(ctx) } } }] });
+  }
+  if (filters.top_level_only) and.push({ parentId: null });
+  const search = filters.search?.trim();
+  if (search) and.push(fuzzySearch<Prisma.NamespaceWhereInput>(ctx.dialect, ["path", "name"], search));
+  const where: Prisma.NamespaceWhereInput = { AND: and };
+  return paginate(
+    page,
+    (cap) => ctx.db.namespace.count({ where, take: cap }),
+    (skip, take) => ctx.db.namespace.findMany({ where, orderBy: { id: "asc" }, skip, take }),
+  );
 }

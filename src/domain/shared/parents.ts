@@ -119,11 +119,32 @@ async function canSeeGroup(ctx: DomainContext, group: Namespace, level: number):
   ]);
   return inSubgroup + inProject > 0;
 }
-/** `find_namespace!` (id or full path): a group the caller can see, or their own personal namespace. */
-export async function findNamespace(ctx: DomainContext, key: string): Promise<{ namespace: Namespace; level: number }> {
+/** A namespace and the caller's level on it (Owner of their own personal namespace). */
+export interface NamespaceAccess {
+  namespace: Namespace;
+  level: number;
+}
+/**
+ * `find_namespace!` (id or full path; the Namespaces API, a project's transfer): GitLab's
+ * `read_namespace_via_membership`. A group needs a membership of the caller on it or on an
+ * ancestor, at any level (Minimal Access too), whatever its visibility; a personal namespace
+ * its owner; administrators see every namespace. Anything else is 404 Namespace Not Found.
+ */
+export async function findNamespace(ctx: DomainContext, key: string): Promise<NamespaceAccess> {
   const namespace = await ctx.db.namespace.findFirst({
     where: /^\d+$/.test(key) ? { id: recordId(key) } : { fullPathLower: key.toLowerCase() },
   });
+  if (!namespace) throw notFound("Namespace");
+  const level = await groupAccessLevel(ctx, namespace);
+  if (!isAdmin(ctx.actor) && level === 0) throw notFound("Namespace");
+  return { namespace, level };
+}
+/**
+ * The graph's `namespace(fullPath:)` (GitLab's `read_namespace`): a group the caller can see, as
+ * findGroup sees it (public and internal ones without membership), or their own personal namespace.
+ */
+export async function findNamespaceByFullPath(ctx: DomainContext, fullPath: string): Promise<NamespaceAccess> {
+  const namespace = await ctx.db.namespace.findUnique({ where: { fullPathLower: fullPath.toLowerCase() } });
   if (!namespace) throw notFound("Namespace");
   const level = await groupAccessLevel(ctx, namespace);
   const visible = namespace.kind === "group" ? await canSeeGroup(ctx, namespace, level) : isAdmin(ctx.actor) || level > 0;

@@ -3,7 +3,7 @@
 import type { Context } from "../../context.js";
 import type { Namespace } from "../../generated/prisma/client.js";
 import { ancestorIds } from "../../domain/shared/access-levels.js";
-import { findGroup, findNamespace, shownGroupAccess } from "../../domain/shared/parents.js";
+import { findGroup, findNamespaceByFullPath, shownGroupAccess } from "../../domain/shared/parents.js";
 import { avatarUrl } from "../../domain/shared/avatars.js";
 import { groupWebUrl } from "../../domain/groups/queries.js";
 import { listGroupsBelow } from "../../domain/groups/lists.js";
@@ -124,7 +124,7 @@ builder.queryFields((t) => ({
     type: NamespaceRef,
     nullable: true,
     args: { fullPath: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => byFullPath(args.fullPath, async (path) => (await findNamespace(ctx, path)).namespace),
+    resolve: (_root, args, ctx) => byFullPath(args.fullPath, async (path) => (await findNamespaceByFullPath(ctx, path)).namespace),
   }),
 }));
 
