@@ -18,6 +18,7 @@ import { PUBLIC_GRAPHIQL } from "./graph/graphiql.js";
 import { useGraphLimits } from "./graph/shared/limits.js";
 import { readStoredAvatar } from "./domain/shared/avatars.js";
 import { isMultipart, readGraphqlMultipart } from "./graphql-multipart.js";
+import { serveUpload, uploadPathOf } from "./web-uploads.js";
 import { tokenInfo } from "./domain/oauth/token-info.js";
 import { credentialsOf } from "./context.js";
 import { currentRequest, noteGraphqlOperation, noteRoute, reportError } from "./observability/request-scope.js";
@@ -56,7 +57,12 @@ export function createApp(services: Services, log: (error: unknown) => void = re
       }
       if (pathname.startsWith(UPLOADS_PREFIX) && (request.method === "GET" || request.method === "HEAD")) {
         noteRoute(`${UPLOADS_PREFIX}*path`);
-        return serveUpload(services, pathname.slice(UPLOADS_PREFIX.length));
+        return serveAvatar(services, pathname.slice(UPLOADS_PREFIX.length));
+      }
+      const upload = request.method === "GET" || request.method === "HEAD" ? uploadPathOf(pathname) : null;
+      if (upload) {
+        noteRoute(upload.template);
+        return serveUpload(services, request, upload);
       }
       const probed = probe(pathname);
       if (probed) noteRoute(pathname);
@@ -78,7 +84,7 @@ const GRAPH_PATHS = ["/graphql", PUBLIC_GRAPH_PATH];
 export const REST_GRAPH_PATH = "/-/rest/graphql";
 
 /** Stored avatars (public, as GitLab serves avatars). */
-async function serveUpload(services: Services, relative: string): Promise<Response> {
+async function serveAvatar(services: Services, relative: string): Promise<Response> {
   const decoded = decodePath(relative);
   const file = decoded === null ? null : await readStoredAvatar(services, decoded);
   if (!file) return jsonResponse(404, { message: "404 Not Found" });

@@ -49,5 +49,6 @@ import "./merge-requests/approvals/group-rule-mutations.js";
 import "./merge-requests/approvals/reset-mutations.js";
 import "./web-hooks/setting-mutations.js";
 import "./live-events/subscriptions.js";
+import "./uploads/mutations.js";
 
 export const publicSchema = builder.toSchema({ sortSchema: true });

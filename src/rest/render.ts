@@ -3,7 +3,7 @@ import qs from "qs";
 import { AppError } from "../errors.js";
 import { Readable } from "node:stream";
 import type { RestBag } from "../context.js";
-import type { Download } from "../domain/shared/downloads.js";
+import { contentDisposition, type Download } from "../domain/shared/downloads.js";
 import { collapseSlashes } from "./match.js";
 
 const SECURITY_HEADERS = { "X-Frame-Options": "SAMEORIGIN", "X-Content-Type-Options": "nosniff" };
@@ -42,28 +42,6 @@ export function downloadResponse(status: number, download: Download | undefined,
   if (headOnly) return new Response(null, { status, headers });
   const body = download.open();
   return new Response(Buffer.isBuffer(body) ? new Uint8Array(body) : (Readable.toWeb(body) as ReadableStream<Uint8Array>), { status, headers });
-}
-
-/** Rails' ContentDisposition.format: an ASCII `filename` for old clients, the exact name in RFC 5987's `filename*`. */
-export function contentDisposition(disposition: string, filename: string): string {
-  const ascii = percentEscape(transliterate(filename), /[^ A-Za-z0-9!#$+.^_`|~-]/gu);
-  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${percentEscape(filename, /[^A-Za-z0-9!#$&+.^_`|~-]/gu)}`;
-}
-
-const percentEscape = (text: string, escaped: RegExp) =>
-  text.replace(escaped, (char) => [...Buffer.from(char)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join(""));
-
-/** Letters I18n approximates other than by dropping an accent. */
-const APPROXIMATIONS: Record<string, string> = {
-  Æ: "AE", æ: "ae", Ð: "D", ð: "d", Ø: "O", ø: "o", Þ: "Th", þ: "th", ß: "ss", Đ: "D", đ: "d", Ł: "L", ł: "l", Œ: "OE", œ: "oe", ı: "i",
-};
-
-/** I18n.transliterate: accents dropped, a few letters spelled out, anything else non-ASCII "?". */
-function transliterate(text: string): string {
-  return [...text.normalize("NFC")]
-    .map((char) => APPROXIMATIONS[char] ?? char.normalize("NFD").replace(/\p{M}/gu, ""))
-    .map((char) => (/^[\x00-\x7F]*$/.test(char) ? char : "?"))
-    .join("");
 }
 
 /** Ruby's String#<=> (what `to_query` sorts with): code units, upper case before lower case. */

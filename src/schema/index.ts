@@ -30,6 +30,7 @@ import "./snippets.js";
 import "./award-emoji.js";
 import "./approvals/index.js";
 import "./lifecycle.js";
+import "./uploads.js";
 
 // Not sorted: REST reports bad params in declaration order (schema.graphql is printed sorted).
 export const schema = builder.toSchema({ sortSchema: false });

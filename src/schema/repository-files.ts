@@ -10,7 +10,7 @@ import {
   type BlameRange, type FileCommitted, type FileFacts, type FileView,
 } from "../domain/repository/files.js";
 import { gitTime, type CommitRecord } from "../domain/repository/git.js";
-import { contentDisposition } from "../rest/render.js";
+import { contentDisposition } from "../domain/shared/downloads.js";
 import { builder } from "./builder.js";
 import * as route from "../rest/route.js";
 

@@ -213,3 +213,25 @@ describe("caches stay correct", () => {
     expect(awards.body.find((award: any) => award.user.id === reactor.id).user.name).toBe("Renamed Reactor");
   });
 });
+
+describe("GET /projects/:id/uploads (Maintainers and above)", () => {
+  // the count, the page (without the files' content) and the uploaders of the page in one batch
+  beforeAll(async () => {
+    const uploaders = [team.guest, team.developer, team.maintainer];
+    for (let i = 0; i < 22; i++) {
+      const form = new FormData();
+      form.append("file", new Blob([`file ${i}`]), `file-${i}.txt`);
+      expect((await uploaders[i % uploaders.length]!.api.post(`/projects/${team.publicProject.id}/uploads`, undefined, { form })).status).toBe(201);
+    }
+  });
+
+  it.each(["maintainer", "owner", "admin"] as const)(`as %s, ?per_page=20: 20 rows, at most ${LIST_BUDGET} statements`, async (actor) => {
+    const client = clientOf(t, team, actor);
+    const path = `/projects/${team.publicProject.id}/uploads?per_page=20`;
+    const { count, roundTrips, sql, status } = await statementsOf(client, path);
+    expect(status).toBe(200);
+    expect((await client.get(path, { raw: true })).body).toHaveLength(20);
+    expect(count, sql.join("\n")).toBeLessThanOrEqual(LIST_BUDGET);
+    expect(roundTrips, sql.join("\n")).toBe(count + versionReads());
+  });
+});
