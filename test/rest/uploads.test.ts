@@ -308,3 +308,18 @@ describe("served to browsers", () => {
     }
   });
 });
+
+describe("deleting the parent", () => {
+  it("deletes a project's and a group's uploads with them", async () => {
+    const project = (await team.owner.api.post("/projects", { name: uniq("doomed") })).body;
+    const doomedGroup = await createGroup(team.owner.api, { path: uniq("doomed") });
+    await uploaded(project, "a", "a.txt");
+    expect((await upload(team.owner.api, `/groups/${doomedGroup.id}/uploads`, "b", "b.txt")).status).toBe(201);
+    expect(await t.services.db.upload.count({ where: { OR: [{ projectId: project.id }, { groupId: doomedGroup.id }] } })).toBe(2);
+    expect((await team.owner.api.delete(`/projects/${project.id}`)).status).toBe(202);
+    expect((await team.owner.api.delete(`/groups/${doomedGroup.id}`)).status).toBe(202);
+    await eventually(async () => {
+      expect(await t.services.db.upload.count({ where: { OR: [{ projectId: project.id }, { groupId: doomedGroup.id }] } })).toBe(0);
+    });
+  });
+});
