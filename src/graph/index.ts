@@ -50,5 +50,7 @@ import "./merge-requests/approvals/reset-mutations.js";
 import "./web-hooks/setting-mutations.js";
 import "./live-events/subscriptions.js";
 import "./uploads/mutations.js";
+import "./sharing/types.js";
+import "./sharing/mutations.js";
 
 export const publicSchema = builder.toSchema({ sortSchema: true });

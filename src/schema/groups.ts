@@ -9,6 +9,8 @@ import { GroupEntity, groupFields, VisibilityEnum } from "./namespaces.js";
 import { keysetArgs, pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { ProjectEntity } from "./projects.js";
 import * as route from "../rest/route.js";
+import { groupSharedProjects, groupSharedWithGroups } from "../domain/sharing/presenter.js";
+import { SharedGroupEntity } from "./shared-groups.js";
 
 /** GitLab lists at most this many projects in a group's detail (GroupProjectsFinder's limit). */
 const DETAIL_PROJECTS_LIMIT = 100;
@@ -20,13 +22,18 @@ export const GroupDetail = builder.prismaObject("Namespace", {
   variant: "GroupDetail",
   fields: (t) => ({
     ...groupFields(t as Parameters<typeof groupFields>[0]),
+    shared_with_groups: t.field({ type: [SharedGroupEntity], resolve: (g, _a, ctx) => groupSharedWithGroups(ctx, g) }),
     projects: t.prismaField({
       type: [ProjectEntity],
       nullable: true,
       resolve: async (_query, g, _a, ctx) =>
         withoutProjects.has(g) ? null : (await listNamespaceProjects(ctx, g, {}, { per_page: DETAIL_PROJECTS_LIMIT })).rows,
     }),
-    shared_projects: t.field({ type: [ProjectEntity], nullable: true, resolve: (g) => (withoutProjects.has(g) ? null : []) }),
+    shared_projects: t.prismaField({
+      type: [ProjectEntity],
+      nullable: true,
+      resolve: async (_query, g, _a, ctx) => (withoutProjects.has(g) ? null : groupSharedProjects(ctx, g, DETAIL_PROJECTS_LIMIT)),
+    }),
   }),
 });
 

@@ -17,6 +17,8 @@ import { projectTopicNamesLoader } from "../domain/topics/assignments.js";
 import { repositoryFactsLoader } from "../domain/repository/facts.js";
 import { userLoader } from "../domain/shared/loaders.js";
 import * as route from "../rest/route.js";
+import { projectSharedWithGroups } from "../domain/sharing/presenter.js";
+import { SharedGroupEntity } from "./shared-groups.js";
 
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -67,6 +69,10 @@ const projectFields = (t: Fields) => ({
   merge_commit_template: t.exposeString("mergeCommitTemplate", { nullable: true }),
   squash_commit_template: t.exposeString("squashCommitTemplate", { nullable: true }),
   only_allow_merge_if_all_discussions_are_resolved: t.exposeBoolean("onlyAllowMergeIfAllDiscussionsAreResolved"),
+  shared_with_groups: t.field({
+    type: [SharedGroupEntity],
+    resolve: (p: ProjectWithNamespace, _a: unknown, ctx: Context) => projectSharedWithGroups(ctx, p),
+  }),
   namespace: t.field({ type: NamespaceBasic, resolve: (p: ProjectWithNamespace) => p.namespace }),
   owner: t.field({
     type: UserBasic,

@@ -170,6 +170,8 @@ export interface Caches {
   approvalRules: TableCache<string, LoadedRules>;
   /** project id -> its protected branches with their access levels */
   protectedBranches: TableCache<number, readonly ProtectedBranchWithLevels[]>;
+  /** project id -> the groups it is shared with (its entity's shared_with_groups) */
+  projectShares: TableCache<number, readonly GroupShare[]>;
   /** an issue list's filter (JSON) -> how many issues match, counted up to the pagination cap */
   issueCounts: TableCache<string, number>;
   /** project id -> whether its repository is empty and where its README is */
@@ -193,7 +195,21 @@ export interface MembershipLevels extends Expiring {
   direct: number;
   /** highest level through the namespace (groups up the tree, or owning the personal namespace) */
   inherited: number;
+  /** highest level through a group the project or one of its groups is shared with */
+  shared: number;
 }
+
+/** A group a project or a group is shared with, as the entities show it. */
+export interface GroupShare {
+  groupId: number;
+  groupName: string;
+  groupFullPath: string;
+  groupAccess: number;
+  expiresAt: Date | null;
+}
+
+/** Where a user's levels come from: memberships, and the shares that extend them to other groups and projects. */
+const MEMBERSHIP_TABLES = ["ProjectMember", "GroupMember", "ProjectGroupLink", "GroupGroupLink"];
 
 const APPROVAL_RULE_TABLES = ["ApprovalRule", "ApprovalRuleUser", "ApprovalRuleGroup", "ApprovalRuleProtectedBranch"];
 const PROTECTION_TABLES = ["ProtectedBranch", "ProtectedBranchAccessLevel"];
@@ -206,7 +222,7 @@ export function createCaches(versions: TableVersions): Caches {
     users: registry.create({ tables: ["User"], max: 10_000 }),
     projects: registry.create({ tables: ["Project", "Namespace"], max: 5_000 }),
     projectIds: registry.create({ tables: ["Project", "Namespace"], max: 5_000 }),
-    memberships: registry.create({ tables: ["ProjectMember", "GroupMember", "Project", "Namespace"], max: 20_000 }),
+    memberships: registry.create({ tables: [...MEMBERSHIP_TABLES, "Project", "Namespace"], max: 20_000 }),
     approvalSettings: registry.create({ tables: ["ProjectApprovalSetting"], max: 5_000 }),
     approvalRules: registry.create({
       tables: [...APPROVAL_RULE_TABLES, ...PROTECTION_TABLES, "User", "Namespace", "GroupMember"],
@@ -214,7 +230,8 @@ export function createCaches(versions: TableVersions): Caches {
     }),
     protectedBranches: registry.create({ tables: PROTECTION_TABLES, max: 5_000 }),
     // the filters of GET /issues also name projects and memberships
-    issueCounts: registry.create({ tables: ["Issue", "IssueAssignee", "Project", "Namespace", "ProjectMember", "GroupMember"], max: 10_000 }),
+    projectShares: registry.create({ tables: ["ProjectGroupLink", "Namespace"], max: 5_000 }),
+    issueCounts: registry.create({ tables: ["Issue", "IssueAssignee", "Project", "Namespace", ...MEMBERSHIP_TABLES], max: 10_000 }),
     // a branch moving changes them; so does the default branch (a Project column)
     repositories: registry.create({ tables: ["Branch", "Project"], max: 5_000 }),
     webHooks: registry.create({ tables: ["WebHook"], max: 5_000 }),

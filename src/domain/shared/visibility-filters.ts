@@ -19,13 +19,30 @@ export async function authorizedProjectsWhere(ctx: DomainContext, min: number): 
   const userId = ctx.actor?.user.id;
   if (!userId) return { id: -1 };
   const groups = await memberGroupTraversals(ctx, min);
+  const sharedGroups = await groupsSharedWith(ctx, groups, min);
+  const inGroups = groups.map((t) => ({ traversalIds: { startsWith: t } }));
   return {
     OR: [
       { members: { some: { userId, accessLevel: { gte: min }, ...notExpired(ctx) } } },
       { namespace: { ownerId: userId } },
-      ...groups.map((t) => ({ namespace: { traversalIds: { startsWith: t } } })),
+      ...[...groups, ...sharedGroups].map((t) => ({ namespace: { traversalIds: { startsWith: t } } })),
+      // shared with a group the caller is a member of, or with one of its subgroups
+      ...(inGroups.length ? [{ groupLinks: { some: { groupAccess: { gte: min }, ...notExpired(ctx), group: { OR: inGroups } } } }] : []),
     ],
   };
+}
+/**
+ * Traversal ids of the groups shared (at `min` or above) with a group the caller is a direct
+ * member of: a group share counts its direct members only.
+ */
+async function groupsSharedWith(ctx: DomainContext, memberTraversals: string[], min: number): Promise<string[]> {
+  if (!memberTraversals.length) return [];
+  const groupIds = memberTraversals.map((t) => ancestorIds({ traversalIds: t }).at(-1)!);
+  const links = await ctx.db.groupGroupLink.findMany({
+    where: { sharedWithGroupId: { in: groupIds }, groupAccess: { gte: min }, ...notExpired(ctx) },
+    select: { sharedGroup: { select: { traversalIds: true } } },
+  });
+  return links.map((link) => link.sharedGroup.traversalIds);
 }
 /** Prisma filter for the groups an actor can see (lists). */
 export async function visibleGroupsWhere(ctx: DomainContext): Promise<Prisma.NamespaceWhereInput> {
@@ -42,13 +59,14 @@ export async function visibleGroupsWhere(ctx: DomainContext): Promise<Prisma.Nam
 export async function hierarchyGroupsWhere(ctx: DomainContext): Promise<Prisma.NamespaceWhereInput> {
   const userId = ctx.actor?.user.id;
   if (!userId) return { id: -1 };
-  const [groups, projectNamespaces] = await Promise.all([
+  const [memberGroups, projectNamespaces] = await Promise.all([
     memberGroupTraversals(ctx),
     ctx.db.namespace.findMany({
       where: { kind: "group", projects: { some: { members: { some: { userId, ...notExpired(ctx) } } } } },
       select: { traversalIds: true },
     }),
   ]);
+  const groups = [...memberGroups, ...(await groupsSharedWith(ctx, memberGroups, AccessLevel.minimal))];
   const ancestors = [...groups, ...projectNamespaces.map((n) => n.traversalIds)].flatMap((t) => ancestorIds({ traversalIds: t }));
   return {
     kind: "group",
