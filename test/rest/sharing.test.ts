@@ -188,3 +188,25 @@ describe("POST /groups/:id/share and what a group share gives", () => {
     for (const path of [`/groups/${shared.id}`, `/projects/${project.id}`]) expect((await direct.api.get(path)).status).toBe(404);
   });
 });
+
+describe("GET /projects/:id/members/all with shares", () => {
+  it("lists a shared group's members at their shared level, only when the caller may see that group", async () => {
+    const project = await createProject(team.owner.api, { visibility: "private" });
+    await addMember(team.owner.api, "projects", project.id, team.reporter.id, 20);
+    const { child, direct, inherited } = await invitedGroup(team.owner);
+    expect((await team.owner.api.post(`/projects/${project.id}/share`, { group_id: child.id, group_access: 20 })).status).toBe(201);
+    const levels = async (client: typeof team.owner.api) => {
+      const res = await client.get(`/projects/${project.id}/members/all`, { query: { per_page: 100 } });
+      expect(res.status).toBe(200);
+      return Object.fromEntries(res.body.map((m: any) => [m.id, m.access_level]));
+    };
+    // the owner is a member of the invited (private) groups: both shared members at min(Developer, Reporter)
+    expect(await levels(team.owner.api)).toMatchObject({ [direct.id]: 20, [inherited.id]: 20 });
+    // a project member who cannot see the private invited group does not see its members
+    const seen = await levels(team.reporter.api);
+    expect(seen[direct.id]).toBeUndefined();
+    expect(seen[inherited.id]).toBeUndefined();
+    expect(seen[team.reporter.id]).toBe(20);
+    expect((await team.owner.api.get(`/projects/${project.id}/members/all/${direct.id}`)).body).toMatchObject({ id: direct.id, access_level: 20 });
+  });
+});

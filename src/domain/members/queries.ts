@@ -3,7 +3,8 @@
 import { forbidden, recordNotFound } from "../../errors.js";
 import type { Prisma, User } from "../../generated/prisma/client.js";
 import { ancestorIds, canSee } from "../shared/access-levels.js";
-import { notExpired } from "../shared/memberships.js";
+import { liveShares, notExpired, sharedLevel, sharingGroupIds } from "../shared/memberships.js";
+import { groupsShownAmong } from "../shared/visibility-filters.js";
 import { findGroup, findProject, type GroupOrProjectAccess } from "../shared/parents.js";
 import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
@@ -55,19 +56,40 @@ export function requireReadable(ctx: DomainContext, t: Target): Target {
 
 const readableTarget = (ctx: DomainContext, parent: GroupOrProjectAccess) => requireReadable(ctx, targetOf(parent));
 
-/** Direct and inherited members; each user once, with their highest access level, by user id. */
+/**
+ * Direct, inherited and shared members; each user once, with their highest access level, by user
+ * id. A share's members count at min(their level, the share's access), and only for shares with a
+ * group that is public or that the caller is a member of (GitLab hides a private invited group's members).
+ */
 export async function allMembers(ctx: DomainContext, t: Target, user: Prisma.UserWhereInput): Promise<Member[]> {
   const active = notExpired(ctx);
-  const [groupRows, projectRows] = await Promise.all([
+  const [groupRows, projectRows, shared] = await Promise.all([
     ctx.db.groupMember.findMany({ where: { groupId: { in: t.inheritedFrom }, user, ...active }, include: { user: true } }),
     t.source === "project" ? ctx.db.projectMember.findMany({ where: { projectId: t.id, user, ...active }, include: { user: true } }) : [],
+    sharedMembers(ctx, t, user),
   ]);
   const best = new Map<number, Member>();
-  for (const row of [...groupRows, ...projectRows]) {
-    const seen = best.get(row.userId);
-    if (!seen || row.accessLevel > seen.accessLevel) best.set(row.userId, row);
+  for (const row of [...groupRows, ...projectRows, ...shared]) {
+    const seen = best.get(row.user.id);
+    if (!seen || row.accessLevel > seen.accessLevel) best.set(row.user.id, row);
   }
   return [...best.values()].sort((a, b) => a.user.id - b.user.id);
+}
+
+/** The members a target's live shares count, at their shared level, from the groups the caller may see. */
+async function sharedMembers(ctx: DomainContext, t: Target, user: Prisma.UserWhereInput): Promise<Member[]> {
+  const live = await liveShares(ctx, t.source === "project" ? t.id : null, t.inheritedFrom);
+  const shown = await groupsShownAmong(ctx, live.map((share) => share.groupId));
+  const shares = live.filter((share) => shown.has(share.groupId));
+  if (!shares.length) return [];
+  const rows = await ctx.db.groupMember.findMany({ where: { groupId: { in: sharingGroupIds(shares) }, user, ...notExpired(ctx) }, include: { user: true } });
+  const members: Member[] = [];
+  for (const userId of new Set(rows.map((row) => row.userId))) {
+    const own = rows.filter((row) => row.userId === userId);
+    const accessLevel = sharedLevel(shares, own);
+    if (accessLevel > 0) members.push({ ...own[0]!, accessLevel });
+  }
+  return members;
 }
 
 /** GET /:source/:id/members/:user_id: a direct member of a source the caller may read (401, 404, 403, then 404). */

@@ -91,8 +91,9 @@ async function loadLevels(ctx: DomainContext, userId: number, projectId: number 
   };
 }
 
-/** A live share: the access it gives, and the groups whose members it counts. */
-interface Share {
+/** A live share: the group shared with, the access it gives, and the groups whose members it counts. */
+export interface Share {
+  groupId: number;
   groupAccess: number;
   /** the group shared with, then (for a project's share) its ancestors */
   memberGroupIds: number[];
@@ -101,25 +102,31 @@ interface Share {
 
 /** The live shares of the project (when given) and of the group and its ancestors. */
 async function sharesOf(ctx: DomainContext, projectId: number | null, group: Namespace | null): Promise<Share[]> {
+  return liveShares(ctx, projectId, group?.kind === "group" ? ancestorIds(group) : []);
+}
+
+/** The live shares of the project (when given) and of the groups `groupIds` (a group and its ancestors). */
+export async function liveShares(ctx: DomainContext, projectId: number | null, groupIds: number[]): Promise<Share[]> {
   const live = notExpired(ctx);
   const [projectShares, groupShares] = await Promise.all([
     projectId === null ? [] : ctx.db.projectGroupLink.findMany({
-      where: { projectId, ...live }, select: { groupAccess: true, expiresAt: true, group: { select: { traversalIds: true } } },
+      where: { projectId, ...live }, select: { groupId: true, groupAccess: true, expiresAt: true, group: { select: { traversalIds: true } } },
     }),
-    !group || group.kind !== "group" ? [] : ctx.db.groupGroupLink.findMany({
-      where: { sharedGroupId: { in: ancestorIds(group) }, ...live }, select: { groupAccess: true, expiresAt: true, sharedWithGroupId: true },
+    !groupIds.length ? [] : ctx.db.groupGroupLink.findMany({
+      where: { sharedGroupId: { in: groupIds }, ...live }, select: { groupAccess: true, expiresAt: true, sharedWithGroupId: true },
     }),
   ]);
   return [
-    ...projectShares.map((share) => ({ groupAccess: share.groupAccess, expiresAt: share.expiresAt, memberGroupIds: ancestorIds(share.group) })),
-    ...groupShares.map((share) => ({ groupAccess: share.groupAccess, expiresAt: share.expiresAt, memberGroupIds: [share.sharedWithGroupId] })),
+    ...projectShares.map((share) => ({ groupId: share.groupId, groupAccess: share.groupAccess, expiresAt: share.expiresAt, memberGroupIds: ancestorIds(share.group) })),
+    ...groupShares.map((share) => ({ groupId: share.sharedWithGroupId, groupAccess: share.groupAccess, expiresAt: share.expiresAt, memberGroupIds: [share.sharedWithGroupId] })),
   ];
 }
 
-const sharingGroupIds = (shares: Share[]) => [...new Set(shares.flatMap((share) => share.memberGroupIds))];
+/** Every group whose members the shares count. */
+export const sharingGroupIds = (shares: Share[]) => [...new Set(shares.flatMap((share) => share.memberGroupIds))];
 
 /** The highest min(level, share's access) over the shares, from one user's group memberships. */
-function sharedLevel(shares: Share[], memberships: { groupId: number; accessLevel: number }[]): number {
+export function sharedLevel(shares: Share[], memberships: { groupId: number; accessLevel: number }[]): number {
   let level = 0;
   for (const share of shares) {
     const member = Math.max(0, ...memberships.filter((row) => share.memberGroupIds.includes(row.groupId)).map((row) => row.accessLevel));

@@ -2,7 +2,8 @@
 import type { Prisma } from "../../generated/prisma/client.js";
 import type { DomainContext } from "./context.js";
 import { AccessLevel, ancestorIds, openVisibilities } from "./access-levels.js";
-import { notExpired } from "./memberships.js";
+import { groupAccessLevel, notExpired } from "./memberships.js";
+import { isAdmin } from "./context.js";
 
 /** Prisma filter for the projects an actor can see (lists). */
 export async function visibleProjectsWhere(ctx: DomainContext): Promise<Prisma.ProjectWhereInput> {
@@ -82,4 +83,16 @@ export async function memberGroupTraversals(ctx: DomainContext, min: number = Ac
     select: { group: { select: { traversalIds: true } } },
   });
   return rows.map((r) => r.group.traversalIds);
+}
+/**
+ * The groups among `groupIds` the caller sees named in a share: public ones (internal ones when
+ * signed in) and those they are a member of (GitLab's visible_group_links); all for administrators.
+ */
+export async function groupsShownAmong(ctx: DomainContext, groupIds: number[]): Promise<Set<number>> {
+  if (isAdmin(ctx.actor)) return new Set(groupIds);
+  const groups = groupIds.length ? await ctx.db.namespace.findMany({ where: { id: { in: groupIds } } }) : [];
+  const open = openVisibilities(ctx.actor);
+  const shown = new Set<number>();
+  for (const group of groups) if (open.includes(group.visibility) || (await groupAccessLevel(ctx, group)) > 0) shown.add(group.id);
+  return shown;
 }

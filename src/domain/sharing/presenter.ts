@@ -3,11 +3,10 @@
 import DataLoader from "dataloader";
 import type { Namespace, Project } from "../../generated/prisma/client.js";
 import type { GroupShare } from "../shared/caches.js";
-import { isAdmin, type DomainContext } from "../shared/context.js";
+import type { DomainContext } from "../shared/context.js";
 import type { LoaderFactory } from "../shared/loaders.js";
-import { groupAccessLevel, notExpired } from "../shared/memberships.js";
-import { visibleProjectsWhere } from "../shared/visibility-filters.js";
-import { openVisibilities } from "../shared/access-levels.js";
+import { notExpired } from "../shared/memberships.js";
+import { groupsShownAmong, visibleProjectsWhere } from "../shared/visibility-filters.js";
 
 /** The shares of projects, expired ones too (filtered when shown), by project id (kept in the projectShares cache). */
 export const projectSharesLoader: LoaderFactory<DataLoader<number, readonly GroupShare[]>> = (services) =>
@@ -52,14 +51,11 @@ export async function groupSharedWithGroups(ctx: DomainContext, group: Namespace
   return visibleShares(ctx, links.map((link) => shareOf(link.sharedWithGroupId, link.sharedWithGroup, link.groupAccess, link.expiresAt)));
 }
 
-/** GitLab's visible_group_links: public groups (internal ones for signed-in callers), and groups the caller is a member of. */
+/** GitLab's visible_group_links: the shares with groups the caller may see named. */
 async function visibleShares(ctx: DomainContext, shares: readonly GroupShare[]): Promise<GroupShare[]> {
-  if (!shares.length || isAdmin(ctx.actor)) return [...shares];
-  const groups = await ctx.db.namespace.findMany({ where: { id: { in: shares.map((share) => share.groupId) } } });
-  const open = openVisibilities(ctx.actor);
-  const visible = new Set<number>();
-  for (const group of groups) if (open.includes(group.visibility) || (await groupAccessLevel(ctx, group)) > 0) visible.add(group.id);
-  return shares.filter((share) => visible.has(share.groupId));
+  if (!shares.length) return [];
+  const shown = await groupsShownAmong(ctx, shares.map((share) => share.groupId));
+  return shares.filter((share) => shown.has(share.groupId));
 }
 
 /** GroupDetail's `shared_projects`: the projects shared with the group that the caller may see (at most `limit`). */
