@@ -101,6 +101,14 @@ describe("POST /projects/:id/statuses/:sha", () => {
     expect(theirs.body.author.id).toBe(team.maintainer.id);
   });
 
+  it("concurrent first statuses of a sha share one pipeline", async () => {
+    const { project, sha } = await freshProject();
+    const results = await Promise.all(["a", "b", "c", "d", "e"].map((name) => post("developer", project, sha, { state: "success", name })));
+    expect(results.map((res) => res.status)).toEqual([201, 201, 201, 201, 201]);
+    expect(new Set(results.map((res) => res.body.pipeline_id)).size).toBe(1);
+    expect((await t.root.get(`/projects/${project.id}/repository/commits/${sha}`)).body.last_pipeline).toMatchObject({ iid: 1, status: "success" });
+  });
+
   it("takes `context` for the name, `name` before it; an empty name is refused", async () => {
     const { project, sha } = await freshProject();
     expect((await post("developer", project, sha, { state: "success", context: "ci/jenkins" })).body.name).toBe("ci/jenkins");

@@ -11,10 +11,12 @@ import { protectedBranchesMatching } from "../repository/protection-rules.js";
 import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import type { Tx } from "../shared/events.js";
-import { withNextInternalId } from "../shared/internal-ids.js";
+import { nextInternalId } from "../shared/internal-ids.js";
 import { checkStatusRecord, compositeStatus, POSTED_STATES, statusName, transition, type PostedState, type StatusInput } from "./rules.js";
 
 const BRANCH_PREFIX = "refs/heads/";
+/** pg_advisory_xact_lock's first key for status posts (the second is the project id). */
+const STATUS_LOCK_SPACE = 4_170_031;
 
 /** Grape's checks, after `authenticate!` and before the lookup: `state` one of the posted states. */
 export function checkStatusInput(ctx: DomainContext, input: StatusInput): void {
@@ -23,8 +25,8 @@ export function checkStatusInput(ctx: DomainContext, input: StatusInput): void {
 }
 
 /** first_matching_pipeline: the newest pipeline of the sha, of the ref and with the id when given. */
-function firstMatchingPipeline(ctx: DomainContext, { access, commit }: FoundCommit, input: StatusInput): Promise<CiPipeline | null> {
-  return ctx.db.ciPipeline.findFirst({
+function firstMatchingPipeline(db: DomainContext["db"] | Tx, { access, commit }: FoundCommit, input: StatusInput): Promise<CiPipeline | null> {
+  return db.ciPipeline.findFirst({
     where: {
       projectId: access.project.id,
       sha: commit.sha,
@@ -57,7 +59,7 @@ async function canUpdatePipeline(ctx: DomainContext, found: FoundCommit, ref: st
  */
 export async function createCommitStatus(ctx: DomainContext, found: FoundCommit, input: StatusInput): Promise<CommitStatus> {
   const user = ctx.actor!.user;
-  let pipeline = await firstMatchingPipeline(ctx, found, input);
+  const pipeline = await firstMatchingPipeline(ctx.db, found, input);
   const ref = await refOf(ctx, found, input, pipeline);
   if (!ref) throw notFound("References for commit");
   if (input.pipeline_id != null && !pipeline) throw notFound("Pipeline for pipeline_id, sha and ref");
@@ -90,11 +92,18 @@ export async function createCommitStatus(ctx: DomainContext, found: FoundCommit,
     await tx.ciPipeline.update({ where: { id: pipelineId }, data: { status: compositeStatus(latest.map((row) => row.status)) ?? "created" } });
     return status;
   };
-  if (pipeline) return ctx.db.$transaction((tx) => write(tx, pipeline!.id));
-  return withNextInternalId(ctx, projectId, "ci_pipelines", async (tx, iid) => {
-    pipeline = await tx.ciPipeline.create({
-      data: { projectId, iid, sha: found.commit.sha, ref, protected: isProtected, source: "external", userId: user.id, createdAt: now },
+  return ctx.db.$transaction(async (tx) => {
+    // GitLab's lease on the project and sha: one post at a time finds or creates the pipeline
+    // (SQLite's transactions already take the database's write lock from their start)
+    if (ctx.dialect === "postgresql") await tx.$executeRaw`SELECT pg_advisory_xact_lock(${STATUS_LOCK_SPACE}::int, ${projectId}::int)`;
+    const current = await firstMatchingPipeline(tx, found, { ...input, ref });
+    if (current) return write(tx, current.id);
+    const created = await tx.ciPipeline.create({
+      data: {
+        projectId, iid: await nextInternalId(tx, projectId, "ci_pipelines"), sha: found.commit.sha, ref, protected: isProtected,
+        source: "external", userId: user.id, createdAt: now,
+      },
     });
-    return write(tx, pipeline.id);
+    return write(tx, created.id);
   });
 }
