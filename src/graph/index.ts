@@ -42,6 +42,8 @@ import "./access-tokens/personal-mutations.js";
 import "./instance/mutations.js";
 import "./repository/tags.js";
 import "./repository/mutations.js";
+import "./commit-statuses/types.js";
+import "./commit-statuses/mutations.js";
 import "./users/state-mutations.js";
 import "./access-tokens/resource.js";
 import "./access-tokens/resource-mutations.js";

@@ -16,6 +16,7 @@ import "./applications.js";
 import "./topics.js";
 import "./repository.js";
 import "./commit-changes.js";
+import "./commit-statuses.js";
 import "./tags.js";
 import "./repository-files.js";
 import "./repository-browse.js";

@@ -9,6 +9,8 @@ import { gitTime, type CommitRecord } from "../domain/repository/git.js";
 import { branchWebUrl, commitWebUrl } from "../domain/repository/urls.js";
 import { withListDetails, type ListedCommit } from "../domain/repository/commit-diffs.js";
 import { findProject } from "../domain/shared/parents.js";
+import { latestPipeline } from "../domain/commit-statuses/presenter.js";
+import { PipelineBasicEntity } from "./commit-statuses.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import "./protected-branches.js";
@@ -60,14 +62,14 @@ const CommitStats = builder.objectRef<{ additions: number; deletions: number }>(
   }),
 });
 
-/** GitLab's CommitDetail: stats (unless `stats=false`), no pipelines. */
+/** GitLab's CommitDetail: stats (unless `stats=false`), the latest external pipeline and its status. */
 export const CommitDetailEntity = builder.objectRef<CommitDetailView>("CommitDetail").implement({
   fields: (t) => ({
     ...commitFields(t as unknown as CommitFields),
     stats: t.field({ type: CommitStats, nullable: true, extensions: { restIf: "stats" }, resolve: (commit) => commit.stats }),
-    status: t.string({ nullable: true, resolve: () => null }),
+    status: t.string({ nullable: true, resolve: async (commit, _a, ctx) => (await latestPipeline(ctx, commit.projectId, commit.sha))?.status ?? null }),
     project_id: t.exposeInt("projectId"),
-    last_pipeline: t.field({ type: "JSON", nullable: true, resolve: () => null }),
+    last_pipeline: t.field({ type: PipelineBasicEntity, nullable: true, resolve: (commit, _a, ctx) => latestPipeline(ctx, commit.projectId, commit.sha) }),
   }),
 });
 

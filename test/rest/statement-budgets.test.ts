@@ -144,6 +144,32 @@ describe("GET /namespaces (signed in only)", () => {
   });
 });
 
+describe("GET /projects/:id/repository/commits/:sha/statuses (signed in only)", () => {
+  // the count and the page (measured: 2, whoever asks); the authors come from the users cache on
+  // a warm server
+  const STATUSES_BUDGET = 2;
+  let path: string;
+  beforeAll(async () => {
+    const project = team.publicProject;
+    const sha = (await team.owner.api.get(`/projects/${project.id}/repository/branches/main`)).body.commit.id;
+    const authors = [team.developer.api, team.maintainer.api, team.owner.api, t.root];
+    for (let i = 0; i < 22; i++) {
+      const res = await authors[i % authors.length]!.post(`/projects/${project.id}/statuses/${sha}`, { state: "success", name: `job-${i}` });
+      expect(res.status, res.text).toBe(201);
+    }
+    path = `/projects/${project.id}/repository/commits/${sha}/statuses?per_page=20`;
+  });
+
+  it.each(SIGNED_IN)(`as %s: 20 rows, at most ${STATUSES_BUDGET} statements`, async (actor) => {
+    const client = clientOf(t, team, actor);
+    const { count, roundTrips, sql, status } = await statementsOf(client, path);
+    expect(status).toBe(200);
+    expect((await client.get(path, { raw: true })).body).toHaveLength(20);
+    expect(count, sql.join("\n")).toBeLessThanOrEqual(STATUSES_BUDGET);
+    expect(roundTrips, sql.join("\n")).toBe(count + versionReads());
+  });
+});
+
 describe("award emoji pages (the count is read with the page)", () => {
   it.each([
     [1, 20, 20, "2"], [2, 20, 5, ""], [3, 20, 0, ""], [1, 100, 25, ""], [26, 1, 0, ""],

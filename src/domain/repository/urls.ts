@@ -25,6 +25,11 @@ export async function commitWebUrl(ctx: DomainContext, projectId: number, sha: s
   return projectPageUrl(ctx, await projectPath(ctx, projectId), "commit", sha);
 }
 
+/** The page of anything else of a project by its project id (`<project>/-/pipelines/1`). */
+export async function projectObjectWebUrl(ctx: DomainContext, projectId: number, kind: string, id: string | number): Promise<string> {
+  return projectPageUrl(ctx, await projectPath(ctx, projectId), kind, id);
+}
+
 export async function branchWebUrl(ctx: DomainContext, projectId: number, name: string): Promise<string> {
   return projectPageUrl(ctx, await projectPath(ctx, projectId), "tree", name);
 }

@@ -2,7 +2,7 @@
 import type { DomainContext } from "./context.js";
 import type { Tx } from "./events.js";
 
-export type InternalIdUsage = "issues" | "merge_requests";
+export type InternalIdUsage = "issues" | "merge_requests" | "ci_pipelines";
 
 /**
  * The next iid; the increment is a single statement (an upsert), so concurrent transactions never
