@@ -2,6 +2,7 @@
 import { builder } from "./builder.js";
 import "./scalars.js";
 import "./users.js";
+import "./user-status.js";
 import "./user-lifecycle.js";
 import "./personal-access-tokens.js";
 import "./groups.js";
