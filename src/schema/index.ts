@@ -29,6 +29,7 @@ import "./notes.js";
 import "./discussions.js";
 import "./snippets.js";
 import "./award-emoji.js";
+import "./user-agent-details.js";
 import "./approvals/index.js";
 import "./lifecycle.js";
 

@@ -6,7 +6,7 @@ import type { Prisma, Snippet, SnippetFile } from "../../generated/prisma/client
 import { forbidden, notFound, recordNotFound } from "../../errors.js";
 import { AccessLevel, openVisibilities } from "../shared/access-levels.js";
 import { findProject, type ProjectAccess } from "../shared/parents.js";
-import { requireAuthenticated } from "../shared/guards.js";
+import { requireAdmin, requireAuthenticated } from "../shared/guards.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { featureAvailable } from "../shared/project-features.js";
@@ -43,6 +43,19 @@ export async function findProjectSnippet(ctx: DomainContext, projectRef: string 
   const access = await findSnippetsProject(ctx, projectRef);
   const snippet = await readableSnippet(ctx, access, id);
   if (!snippet) throw snippetMiss(lookup);
+  return { snippet, access };
+}
+
+/**
+ * GET /projects/:id/snippets/:snippet_id/user_agent_detail: the project as the endpoints'
+ * before-filter finds it (404, then 403 without the snippets feature), then administrators only
+ * (401/403), then the snippet ("404 Not found").
+ */
+export async function findProjectSnippetToAdminister(ctx: DomainContext, projectRef: string | number, id: number): Promise<SnippetAccess> {
+  const access = await findSnippetsProject(ctx, projectRef);
+  requireAdmin(ctx);
+  const snippet = await readableSnippet(ctx, access, id);
+  if (!snippet) throw snippetMiss("find");
   return { snippet, access };
 }
 

@@ -11,6 +11,7 @@ import { requireAuthenticated } from "../shared/guards.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { lockForDeletion } from "../shared/row-locks.js";
+import { recordUserAgentDetail } from "../shared/user-agent-details.js";
 import { applyFileActions, defaultNames, isValidAction, type FileActionInput, type FileContent } from "./files.js";
 import { checkCreateParams, checkUpdateParams, isBlank, type SnippetCreateInput, type SnippetUpdateInput } from "./params.js";
 import { snippetFilesInclude, snippetForChange, type SnippetView } from "./queries.js";
@@ -73,18 +74,22 @@ export async function createProjectSnippet(ctx: DomainContext, access: ProjectAc
   const files = newSnippetFiles(input);
   if (!files) throw repositoryError(true);
   const now = ctx.now();
-  const snippet = await ctx.db.snippet.create({
-    data: {
-      projectId: access.project.id,
-      title: input.title!,
-      description: input.description ?? null,
-      visibility: input.visibility!,
-      authorId: actor.user.id,
-      createdAt: now,
-      updatedAt: now,
-      files: { create: fileRows(files) },
-    },
-    include: snippetFilesInclude,
+  const snippet = await ctx.db.$transaction(async (tx) => {
+    const created = await tx.snippet.create({
+      data: {
+        projectId: access.project.id,
+        title: input.title!,
+        description: input.description ?? null,
+        visibility: input.visibility!,
+        authorId: actor.user.id,
+        createdAt: now,
+        updatedAt: now,
+        files: { create: fileRows(files) },
+      },
+      include: snippetFilesInclude,
+    });
+    await recordUserAgentDetail(tx, ctx, "Snippet", created.id);
+    return created;
   });
   return { ...snippet, project: access.project };
 }
