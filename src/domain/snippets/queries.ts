@@ -15,7 +15,7 @@ import { fitsIdColumn } from "../shared/record-ids.js";
 export type SnippetWithFiles = Snippet & { files: SnippetFile[] };
 
 /** A snippet as rendered: its files and its project (for web_url), loaded with it. */
-export type SnippetView = SnippetWithFiles & { project: ProjectAccess["project"] };
+export type SnippetView = SnippetWithFiles & { project: ProjectAccess["project"] | null };
 
 export interface SnippetAccess {
   snippet: SnippetView;
@@ -170,5 +170,15 @@ export function snippetRaw(snippet: SnippetWithFiles): SnippetRaw {
   const [file] = snippet.files;
   // create and update always leave a file; without one there would be no blob to send
   if (!file) throw notFound("Snippet");
+  return { file_name: posix.basename(file.path), content: file.content };
+}
+
+/**
+ * GET /snippets/:id/files/:ref/:file_path/raw: the file at that path on the snippet repository's
+ * branch (`main`, or HEAD); anything else is "404 File Not Found".
+ */
+export function snippetFileRaw(snippet: SnippetWithFiles, ref: string, filePath: string): SnippetRaw {
+  const file = ref === "main" || ref === "HEAD" ? snippet.files.find((f) => f.path === filePath) : undefined;
+  if (!file) throw notFound("File");
   return { file_name: posix.basename(file.path), content: file.content };
 }

@@ -67,8 +67,14 @@ const fileRows = (files: FileContent[]) =>
 /** POST in a project found by findSnippetsProject. */
 export async function createProjectSnippet(ctx: DomainContext, access: ProjectAccess, input: SnippetCreateInput): Promise<SnippetView> {
   checkCreateParams(input);
-  const actor = requireAuthenticated(ctx);
+  requireAuthenticated(ctx);
   if (!canCreateSnippet(ctx, access)) throw forbidden();
+  return insertSnippet(ctx, access, input);
+}
+
+/** The service part of a create whose params and permission were checked (project or personal snippet). */
+export async function insertSnippet(ctx: DomainContext, access: ProjectAccess | null, input: SnippetCreateInput): Promise<SnippetView> {
+  const actor = requireAuthenticated(ctx);
   if (input.files && input.file_name != null) throw serviceError(422, "File name and snippet files cannot be used together");
   checkTitle(input.title!);
   const files = newSnippetFiles(input);
@@ -77,7 +83,7 @@ export async function createProjectSnippet(ctx: DomainContext, access: ProjectAc
   const snippet = await ctx.db.$transaction(async (tx) => {
     const created = await tx.snippet.create({
       data: {
-        projectId: access.project.id,
+        projectId: access?.project.id ?? null,
         title: input.title!,
         description: input.description ?? null,
         visibility: input.visibility!,
@@ -91,7 +97,7 @@ export async function createProjectSnippet(ctx: DomainContext, access: ProjectAc
     await recordUserAgentDetail(tx, ctx, "Snippet", created.id);
     return created;
   });
-  return { ...snippet, project: access.project };
+  return { ...snippet, project: access?.project ?? null };
 }
 
 /**
@@ -120,6 +126,11 @@ export async function updateProjectSnippet(ctx: DomainContext, access: ProjectAc
   requireAuthenticated(ctx);
   const snippet = await snippetForChange(ctx, access, id);
   if (!canUpdateSnippet(ctx, access, snippet)) throw forbidden();
+  return changeSnippet(ctx, snippet, input);
+}
+
+/** The service part of an update the caller may make (project or personal snippet). */
+export async function changeSnippet(ctx: DomainContext, snippet: SnippetView, input: SnippetUpdateInput): Promise<SnippetView> {
   if ((input.content != null || input.file_name != null) && snippet.files.length > 1) {
     throw serviceError(400, "To update Snippets with multiple files, you must use the `files` parameter");
   }
@@ -139,7 +150,7 @@ export async function updateProjectSnippet(ctx: DomainContext, access: ProjectAc
     }
     return tx.snippet.update({ where: { id: snippet.id }, data, include: snippetFilesInclude });
   });
-  return { ...updated, project: access.project };
+  return { ...updated, project: snippet.project };
 }
 
 /**
@@ -151,6 +162,11 @@ export async function deleteProjectSnippet(ctx: DomainContext, access: ProjectAc
   requireAuthenticated(ctx);
   const snippet = await snippetForChange(ctx, access, id);
   if (!canDeleteSnippet(ctx, access, snippet)) throw forbidden();
+  return removeSnippet(ctx, snippet, unmodifiedSince);
+}
+
+/** The destroy a caller may do (project or personal snippet): 412 on a stale If-Unmodified-Since; its notes go with it. */
+export async function removeSnippet(ctx: DomainContext, snippet: SnippetView, unmodifiedSince?: string | null): Promise<boolean> {
   assertUnmodifiedSince(snippet.updatedAt, unmodifiedSince);
   await ctx.db.$transaction(async (tx) => {
     await lockForDeletion(tx, ctx, "Snippet", [snippet.id]);

@@ -62,7 +62,7 @@ builder.node(SnippetRef, {
     httpUrlToRepo: t.string({ resolve: (snippet, _a, ctx) => snippetHttpUrlToRepo(ctx, snippet) }),
     sshUrlToRepo: t.string({ resolve: (snippet, _a, ctx) => snippetSshUrlToRepo(ctx, snippet) }),
     author: t.field({ type: UserRef, resolve: (snippet, _a, ctx) => userById(ctx, snippet.authorId) }),
-    project: t.field({ type: ProjectRef, resolve: (snippet) => snippet.project }),
+    project: t.field({ type: ProjectRef, nullable: true, description: "Null for a personal snippet.", resolve: (snippet) => snippet.project }),
     createdAt: t.expose("createdAt", { type: "Time" }),
     updatedAt: t.expose("updatedAt", { type: "Time" }),
   }),
