@@ -8,9 +8,10 @@ import { openVisibilities } from "../shared/access-levels.js";
 import { requireAdmin, requireAuthenticated } from "../shared/guards.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
+import type { ProjectAccess } from "../shared/parents.js";
 import { fitsIdColumn } from "../shared/record-ids.js";
 import { checkCreateParams, checkUpdateParams, type SnippetCreateInput, type SnippetUpdateInput } from "./params.js";
-import { findProjectSnippetById, snippetFilesInclude, snippetFiltersWhere, type SnippetFilters, type SnippetView } from "./queries.js";
+import { findProjectSnippetById, findSnippetsProject, snippetFilesInclude, snippetFiltersWhere, type SnippetFilters, type SnippetView } from "./queries.js";
 import { changeSnippet, insertSnippet, removeSnippet } from "./writes.js";
 
 const SNIPPET_ORDER: Prisma.SnippetOrderByWithRelationInput[] = [{ createdAt: "desc" }, { id: "desc" }];
@@ -113,4 +114,14 @@ export async function updatePersonalSnippet(ctx: DomainContext, id: number, inpu
 export async function deletePersonalSnippet(ctx: DomainContext, id: number, unmodifiedSince?: string | null): Promise<boolean> {
   const snippet = await ownPersonalSnippet(ctx, id);
   return removeSnippet(ctx, snippet, unmodifiedSince);
+}
+
+/**
+ * What a snippet named by id alone belongs to (the graph's updateSnippet and destroySnippet): its
+ * project, found as findSnippetsProject finds it, or "personal"; no such snippet: "404 Not found".
+ */
+export async function findSnippetContainer(ctx: DomainContext, id: number): Promise<ProjectAccess | "personal"> {
+  const row = fitsIdColumn(id) ? await ctx.db.snippet.findUnique({ where: { id }, select: { projectId: true } }) : null;
+  if (!row) throw recordNotFound();
+  return row.projectId == null ? "personal" : findSnippetsProject(ctx, row.projectId);
 }
