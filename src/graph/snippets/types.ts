@@ -1,7 +1,7 @@
-// Project snippets: the Snippet node (Awardable, Noteable) with its blobs, Project.snippets and
-// the root `snippets`, read through the domain's snippet list and lookups (members see every
-// snippet, others the public ones and, signed in, the internal ones). Forgeline has no personal
-// snippets: `type: personal` finds none.
+// Snippets: the Snippet node (Awardable, Noteable) with its blobs, Project.snippets and the root
+// `snippets`, read through the domain's snippet list and lookups (a project's members see every
+// snippet, others the public ones and, signed in, the internal ones; a personal snippet (project
+// null) by PersonalSnippetPolicy). The root `snippets` finds personal ones by `ids` only.
 import { GraphQLError } from "graphql";
 import type { SnippetFile } from "../../generated/prisma/client.js";
 import { findProject, shownProjectAccess } from "../../domain/shared/parents.js";
