@@ -1,6 +1,6 @@
 // Per-request context shared by /graphql and /api/v4: services, the acting user, and the
 // REST response bag that resolvers fill (pagination) and the REST adapter renders as headers.
-import { noteUser } from "./observability/request-scope.js";
+import { currentRequest, noteUser } from "./observability/request-scope.js";
 import { authenticate, type Credentials } from "./domain/auth/callers.js";
 import type { DomainContext, Services } from "./domain/shared/context.js";
 import type { PageInfo } from "./domain/shared/pagination.js";
@@ -57,5 +57,6 @@ export async function createContext(
   await (cachesRefreshed ?? services.caches.registry.refresh());
   const actor = await authenticate(services, credentialsOf(request, params), admitting);
   noteUser(actor?.user);
-  return { ...services, actor, request, rest: {}, loaders: createLoaders(services) };
+  const client = { userAgent: request.headers.get("user-agent"), ipAddress: currentRequest()?.remoteAddress ?? null };
+  return { ...services, actor, request, rest: {}, loaders: createLoaders(services), client };
 }

@@ -40,6 +40,7 @@ export function observeRequests(next: Listener): Listener {
     const query = url.indexOf("?");
     const record: RequestRecord = {
       correlationId, method: req.method ?? "GET", path: query === -1 ? url : url.slice(0, query), dbStatements: 0, dbRoundTrips: 0, dbMilliseconds: 0,
+      remoteAddress: req.socket.remoteAddress,
     };
     const counted = countBytes(res);
     res.once("close", () => {

@@ -10,6 +10,11 @@ export interface RequestRecord {
   readonly method: string;
   /** the path without its query string */
   readonly path: string;
+  /**
+   * the peer's address, for what GitLab stores about a request (user agent details); personal
+   * data: never put on a log line from here
+   */
+  readonly remoteAddress?: string;
   /** the route's template (`/api/v4/projects/:id/issues`); set by whatever matched the request */
   route?: string;
   graphqlOperation?: string;

@@ -2,8 +2,8 @@
 // `extensions: { rest: route.get("/projects/:id/issues") }` (a list where one field answers
 // several paths). The route table (routes.ts) is read off the schema, so the table, the OpenAPI
 // document and the schema cannot disagree. GET routes belong on Query fields, the others on
-// Mutation fields. Success status defaults by verb (GET/PUT 200, POST 201, DELETE 204).
-export type Method = "GET" | "POST" | "PUT" | "DELETE";
+// Mutation fields. Success status defaults by verb (GET/PUT/PATCH 200, POST 201, DELETE 204).
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface RouteDeclaration {
   method: Method;
@@ -39,4 +39,5 @@ type WriteOptions = Pick<RouteDeclaration, "status" | "otherAnswers">;
 export const get = (path: string, options: Pick<RouteDeclaration, "download"> = {}): RouteDeclaration => ({ method: "GET", path, ...options });
 export const post = (path: string, options: WriteOptions = {}): RouteDeclaration => ({ method: "POST", path, ...options });
 export const put = (path: string, options: WriteOptions = {}): RouteDeclaration => ({ method: "PUT", path, ...options });
+export const patch = (path: string, options: WriteOptions = {}): RouteDeclaration => ({ method: "PATCH", path, ...options });
 export const del = (path: string, options: Pick<RouteDeclaration, "status"> = {}): RouteDeclaration => ({ method: "DELETE", path, ...options });

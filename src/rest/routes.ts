@@ -18,7 +18,7 @@ export const routes: Route[] = routesOf(schema);
 
 export function successStatus(route: Route): number {
   if (route.status) return route.status;
-  return { GET: 200, POST: 201, PUT: 200, DELETE: 204 }[route.method];
+  return { GET: 200, POST: 201, PUT: 200, PATCH: 200, DELETE: 204 }[route.method];
 }
 
 function declaredRoutes(field: GraphQLField<unknown, unknown>): readonly RouteDeclaration[] {

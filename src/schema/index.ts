@@ -2,6 +2,7 @@
 import { builder } from "./builder.js";
 import "./scalars.js";
 import "./users.js";
+import "./user-status.js";
 import "./user-lifecycle.js";
 import "./personal-access-tokens.js";
 import "./groups.js";
@@ -29,6 +30,7 @@ import "./notes.js";
 import "./discussions.js";
 import "./snippets.js";
 import "./award-emoji.js";
+import "./user-agent-details.js";
 import "./approvals/index.js";
 import "./lifecycle.js";
 import "./uploads.js";

@@ -5,7 +5,16 @@ import type { Snippet, User } from "../generated/prisma/client.js";
 import { snippetFileRawUrl, snippetHttpUrlToRepo, snippetRawUrl, snippetSshUrlToRepo, snippetWebUrl } from "../domain/snippets/urls.js";
 import { createProjectSnippet, deleteProjectSnippet, updateProjectSnippet } from "../domain/snippets/writes.js";
 import { findProject } from "../domain/shared/parents.js";
-import { findProjectSnippet, findSnippetsProject, listProjectSnippets, snippetRaw, type SnippetRaw, type SnippetView } from "../domain/snippets/queries.js";
+import { findProjectSnippet, findSnippetsProject, listProjectSnippets, snippetFileRaw, snippetRaw, type SnippetRaw, type SnippetView } from "../domain/snippets/queries.js";
+import {
+  createPersonalSnippet,
+  deletePersonalSnippet,
+  findSnippet,
+  findSnippetToAdminister,
+  listPersonalSnippets,
+  updatePersonalSnippet,
+} from "../domain/snippets/personal.js";
+import { findUserAgentDetail } from "../domain/shared/user-agent-details.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import { UserBasic } from "./users.js";
@@ -135,5 +144,81 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), snippet_id: t.arg.int({ required: true }) },
     resolve: async (_r, args, ctx) =>
       deleteProjectSnippet(ctx, await findSnippetsProject(ctx, String(args.id)), args.snippet_id, ctx.request.headers.get("if-unmodified-since")),
+  }),
+}));
+
+// Personal snippets (lib/api/snippets.rb): the same entity, found through the personal snippets'
+// rules (a project snippet's id answers as its project's endpoints read it).
+builder.queryFields((t) => ({
+  personalSnippets: t.field({
+    extensions: { rest: route.get("/snippets") },
+    type: [SnippetEntity],
+    args: { ...pageArgs },
+    resolve: async (_r, args, ctx) => rowsOf(ctx, await listPersonalSnippets(ctx, "own", {}, args)),
+  }),
+  publicSnippets: t.field({
+    extensions: { rest: route.get("/snippets/public") },
+    type: [SnippetEntity],
+    args: { ...pageArgs },
+    resolve: async (_r, args, ctx) => rowsOf(ctx, await listPersonalSnippets(ctx, "public", {}, args)),
+  }),
+  snippet: t.field({
+    extensions: { rest: route.get("/snippets/:id") },
+    type: SnippetEntity,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_r, args, ctx) => findSnippet(ctx, args.id),
+  }),
+  snippetRaw: t.field({
+    extensions: { rest: route.get("/snippets/:id/raw") },
+    type: RawBlob,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: async (_r, args, ctx) => snippetRaw(await findSnippet(ctx, args.id)),
+  }),
+  snippetFileRaw: t.field({
+    extensions: { rest: route.get("/snippets/:id/files/:ref/:file_path/raw") },
+    type: RawBlob,
+    args: { id: t.arg.int({ required: true }), ref: t.arg.string({ required: true }), file_path: t.arg.string({ required: true }) },
+    resolve: async (_r, args, ctx) => snippetFileRaw(await findSnippet(ctx, args.id), args.ref, args.file_path),
+  }),
+  snippetUserAgentDetail: t.prismaField({
+    extensions: { rest: route.get("/snippets/:id/user_agent_detail") },
+    type: "UserAgentDetail",
+    args: { id: t.arg.int({ required: true }) },
+    resolve: async (_q, _r, args, ctx) => findUserAgentDetail(ctx, "Snippet", (await findSnippetToAdminister(ctx, args.id)).id),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createPersonalSnippet: t.field({
+    extensions: { rest: route.post("/snippets") },
+    type: SnippetEntity,
+    args: {
+      title: t.arg.string({ required: false }),
+      description: t.arg.string({ required: false }),
+      visibility: t.arg.string({ required: false }),
+      files: t.arg({ type: [SnippetFileInput], required: false }),
+      content: t.arg.string({ required: false }),
+      file_name: t.arg.string({ required: false }),
+    },
+    resolve: (_r, input, ctx) => createPersonalSnippet(ctx, input),
+  }),
+  updatePersonalSnippet: t.field({
+    extensions: { rest: route.put("/snippets/:id") },
+    type: SnippetEntity,
+    args: {
+      id: t.arg.int({ required: true }),
+      content: t.arg.string({ required: false }),
+      description: t.arg.string({ required: false }),
+      file_name: t.arg.string({ required: false }),
+      title: t.arg.string({ required: false }),
+      visibility: t.arg.string({ required: false }),
+      files: t.arg({ type: [SnippetFileActionInput], required: false }),
+    },
+    resolve: (_r, { id, ...input }, ctx) => updatePersonalSnippet(ctx, id, input),
+  }),
+  deletePersonalSnippet: t.boolean({
+    extensions: { rest: route.del("/snippets/:id") },
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_r, args, ctx) => deletePersonalSnippet(ctx, args.id, ctx.request.headers.get("if-unmodified-since")),
   }),
 }));

@@ -170,6 +170,35 @@ describe("GET /projects/:id/repository/commits/:sha/statuses (signed in only)", 
   });
 });
 
+describe("personal snippet lists (signed in only)", () => {
+  beforeAll(async () => {
+    // 21 public personal snippets, each by another author, and 21 of the developer's own
+    for (const [i, user] of reactors.slice(0, 21).entries()) {
+      expect((await user.api.post("/snippets", { title: `Public ${i}`, visibility: "public", file_name: "a.txt", content: "a" })).status).toBe(201);
+      expect((await team.developer.api.post("/snippets", { title: `Own ${i}`, visibility: i % 2 ? "private" : "internal", file_name: "a.txt", content: "a" })).status).toBe(201);
+    }
+  });
+
+  it.each([
+    ["GET /snippets", "developer", "/snippets?per_page=20"],
+    ["GET /snippets/public", "nonMember", "/snippets/public?per_page=20"],
+    ["GET /snippets/public", "admin", "/snippets/public?per_page=20"],
+  ] as const)(`%s as %s: at most ${LIST_BUDGET} statements for 20 rows`, async (_name, actor, path) => {
+    const client = clientOf(t, team, actor);
+    const { count, roundTrips, sql, status } = await statementsOf(client, path);
+    expect(status).toBe(200);
+    expect((await client.get(path, { raw: true })).body).toHaveLength(20);
+    expect(count, sql.join("\n")).toBeLessThanOrEqual(LIST_BUDGET);
+    expect(roundTrips, sql.join("\n")).toBe(count + versionReads());
+  });
+
+  it(`GET /snippets/:id as the author: at most ${SINGLE_BUDGET} statements`, async () => {
+    const own = (await team.developer.api.get("/snippets?per_page=1")).body[0];
+    const { count, sql } = await statementsOf(team.developer.api, `/snippets/${own.id}`);
+    expect(count, sql.join("\n")).toBeLessThanOrEqual(SINGLE_BUDGET);
+  });
+});
+
 describe("award emoji pages (the count is read with the page)", () => {
   it.each([
     [1, 20, 20, "2"], [2, 20, 5, ""], [3, 20, 0, ""], [1, 100, 25, ""], [26, 1, 0, ""],

@@ -71,7 +71,7 @@ export async function destroyProjects(tx: Tx, ctx: DomainContext, projects: Proj
 
 /**
  * Rows that point at issues, merge requests, snippets and notes of the projects by type and id
- * (no foreign key): reactions and approvals. Subqueries keep the statement size independent of
+ * (no foreign key): reactions, approvals and user agent details. Subqueries keep the statement size independent of
  * how many issues or notes there are.
  */
 async function deletePolymorphicRows(tx: Tx, projectIds: number[]): Promise<void> {
@@ -81,6 +81,9 @@ async function deletePolymorphicRows(tx: Tx, projectIds: number[]): Promise<void
     await tx.$executeRaw`DELETE FROM "AwardEmoji" WHERE "awardableType" = ${type} AND "awardableId" IN (${ofProjects(table)})`;
   }
   await tx.$executeRaw`DELETE FROM "Approval" WHERE "mergeRequestId" IN (${ofProjects("MergeRequest")})`;
+  for (const type of ["Issue", "Snippet"] as const) {
+    await tx.$executeRaw`DELETE FROM "UserAgentDetail" WHERE "subjectType" = ${type} AND "subjectId" IN (${ofProjects(type)})`;
+  }
 }
 
 /**

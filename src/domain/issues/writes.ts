@@ -1,6 +1,7 @@
 // Opening, editing, closing and reopening issues (GitLab's Issues::CreateService, UpdateService,
 // CloseService and ReopenService as the REST API drives them). Each write publishes the
 // domain event "issue" in its transaction, with GitLab's webhook-style `changes`.
+import { recordUserAgentDetail } from "../shared/user-agent-details.js";
 import type { Issue } from "../../generated/prisma/client.js";
 import { forbidden, validationError } from "../../errors.js";
 import type { ProjectAccess } from "../shared/parents.js";
@@ -65,6 +66,7 @@ export async function createIssue(ctx: DomainContext, access: ProjectAccess, inp
     const issue = { ...row, assignees };
     const changes = diff(NEW_ISSUE, snapshot(issue));
     await publish(tx, ctx, "issue", { action: "open", projectId: issue.projectId, issue, actorId: actor.user.id, changes });
+    await recordUserAgentDetail(tx, ctx, "Issue", issue.id);
     return issue;
   });
   // the answer's counts need no statement: a new issue has no comments or votes yet, and the assignees it was created with

@@ -49,6 +49,16 @@ export interface DomainContext extends Services {
    * so that GET answers 301 and other methods 405, as GitLab's API does.
    */
   followProjectRedirects?: boolean;
+  /**
+   * The User-Agent and IP address of the request (GitLab's spam params), stored with what it
+   * creates (user-agent-details.ts); absent outside requests. Personal data: never logged.
+   */
+  client?: RequestClient;
+}
+
+export interface RequestClient {
+  userAgent: string | null;
+  ipAddress: string | null;
 }
 
 export const isAdmin = (actor: Actor | null) => !!actor && actor.user.isAdmin;

@@ -1,6 +1,6 @@
 // What hangs from an issue, a merge request, a snippet or a note by type and id, with no foreign
 // key to follow (GitLab's `dependent: :destroy` on notes and award emoji): their notes, the notes'
-// reactions, and their own reactions. The deleting write calls these in its own transaction and
+// reactions, their own reactions, and an issue's or a snippet's user agent detail. The deleting write calls these in its own transaction and
 // deletes the parent rows itself. Kept below notes and reactions so that the resources they hang
 // from need not import them.
 import { Prisma } from "../../generated/prisma/client.js";
@@ -14,6 +14,9 @@ export async function deleteNoteablesChildren(tx: Tx, type: NoteableType, ids: n
   const noteableIds = Array.isArray(ids) ? Prisma.join(ids) : ids;
   await deleteNotes(tx, Prisma.sql`SELECT "id" FROM "Note" WHERE "noteableType" = ${type} AND "noteableId" IN (${noteableIds})`);
   await tx.$executeRaw`DELETE FROM "AwardEmoji" WHERE "awardableType" = ${type} AND "awardableId" IN (${noteableIds})`;
+  if (type === "Issue" || type === "Snippet") {
+    await tx.$executeRaw`DELETE FROM "UserAgentDetail" WHERE "subjectType" = ${type} AND "subjectId" IN (${noteableIds})`;
+  }
 }
 
 /** Notes (by a subquery selecting their ids) with their reactions. */

@@ -133,3 +133,27 @@ export function canonicalEmojiName(name: string): string | null {
 
 export const UPVOTE_NAME = "thumbsup";
 export const DOWNVOTE_NAME = "thumbsdown";
+
+/** The character and Unicode (CLDR) name of each GitLab emoji name, for rendering `:name:` in text. */
+let glyphs: Map<string, { char: string; title: string }> | undefined;
+
+function buildGlyphs(): Map<string, { char: string; title: string }> {
+  const require = createRequire(import.meta.url);
+  const codes = require("emoji-toolkit/extras/alpha-codes/eac.json") as Record<string, AlphaCode & { output: string }>;
+  const map = new Map<string, { char: string; title: string }>();
+  for (const { output, name, alpha_code } of Object.values(codes)) {
+    const char = String.fromCodePoint(...output.split("-").map((hex) => parseInt(hex, 16)));
+    const canonical = gitlabName(stripColons(alpha_code));
+    if (!map.has(canonical)) map.set(canonical, { char, title: name });
+  }
+  return map;
+}
+
+/** The glyph GitLab shows for an emoji name or alias, or null when the name is unknown. */
+export function emojiGlyph(name: string): { name: string; char: string; title: string } | null {
+  const canonical = canonicalEmojiName(name);
+  if (!canonical) return null;
+  glyphs ??= buildGlyphs();
+  const glyph = glyphs.get(canonical);
+  return glyph ? { name: canonical, ...glyph } : null;
+}

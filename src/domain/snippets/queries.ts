@@ -6,7 +6,7 @@ import type { Prisma, Snippet, SnippetFile } from "../../generated/prisma/client
 import { forbidden, notFound, recordNotFound } from "../../errors.js";
 import { AccessLevel, openVisibilities } from "../shared/access-levels.js";
 import { findProject, type ProjectAccess } from "../shared/parents.js";
-import { requireAuthenticated } from "../shared/guards.js";
+import { requireAdmin, requireAuthenticated } from "../shared/guards.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { featureAvailable } from "../shared/project-features.js";
@@ -15,7 +15,7 @@ import { fitsIdColumn } from "../shared/record-ids.js";
 export type SnippetWithFiles = Snippet & { files: SnippetFile[] };
 
 /** A snippet as rendered: its files and its project (for web_url), loaded with it. */
-export type SnippetView = SnippetWithFiles & { project: ProjectAccess["project"] };
+export type SnippetView = SnippetWithFiles & { project: ProjectAccess["project"] | null };
 
 export interface SnippetAccess {
   snippet: SnippetView;
@@ -43,6 +43,19 @@ export async function findProjectSnippet(ctx: DomainContext, projectRef: string 
   const access = await findSnippetsProject(ctx, projectRef);
   const snippet = await readableSnippet(ctx, access, id);
   if (!snippet) throw snippetMiss(lookup);
+  return { snippet, access };
+}
+
+/**
+ * GET /projects/:id/snippets/:snippet_id/user_agent_detail: the project as the endpoints'
+ * before-filter finds it (404, then 403 without the snippets feature), then administrators only
+ * (401/403), then the snippet ("404 Not found").
+ */
+export async function findProjectSnippetToAdminister(ctx: DomainContext, projectRef: string | number, id: number): Promise<SnippetAccess> {
+  const access = await findSnippetsProject(ctx, projectRef);
+  requireAdmin(ctx);
+  const snippet = await readableSnippet(ctx, access, id);
+  if (!snippet) throw snippetMiss("find");
   return { snippet, access };
 }
 
@@ -157,5 +170,15 @@ export function snippetRaw(snippet: SnippetWithFiles): SnippetRaw {
   const [file] = snippet.files;
   // create and update always leave a file; without one there would be no blob to send
   if (!file) throw notFound("Snippet");
+  return { file_name: posix.basename(file.path), content: file.content };
+}
+
+/**
+ * GET /snippets/:id/files/:ref/:file_path/raw: the file at that path on the snippet repository's
+ * branch (`main`, or HEAD); anything else is "404 File Not Found".
+ */
+export function snippetFileRaw(snippet: SnippetWithFiles, ref: string, filePath: string): SnippetRaw {
+  const file = ref === "main" || ref === "HEAD" ? snippet.files.find((f) => f.path === filePath) : undefined;
+  if (!file) throw notFound("File");
   return { file_name: posix.basename(file.path), content: file.content };
 }

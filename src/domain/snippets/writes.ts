@@ -11,6 +11,7 @@ import { requireAuthenticated } from "../shared/guards.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { lockForDeletion } from "../shared/row-locks.js";
+import { recordUserAgentDetail } from "../shared/user-agent-details.js";
 import { applyFileActions, defaultNames, isValidAction, type FileActionInput, type FileContent } from "./files.js";
 import { checkCreateParams, checkUpdateParams, isBlank, type SnippetCreateInput, type SnippetUpdateInput } from "./params.js";
 import { snippetFilesInclude, snippetForChange, type SnippetView } from "./queries.js";
@@ -66,27 +67,37 @@ const fileRows = (files: FileContent[]) =>
 /** POST in a project found by findSnippetsProject. */
 export async function createProjectSnippet(ctx: DomainContext, access: ProjectAccess, input: SnippetCreateInput): Promise<SnippetView> {
   checkCreateParams(input);
-  const actor = requireAuthenticated(ctx);
+  requireAuthenticated(ctx);
   if (!canCreateSnippet(ctx, access)) throw forbidden();
+  return insertSnippet(ctx, access, input);
+}
+
+/** The service part of a create whose params and permission were checked (project or personal snippet). */
+export async function insertSnippet(ctx: DomainContext, access: ProjectAccess | null, input: SnippetCreateInput): Promise<SnippetView> {
+  const actor = requireAuthenticated(ctx);
   if (input.files && input.file_name != null) throw serviceError(422, "File name and snippet files cannot be used together");
   checkTitle(input.title!);
   const files = newSnippetFiles(input);
   if (!files) throw repositoryError(true);
   const now = ctx.now();
-  const snippet = await ctx.db.snippet.create({
-    data: {
-      projectId: access.project.id,
-      title: input.title!,
-      description: input.description ?? null,
-      visibility: input.visibility!,
-      authorId: actor.user.id,
-      createdAt: now,
-      updatedAt: now,
-      files: { create: fileRows(files) },
-    },
-    include: snippetFilesInclude,
+  const snippet = await ctx.db.$transaction(async (tx) => {
+    const created = await tx.snippet.create({
+      data: {
+        projectId: access?.project.id ?? null,
+        title: input.title!,
+        description: input.description ?? null,
+        visibility: input.visibility!,
+        authorId: actor.user.id,
+        createdAt: now,
+        updatedAt: now,
+        files: { create: fileRows(files) },
+      },
+      include: snippetFilesInclude,
+    });
+    await recordUserAgentDetail(tx, ctx, "Snippet", created.id);
+    return created;
   });
-  return { ...snippet, project: access.project };
+  return { ...snippet, project: access?.project ?? null };
 }
 
 /**
@@ -115,6 +126,11 @@ export async function updateProjectSnippet(ctx: DomainContext, access: ProjectAc
   requireAuthenticated(ctx);
   const snippet = await snippetForChange(ctx, access, id);
   if (!canUpdateSnippet(ctx, access, snippet)) throw forbidden();
+  return changeSnippet(ctx, snippet, input);
+}
+
+/** The service part of an update the caller may make (project or personal snippet). */
+export async function changeSnippet(ctx: DomainContext, snippet: SnippetView, input: SnippetUpdateInput): Promise<SnippetView> {
   if ((input.content != null || input.file_name != null) && snippet.files.length > 1) {
     throw serviceError(400, "To update Snippets with multiple files, you must use the `files` parameter");
   }
@@ -134,7 +150,7 @@ export async function updateProjectSnippet(ctx: DomainContext, access: ProjectAc
     }
     return tx.snippet.update({ where: { id: snippet.id }, data, include: snippetFilesInclude });
   });
-  return { ...updated, project: access.project };
+  return { ...updated, project: snippet.project };
 }
 
 /**
@@ -146,6 +162,11 @@ export async function deleteProjectSnippet(ctx: DomainContext, access: ProjectAc
   requireAuthenticated(ctx);
   const snippet = await snippetForChange(ctx, access, id);
   if (!canDeleteSnippet(ctx, access, snippet)) throw forbidden();
+  return removeSnippet(ctx, snippet, unmodifiedSince);
+}
+
+/** The destroy a caller may do (project or personal snippet): 412 on a stale If-Unmodified-Since; its notes go with it. */
+export async function removeSnippet(ctx: DomainContext, snippet: SnippetView, unmodifiedSince?: string | null): Promise<boolean> {
   assertUnmodifiedSince(snippet.updatedAt, unmodifiedSince);
   await ctx.db.$transaction(async (tx) => {
     await lockForDeletion(tx, ctx, "Snippet", [snippet.id]);

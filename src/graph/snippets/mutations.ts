@@ -1,9 +1,10 @@
-// createSnippet, updateSnippet and destroySnippet: project snippets over the REST snippet writes
-// (snippets/writes.ts rules). GitLab's `blobActions` are the REST `files`; Forgeline has no
-// personal snippets, so createSnippet needs a projectPath.
+// createSnippet, updateSnippet and destroySnippet: project and personal snippets over the REST
+// snippet writes (snippets/writes.ts and personal.ts rules). GitLab's `blobActions` are the REST
+// `files`; createSnippet without a projectPath creates a personal snippet.
 import { AppError } from "../../errors.js";
 import { FILE_ACTIONS } from "../../domain/snippets/params.js";
-import { findSnippetsProject, findSnippetsProjectBySnippetId } from "../../domain/snippets/queries.js";
+import { findSnippetsProject } from "../../domain/snippets/queries.js";
+import { createPersonalSnippet, deletePersonalSnippet, findSnippetContainer, updatePersonalSnippet } from "../../domain/snippets/personal.js";
 import { createProjectSnippet, deleteProjectSnippet, updateProjectSnippet } from "../../domain/snippets/writes.js";
 import type { Context } from "../../context.js";
 import { builder } from "../shared/builder.js";
@@ -28,10 +29,10 @@ type BlobAction = { action: string; previousPath?: string | null; filePath: stri
 const restFiles = (actions: readonly BlobAction[]) =>
   actions.map((blob) => ({ action: blob.action, previous_path: blob.previousPath, file_path: blob.filePath, content: blob.content }));
 
-/** The snippet a global id names and its project (the writes find the snippet in it, after checking the input). */
-async function snippetInProject(ctx: Context, gid: string | number) {
+/** The snippet a global id names and its project or "personal" (the writes find the snippet, after checking the input). */
+async function snippetInContainer(ctx: Context, gid: string | number) {
   const id = recordIdOf(gid, "Snippet");
-  return { id, access: await findSnippetsProjectBySnippetId(ctx, id) };
+  return { id, container: await findSnippetContainer(ctx, id) };
 }
 
 /** A new snippet's files: GitLab's CreateService takes `create` actions only. */
@@ -45,16 +46,16 @@ const snippet = { field: "snippet", type: SnippetRef };
 
 payloadMutation("createSnippet", {
   inputFields: (t) => ({
-    projectPath: t.id({ required: true, description: "Full path of the project the snippet belongs to." }),
+    projectPath: t.id({ description: "Full path of the project the snippet belongs to; without it a personal snippet." }),
     title: t.string({ required: true }),
     description: t.string(),
     visibilityLevel: t.field({ type: VisibilityLevelsEnum, required: true }),
     blobActions: t.field({ type: [SnippetBlobActionInput], description: "The files (`create` actions)." }),
   }),
   write: async (input, ctx) => {
-    const projectPath = projectPathOf(input.projectPath);
     const snippetInput = { title: input.title, description: input.description, visibility: input.visibilityLevel, files: newFiles(input.blobActions) };
-    return createProjectSnippet(ctx, await findSnippetsProject(ctx, projectPath), snippetInput);
+    if (input.projectPath == null) return createPersonalSnippet(ctx, snippetInput);
+    return createProjectSnippet(ctx, await findSnippetsProject(ctx, projectPathOf(input.projectPath)), snippetInput);
   },
   returns: snippet,
 });
@@ -68,13 +69,14 @@ payloadMutation("updateSnippet", {
     blobActions: t.field({ type: [SnippetBlobActionInput] }),
   }),
   write: async (input, ctx) => {
-    const { id, access } = await snippetInProject(ctx, input.id);
-    return updateProjectSnippet(ctx, access, id, {
+    const { id, container } = await snippetInContainer(ctx, input.id);
+    const changes = {
       title: input.title,
       description: input.description,
       visibility: input.visibilityLevel,
       files: input.blobActions ? restFiles(input.blobActions) : undefined,
-    });
+    };
+    return container === "personal" ? updatePersonalSnippet(ctx, id, changes) : updateProjectSnippet(ctx, container, id, changes);
   },
   returns: snippet,
 });
@@ -82,8 +84,8 @@ payloadMutation("updateSnippet", {
 payloadMutation("destroySnippet", {
   inputFields: (t) => ({ id: t.id({ required: true, description: "Global id of the snippet." }) }),
   write: async (input, ctx) => {
-    const { id, access } = await snippetInProject(ctx, input.id);
-    await deleteProjectSnippet(ctx, access, id);
+    const { id, container } = await snippetInContainer(ctx, input.id);
+    await (container === "personal" ? deletePersonalSnippet(ctx, id) : deleteProjectSnippet(ctx, container, id));
     return null;
   },
   returns: { ...snippet, description: "Always null: the snippet is gone." },

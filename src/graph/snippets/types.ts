@@ -1,13 +1,14 @@
-// Project snippets: the Snippet node (Awardable, Noteable) with its blobs, Project.snippets and
-// the root `snippets`, read through the domain's snippet list and lookups (members see every
-// snippet, others the public ones and, signed in, the internal ones). Forgeline has no personal
-// snippets: `type: personal` finds none.
+// Snippets: the Snippet node (Awardable, Noteable) with its blobs, Project.snippets and the root
+// `snippets`, read through the domain's snippet list and lookups (a project's members see every
+// snippet, others the public ones and, signed in, the internal ones; a personal snippet (project
+// null) by PersonalSnippetPolicy). The root `snippets` finds personal ones by `ids` only.
 import { GraphQLError } from "graphql";
 import type { SnippetFile } from "../../generated/prisma/client.js";
 import { findProject, shownProjectAccess } from "../../domain/shared/parents.js";
 import { snippetFileRawUrl, snippetHttpUrlToRepo, snippetRawUrl, snippetSshUrlToRepo, snippetWebUrl } from "../../domain/snippets/urls.js";
 import { findSnippetsByIds } from "../../domain/snippets/lookups.js";
-import { findProjectSnippetById, listProjectSnippets, type SnippetView } from "../../domain/snippets/queries.js";
+import { findSnippet } from "../../domain/snippets/personal.js";
+import { listProjectSnippets, type SnippetView } from "../../domain/snippets/queries.js";
 import { AwardableRef } from "../award-emoji/types.js";
 import { builder } from "../shared/builder.js";
 import { VisibilityLevelsEnum } from "../shared/mutation-inputs.js";
@@ -62,7 +63,7 @@ builder.node(SnippetRef, {
     httpUrlToRepo: t.string({ resolve: (snippet, _a, ctx) => snippetHttpUrlToRepo(ctx, snippet) }),
     sshUrlToRepo: t.string({ resolve: (snippet, _a, ctx) => snippetSshUrlToRepo(ctx, snippet) }),
     author: t.field({ type: UserRef, resolve: (snippet, _a, ctx) => userById(ctx, snippet.authorId) }),
-    project: t.field({ type: ProjectRef, resolve: (snippet) => snippet.project }),
+    project: t.field({ type: ProjectRef, nullable: true, description: "Null for a personal snippet.", resolve: (snippet) => snippet.project }),
     createdAt: t.expose("createdAt", { type: "Time" }),
     updatedAt: t.expose("updatedAt", { type: "Time" }),
   }),
@@ -85,7 +86,7 @@ builder.objectFields(ProjectRef, (t) => ({
   ),
 }));
 
-registerNodeLoader("Snippet", SnippetRef, async (ctx, id) => (await findProjectSnippetById(ctx, id)).snippet);
+registerNodeLoader("Snippet", SnippetRef, (ctx, id) => findSnippet(ctx, id));
 
 const SnippetTypeEnum = builder.enumType("TypeEnum", { values: ["personal", "project"] as const });
 const VisibilityScopesEnum = builder.enumType("VisibilityScopesEnum", { values: ["private", "internal", "public"] as const });
@@ -122,8 +123,8 @@ builder.queryFields((t) => ({
         const authorId = args.authorId == null ? undefined : idOfGid(String(args.authorId), "User");
         if (ids === null || projectId === null || authorId === null) return null;
         const filters = { author_id: authorId, visibility: args.visibility };
+        if (projectId == null) return findSnippetsByIds(ctx, ids!, { ...filters, type: args.type }).then((rows) => arrayConnection(args, rows));
         if (args.type === "personal") return arrayConnection(args, []);
-        if (projectId == null) return findSnippetsByIds(ctx, ids!, filters).then((rows) => arrayConnection(args, rows));
         return orNull(async () => {
           const access = await findProject(ctx, projectId);
           return offsetConnection(args, (page) => listProjectSnippets(ctx, access, { ids, ...filters }, page));

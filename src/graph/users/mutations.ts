@@ -6,7 +6,9 @@ import { updateUser } from "../../domain/users/update.js";
 import { findUserToAdminister } from "../../domain/users/states.js";
 import { userIdOf } from "../shared/mutation-inputs.js";
 import { payloadMutation } from "../shared/payload-mutation.js";
-import { UserRef } from "./types.js";
+import { currentUser } from "../../domain/users/queries.js";
+import { CLEAR_STATUS_AFTER_CHOICES, setUserStatus } from "../../domain/users/status.js";
+import { AvailabilityEnum, UserRef, UserStatusRef } from "./types.js";
 
 const AVATAR = "An image of at most 200 KiB (GraphQL multipart request).";
 
@@ -73,4 +75,18 @@ payloadMutation("userDelete", {
     hardDelete: t.boolean({ description: "Deletes the contributions and solely owned groups too, instead of moving them to the ghost user." }),
   }),
   write: async (input, ctx) => deleteUser(ctx, await findUserToAdminister(ctx, userIdOf(input.id)), !!input.hardDelete),
+});
+
+payloadMutation("userSetStatus", {
+  description:
+    "Sets the caller's status, as REST PUT /user/status (not in GitLab's GraphQL API): what is not given is cleared; no emoji, message or availability other than NOT_SET removes it (status null).",
+  inputFields: (t) => ({
+    emoji: t.string({ description: "An emoji name; speech_balloon when a message or availability is set without one." }),
+    message: t.string({ description: "At most 100 characters." }),
+    availability: t.field({ type: AvailabilityEnum }),
+    clearStatusAfter: t.string({ description: `One of ${CLEAR_STATUS_AFTER_CHOICES.join(", ")}.` }),
+  }),
+  write: (input, ctx) =>
+    setUserStatus(ctx, currentUser(ctx), { emoji: input.emoji, message: input.message, availability: input.availability, clear_status_after: input.clearStatusAfter }, "replace"),
+  returns: { field: "status", type: UserStatusRef },
 });

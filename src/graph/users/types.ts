@@ -10,8 +10,26 @@ import { countedConnection } from "../shared/connection-types.js";
 import { orNull } from "../shared/errors.js";
 import { registerNodeLoader } from "../shared/node.js";
 import { userLoader } from "../../domain/shared/loaders.js";
+import type { UserStatus } from "../../generated/prisma/client.js";
+import { statusMessageHtml, statusOfUser } from "../../domain/users/status.js";
 
 export const UserRef = builder.objectRef<User>("UserCore");
+
+/** GitLab's AvailabilityEnum. */
+export const AvailabilityEnum = builder.enumType("AvailabilityEnum", {
+  values: { NOT_SET: { value: "not_set" }, BUSY: { value: "busy" } } as const,
+});
+
+export const UserStatusRef = builder.objectRef<UserStatus>("UserStatus").implement({
+  description: "A user's status (GitLab's UserStatus); gone once its clearStatusAt has passed.",
+  fields: (t) => ({
+    emoji: t.exposeString("emoji", { nullable: true }),
+    message: t.exposeString("message", { nullable: true }),
+    messageHtml: t.string({ nullable: true, resolve: (status) => statusMessageHtml(status) }),
+    availability: t.field({ type: AvailabilityEnum, resolve: (status) => status.availability as "not_set" | "busy" }),
+    clearStatusAt: t.expose("clearStatusAt", { type: "Time", nullable: true }),
+  }),
+});
 
 builder.node(UserRef, {
   description: "A user (GitLab's UserCore).",
@@ -24,6 +42,7 @@ builder.node(UserRef, {
     avatarUrl: t.string({ resolve: (user, _a, ctx) => avatarUrlOfUser(ctx, user) }),
     webUrl: t.string({ resolve: (user, _a, ctx) => webUrlOfUser(ctx, user) }),
     createdAt: t.expose("createdAt", { type: "Time" }),
+    status: t.field({ type: UserStatusRef, nullable: true, description: "The status the user shows, if any.", resolve: (user, _a, ctx) => statusOfUser(ctx, user) }),
   }),
 });
 

@@ -36,7 +36,7 @@ export function parameters(route: Route, field: GraphQLField<unknown, unknown>):
 }
 
 /** POST and PUT carry their params in the body (the query string works too, as in Grape). */
-const hasBody = (route: Route) => route.method === "POST" || route.method === "PUT";
+const hasBody = (route: Route) => route.method === "POST" || route.method === "PUT" || route.method === "PATCH";
 
 /** A path segment is text: `id` takes a numeric id or a URL-encoded path (`group%2Fproject`). */
 function pathSchema(arg: GraphQLArgument): JsonSchema {
