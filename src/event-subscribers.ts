@@ -4,6 +4,7 @@
 // domain, which imports nothing from src/webhooks.
 import "./domain/merge-requests/subscribers.js";
 import "./domain/notes/subscribers.js";
+import "./domain/events/subscribers.js";
 import "./webhooks/subscribers.js";
 import "./webhooks/tag-push.js";
 import "./domain/merge-requests/approvals/subscribers.js";

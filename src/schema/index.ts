@@ -31,6 +31,7 @@ import "./discussions.js";
 import "./snippets.js";
 import "./award-emoji.js";
 import "./user-agent-details.js";
+import "./events.js";
 import "./approvals/index.js";
 import "./lifecycle.js";
 import "./uploads.js";

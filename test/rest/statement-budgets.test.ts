@@ -18,6 +18,7 @@ const EMOJI = ["thumbsup", "thumbsdown", "heart", "tada", "smile", "rocket", "ey
 
 const LIST_BUDGET = 3;
 const SINGLE_BUDGET = 2;
+const EVENTS_BUDGET = 4;
 
 let t: TestApp;
 let team: TeamWithProjects;
@@ -48,6 +49,8 @@ beforeAll(async () => {
     issue: `${p}/issues/${issue}`,
     approvalState: `${p}/merge_requests/${mr.iid}/approval_state`,
     user: "/user",
+    projectEvents: `${p}/events?per_page=20`,
+    userEvents: `/users/${team.owner.id}/events?per_page=20`,
   };
 });
 
@@ -80,6 +83,13 @@ const CASES: [name: string, key: string, budget: number, rows: number | null, ac
   ["a project by id", "project", SINGLE_BUDGET, null, READERS],
   ["a project by full path", "projectByPath", SINGLE_BUDGET, null, READERS],
   ["an issue", "issue", SINGLE_BUDGET, null, READERS],
+  // the count, the page, the notes it names and one statement for the issues, merge requests and
+  // snippets it names (directly or through the notes) with the issues' assignees; authors, projects
+  // and the caller's levels come from the caches
+  ["project events", "projectEvents", EVENTS_BUDGET, 20, READERS],
+  // ... and, for signed-in callers who are not administrators, the two statements of the shared
+  // visibility filter (the caller's group memberships: visible projects)
+  ["a user's events", "userEvents", EVENTS_BUDGET + 1, 20, READERS],
 ];
 
 describe.each(CASES)("%s", (_name, key, budget, rows, actors) => {
@@ -214,9 +224,10 @@ describe("award emoji pages (the count is read with the page)", () => {
 });
 
 describe("writes", () => {
-  // the next iid, the insert, the delivery rows and COMMIT (the hooks that hear the event come from
-  // the cache; the answer's comment and vote counts are those of a new issue: none)
-  const CREATE_ISSUE_BUDGET = 4;
+  // the next iid, the insert, its contribution event, the delivery rows and COMMIT (the hooks that
+  // hear the event come from the cache; the answer's comment and vote counts are those of a new
+  // issue: none)
+  const CREATE_ISSUE_BUDGET = 5;
   it(`POST issue with a group hook listening: at most ${CREATE_ISSUE_BUDGET} statements, one delivery row`, async () => {
     const group = (await t.root.post("/groups", { name: "Hooked", path: "hooked", visibility: "public" })).body;
     const project = (await t.root.post("/projects", { name: "Hooked", namespace_id: group.id })).body;

@@ -1,7 +1,7 @@
 // Writing notes (Notes::CreateService / UpdateService / DestroyService behind lib/api/notes.rb):
 // who may comment and who may change a comment (NotePolicy), internal notes, GitLab's answers to
 // invalid notes, and the `note` domain event published inside the transaction.
-import { deleteReactionsOf } from "../shared/dependent-rows.js";
+import { deleteNoteEvents, deleteReactionsOf } from "../shared/dependent-rows.js";
 import { AccessLevel, canReadInternalNotes } from "../shared/access-levels.js";
 import { requireAuthenticated } from "../shared/guards.js";
 import { badRequest, forbidden, paramError, recordNotFound } from "../../errors.js";
@@ -180,6 +180,7 @@ export async function deleteNote(ctx: DomainContext, found: NoteAccess, unmodifi
   await ctx.db.$transaction(async (tx) => {
     await lockForDeletion(tx, ctx, "Note", [note.id]);
     await deleteReactionsOf(tx, "Note", [note.id]);
+    await deleteNoteEvents(tx, note.id);
     await tx.note.delete({ where: { id: note.id } });
   });
   return true;

@@ -13,7 +13,7 @@ import { withRepositoryLock } from "../../git/locks.js";
 import { NULL_SHA, type CommitObject } from "../../git/objects.js";
 import { StaleRefError, type Ref, type RefUpdate } from "../../git/repository.js";
 import type { DomainContext } from "../shared/context.js";
-import { BLANK_SHA, publish, type PushedCommit, type PushedCommits, type Tx } from "../shared/events.js";
+import { BLANK_SHA, publish, type PushedCommit, type PushedCommits, type RefGroup, type Tx } from "../shared/events.js";
 import { commitFacts, repositoryOf, type GitRepository } from "./git.js";
 
 export const BRANCH_PREFIX = "refs/heads/";
@@ -95,6 +95,7 @@ export async function recordRefs(
   const branches = states.filter((s) => s.name.startsWith(BRANCH_PREFIX));
   const tags = states.filter((s) => s.name.startsWith(TAG_PREFIX));
   const withHooks = hooksAllowed(states);
+  const groupOf = refGroups(states);
   const project = await ctx.db.project.findUniqueOrThrow({ where: { id: projectId }, select: { defaultBranch: true } });
   const existingBranches = await ctx.db.branch.findMany({ where: { projectId }, select: { name: true, headSha: true } });
   const defaultHead = existingBranches.find((b) => b.name === project.defaultBranch)?.headSha ?? null;
@@ -107,10 +108,10 @@ export async function recordRefs(
     await tx.pendingRefUpdate.deleteMany({ where: { projectId } });
     await options.inTransaction?.(tx);
     for (const [i, push] of pushes.entries()) {
-      await publish(tx, ctx, "push", { projectId, ...push, actorId: options.actorId, withHooks: withHooks(branches[i]!) });
+      await publish(tx, ctx, "push", { projectId, ...push, actorId: options.actorId, withHooks: withHooks(branches[i]!), group: groupOf(branches[i]!) });
     }
     for (const [i, push] of tagPushes.entries()) {
-      await publish(tx, ctx, "tag_push", { projectId, ...push, actorId: options.actorId, withHooks: withHooks(tags[i]!) });
+      await publish(tx, ctx, "tag_push", { projectId, ...push, actorId: options.actorId, withHooks: withHooks(tags[i]!), group: groupOf(tags[i]!) });
     }
     return chosen;
   });
@@ -122,10 +123,20 @@ export async function recordRefs(
  * updated, removed): a group larger than the limit sends no hooks; everything else still happens.
  */
 function hooksAllowed(states: RefState[]): (state: RefState) => boolean {
-  const groupOf = (s: RefState) => `${s.name.startsWith(BRANCH_PREFIX) ? "branch" : "tag"}:${s.before === BLANK_SHA ? "created" : s.after === BLANK_SHA ? "removed" : "pushed"}`;
+  const groupOf = refGroups(states);
+  return (state) => groupOf(state).size <= PUSH_EVENT_HOOKS_LIMIT;
+}
+
+/** Each ref's group in the push: the refs of its kind (branch, tag) and action (created, updated, removed). */
+function refGroups(states: RefState[]): (state: RefState) => RefGroup {
+  const keyOf = (s: RefState) => `${s.name.startsWith(BRANCH_PREFIX) ? "branch" : "tag"}:${s.before === BLANK_SHA ? "created" : s.after === BLANK_SHA ? "removed" : "pushed"}`;
   const sizes = new Map<string, number>();
-  for (const state of states) sizes.set(groupOf(state), (sizes.get(groupOf(state)) ?? 0) + 1);
-  return (state) => sizes.get(groupOf(state))! <= PUSH_EVENT_HOOKS_LIMIT;
+  const firsts = new Map<string, RefState>();
+  for (const state of states) {
+    sizes.set(keyOf(state), (sizes.get(keyOf(state)) ?? 0) + 1);
+    if (!firsts.has(keyOf(state))) firsts.set(keyOf(state), state);
+  }
+  return (state) => ({ size: sizes.get(keyOf(state))!, first: firsts.get(keyOf(state)) === state });
 }
 
 async function refStates(

@@ -23,6 +23,16 @@ export interface PushedCommits {
   total: number;
 }
 
+/**
+ * The refs of one push with the same kind (branch or tag) and action (created, pushed, removed):
+ * how many, and whether this one comes first. GitLab records one bulk contribution event for a group
+ * larger than push_event_activities_limit instead of one per ref.
+ */
+export interface RefGroup {
+  size: number;
+  first: boolean;
+}
+
 /** A branch was created, moved (advanced or forced) or deleted: a push, through git or the API. */
 export interface PushEvent {
   projectId: number;
@@ -37,6 +47,7 @@ export interface PushEvent {
   actorId: number | null;
   /** false when the push moved more refs than push hooks are sent for (GitLab's push_event_hooks_limit) */
   withHooks: boolean;
+  group: RefGroup;
 }
 
 /** A tag was created (before: BLANK_SHA), moved, or deleted (after: BLANK_SHA): GitLab's tag push. */
@@ -53,6 +64,7 @@ export interface TagPushEvent {
   message: string | null;
   actorId: number | null;
   withHooks: boolean;
+  group: RefGroup;
 }
 
 /** Old and new value of each changed attribute (GitLab's `changes`), keyed by REST field name. */
