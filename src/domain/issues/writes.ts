@@ -11,7 +11,7 @@ import { withNextInternalId } from "../shared/internal-ids.js";
 import { issuableFactsLoader, issuableKey } from "../shared/issuable-facts.js";
 import { requireAtLeastOne } from "../shared/param-rules.js";
 import { assigneesToStore } from "./assignees.js";
-import { labelSnapshot, labelsNamed, labelsOfIssuables, linkLabels } from "../labels/issuable-labels.js";
+import { knownLabels, labelSnapshot, labelsNamed, labelsOfIssuables, linkLabels } from "../labels/issuable-labels.js";
 import { labelsAfter, parseDueDate, titleAndDescriptionErrors, type LabelChanges } from "./rules.js";
 import { canCreateIssue, canSetConfidentiality, canSetIssueMetadata, type IssueAccess, type IssueWithAssignees } from "./queries.js";
 
@@ -73,6 +73,7 @@ export async function createIssue(ctx: DomainContext, access: ProjectAccess, inp
   // the answer's counts need no statement: a new issue has no comments or votes yet, and the assignees it was created with
   const facts = { userNotesCount: 0, upvotes: 0, downvotes: 0, assigneeIds: [...assigneeIds].sort((a, b) => a - b), labelIds: created.labels.map((label) => label.id) };
   ctx.loaders.get(issuableFactsLoader).prime(issuableKey("Issue", created.id), facts);
+  knownLabels(ctx, created.labels);
   return created;
 }
 

@@ -107,6 +107,12 @@ export async function labelsOfIssuable(ctx: DomainContext, kind: IssuableKind, i
   return labels.filter((label): label is Label => label != null && !(label instanceof Error)).sort(byTitle);
 }
 
+/** Labels a write has at hand, for this request's answer (no read of them again). */
+export function knownLabels(ctx: DomainContext, labels: Label[]): void {
+  const loader = ctx.loaders.get(labelsByIdLoader);
+  for (const label of labels) loader.prime(label.id, label);
+}
+
 /** Labels by id: from the server's cache, the rest in one query per request tick (then kept). */
 const labelsByIdLoader: LoaderFactory<DataLoader<number, Label | null>> = (services) =>
   new DataLoader(async (ids) => {
