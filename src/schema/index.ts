@@ -28,6 +28,7 @@ import "./notes.js";
 import "./discussions.js";
 import "./snippets.js";
 import "./award-emoji.js";
+import "./labels.js";
 import "./approvals/index.js";
 import "./lifecycle.js";
 
