@@ -30,8 +30,6 @@ import { findRepositories } from "../src/backup/repositories.js";
 
 /** Filled by the migrations, not copied: migration history, cache versions. */
 const NOT_COPIED = new Set(["_prisma_migrations", "CacheVersion"]);
-/** Written by PostgreSQL's triggers from the labels column of the rows copied: only compared. */
-const DERIVED = new Set(["IssueLabel", "MergeRequestLabel"]);
 const ROWS_PER_STATEMENT = 500;
 
 class CopyError extends Error {}
@@ -260,7 +258,7 @@ async function copyAll(source: Database.Database, target: pg.Client, uploads: st
     await target.query("BEGIN");
     const counts: [string, number, number][] = [];
     for (const table of tables) {
-      const copied = DERIVED.has(table.name) ? 0 : await copyTable(source, target, table);
+      const copied = await copyTable(source, target, table);
       counts.push([table.name, copied, 0]);
     }
     await moveSequences(target, tables);

@@ -32,6 +32,7 @@ import "./snippets.js";
 import "./award-emoji.js";
 import "./user-agent-details.js";
 import "./events.js";
+import "./labels.js";
 import "./approvals/index.js";
 import "./lifecycle.js";
 import "./uploads.js";

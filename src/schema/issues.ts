@@ -8,7 +8,8 @@ import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-fact
 import { findProject, projectById, findProjectToWrite } from "../domain/shared/parents.js";
 import type { Context } from "../context.js";
 import { projectPageUrl } from "../domain/shared/web-urls.js";
-import { labelsOf, taskStatus } from "../domain/issues/rules.js";
+import { taskStatus } from "../domain/issues/rules.js";
+import { labelsOfIssuable } from "../domain/labels/issuable-labels.js";
 import { taskCompletionStatus } from "../domain/shared/task-lists.js";
 import { createIssue, requireIssueChanges, updateIssue } from "../domain/issues/writes.js";
 import { findIssue } from "../domain/issues/queries.js";
@@ -47,7 +48,7 @@ export const IssueEntity = builder.prismaObject("Issue", {
     updated_at: t.expose("updatedAt", { type: "DateTime" }),
     closed_at: t.expose("closedAt", { type: "DateTime", nullable: true }),
     closed_by: t.field({ type: UserBasic, nullable: true, resolve: (i, _a, ctx) => user(ctx, i.closedById) }),
-    labels: t.stringList({ resolve: (i) => labelsOf(i) }),
+    labels: t.stringList({ resolve: async (i, _a, ctx) => (await labelsOfIssuable(ctx, "Issue", i.id)).map((label) => label.title) }),
     milestone: t.field({ type: "JSON", nullable: true, resolve: none }),
     assignees: t.field({ type: [UserBasic], resolve: (i, _a, ctx) => assigneesOf(ctx, i) }),
     author: t.field({ type: UserBasic, resolve: async (i, _a, ctx) => (await user(ctx, i.authorId))! }),

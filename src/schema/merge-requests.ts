@@ -4,7 +4,8 @@
 // award_emoji to both types (award-emoji/queries.ts).
 import type { Context } from "../context.js";
 import { mergeRequestDiffOnce } from "../domain/merge-requests/versions.js";
-import { labelsOf, referencesOf } from "../domain/merge-requests/fields.js";
+import { referencesOf } from "../domain/merge-requests/fields.js";
+import { labelsOfIssuable } from "../domain/labels/issuable-labels.js";
 import { projectPageUrl } from "../domain/shared/web-urls.js";
 import { taskCompletionStatus } from "../domain/shared/task-lists.js";
 import {
@@ -75,7 +76,7 @@ const basicFields = (t: Fields) => ({
   reviewers: t.field({ type: [UserBasic], resolve: (mr: unknown, _a: unknown, ctx: Context) => users(ctx, userIdsOf(row(mr).reviewers)) }),
   source_project_id: t.exposeInt("projectId"),
   target_project_id: t.exposeInt("projectId"),
-  labels: t.stringList({ resolve: (mr: unknown) => labelsOf(row(mr)) }),
+  labels: t.stringList({ resolve: async (mr: unknown, _a: unknown, ctx: Context) => (await labelsOfIssuable(ctx, "MergeRequest", row(mr).id)).map((label) => label.title) }),
   draft: t.exposeBoolean("draft"),
   imported: t.boolean({ resolve: () => false }),
   imported_from: t.string({ resolve: () => "none" }),

@@ -202,7 +202,8 @@ describe("POST /projects/:id/issues", () => {
         action: "open", projectId: priv.id, issue: expect.objectContaining({ id: issue.id, iid: issue.iid, assignees: [{ issueId: issue.id, userId: guest.id }] }), actorId: reporter.id,
         changes: expect.objectContaining({
           title: { previous: null, current: "Evented" },
-          labels: { previous: [], current: ["a"] },
+          // label snapshots (the webhook builder renders them as hook attributes): a new name became a project label
+          labels: { previous: [], current: [expect.objectContaining({ title: "a", color: "#6699cc", projectId: priv.id, groupId: null })] },
           assignees: { previous: [], current: [guest.id] },
         }),
       },
@@ -403,7 +404,7 @@ describe("PUT /projects/:id/issues/:issue_iid", () => {
       closed_by_id: { previous: null, current: developer.id },
       closed_at: { previous: null, current: res.body.closed_at },
     });
-    expect(events[1]!.changes).toMatchObject({ title: { previous: "Before", current: "After" }, labels: { previous: [], current: ["x"] } });
+    expect(events[1]!.changes).toMatchObject({ title: { previous: "Before", current: "After" }, labels: { previous: [], current: [expect.objectContaining({ title: "x" })] } });
     expect(events[1]!.changes).not.toHaveProperty("state");
     events.length = 0;
     const unchanged = await developer.api.put(issuePath(priv, issue.iid), { title: "After", state_event: "close" });
@@ -660,7 +661,7 @@ describe("X-Total stays exact while counts are kept between requests", () => {
 });
 
 describe("the labels filter follows label changes", () => {
-  // names are filtered through IssueLabel rows that triggers write from the labels column
+  // names are filtered through the issue's links to label records, which its writes keep
   it("after replacing, adding and removing labels", async () => {
     const project = await projectWithMembers({ visibility: "public" });
     const issue = await createIssue(developer.api, project.id, { title: "Relabelled", labels: "bug,ui" });

@@ -323,7 +323,7 @@ describe("PUT /projects/:id/merge_requests/:merge_request_iid", () => {
       force_remove_source_branch: false, labels: ["three", "two"], author: userBasic(developer),
     });
     expect(Date.parse(res.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(mr.updated_at));
-    // the labels filter follows the change (MergeRequestLabel rows written by triggers)
+    // the labels filter follows the change (the merge request's label links, written with the change)
     const iidsWith = async (labels: string) => (await t.anon.get(`${mrs(publicProject)}?labels=${labels}&state=all`)).body.map((m: any) => m.iid);
     expect(await iidsWith("three,two")).toContain(mr.iid);
     expect(await iidsWith("one")).not.toContain(mr.iid);

@@ -224,10 +224,11 @@ describe("award emoji pages (the count is read with the page)", () => {
 });
 
 describe("writes", () => {
-  // the next iid, the insert, its contribution event, the delivery rows and COMMIT (the hooks that
-  // hear the event come from the cache; the answer's comment and vote counts are those of a new
-  // issue: none)
-  const CREATE_ISSUE_BUDGET = 5;
+  // the next iid, the insert, its contribution event, the labels its names resolve to, the links
+  // to them, the delivery rows and COMMIT (the hooks that hear the event come from the cache; the
+  // payload's labels are those the write resolved; the answer's comment and vote counts are those
+  // of a new issue: none)
+  const CREATE_ISSUE_BUDGET = 7;
   it(`POST issue with a group hook listening: at most ${CREATE_ISSUE_BUDGET} statements, one delivery row`, async () => {
     const group = (await t.root.post("/groups", { name: "Hooked", path: "hooked", visibility: "public" })).body;
     const project = (await t.root.post("/projects", { name: "Hooked", namespace_id: group.id })).body;

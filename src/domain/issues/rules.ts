@@ -1,7 +1,6 @@
-// Value rules of issue attributes: title and description lengths and label lists (stored as a
-// JSON array of names), which serve merge requests too; due dates, and the Markdown task list
+// Value rules of issue attributes: title and description lengths and label lists (label titles
+// as callers give them), which serve merge requests too; due dates, and the Markdown task list
 // GitLab counts in descriptions.
-import type { Issue } from "../../generated/prisma/client.js";
 import { taskCompletionStatus } from "../shared/task-lists.js";
 
 const MAX_TITLE = 255;
@@ -15,12 +14,6 @@ export function titleAndDescriptionErrors(title: string, description: string | n
   if ([...title].length > MAX_TITLE) add("title", `is too long (maximum is ${MAX_TITLE} characters)`);
   if (description != null && [...description].length > MAX_DESCRIPTION) add("description", `is too long (maximum is ${MAX_DESCRIPTION} characters)`);
   return errors;
-}
-
-/** The issue's label names, sorted as GitLab lists them. */
-export function labelsOf(issue: Pick<Issue, "labels">): string[] {
-  const parsed: unknown = JSON.parse(issue.labels || "[]");
-  return Array.isArray(parsed) ? sortNames(parsed.map(String)) : [];
 }
 
 export interface LabelChanges {
@@ -55,18 +48,18 @@ export function labelFilter(labels: string[] | null | undefined): LabelFilter {
   return { kind: "every", names };
 }
 
-type LabelsCondition = { labels: string } | { NOT: { labels: string } } | { AND: { labelNames: { some: { name: string } } }[] };
+type LabelsCondition = { labelLinks: { none: object } | { some: object } } | { AND: { labelLinks: { some: { label: { title: string } } } }[] };
 
 /**
- * The filter as a condition on issues and merge requests: no label and any label on the labels
- * column (a JSON array of names), named labels through the rows of their names (IssueLabel,
- * MergeRequestLabel), each name spelled exactly (GitLab matches label titles case-sensitively).
+ * The filter as a condition on issues and merge requests, through their label links (indexed by
+ * label): no label, any label, or a link to a label of each title, spelled exactly (GitLab
+ * matches label titles case-sensitively).
  */
 export function labelsCondition(filter: LabelFilter): LabelsCondition | null {
   if (!filter) return null;
-  if (filter.kind === "none") return { labels: "[]" };
-  if (filter.kind === "any") return { NOT: { labels: "[]" } };
-  return { AND: filter.names.map((name) => ({ labelNames: { some: { name } } })) };
+  if (filter.kind === "none") return { labelLinks: { none: {} } };
+  if (filter.kind === "any") return { labelLinks: { some: {} } };
+  return { AND: filter.names.map((title) => ({ labelLinks: { some: { label: { title } } } })) };
 }
 
 /** Ruby's String#sort order (bytewise), which GitLab applies to label names. */

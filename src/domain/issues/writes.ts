@@ -2,7 +2,7 @@
 // CloseService and ReopenService as the REST API drives them). Each write publishes the
 // domain event "issue" in its transaction, with GitLab's webhook-style `changes`.
 import { recordUserAgentDetail } from "../shared/user-agent-details.js";
-import type { Issue } from "../../generated/prisma/client.js";
+import type { Issue, Label } from "../../generated/prisma/client.js";
 import { forbidden, validationError } from "../../errors.js";
 import type { ProjectAccess } from "../shared/parents.js";
 import { requireAuthenticated } from "../shared/guards.js";
@@ -12,7 +12,8 @@ import { withNextInternalId } from "../shared/internal-ids.js";
 import { issuableFactsLoader, issuableKey } from "../shared/issuable-facts.js";
 import { requireAtLeastOne } from "../shared/param-rules.js";
 import { assigneesToStore } from "./assignees.js";
-import { labelsAfter, labelsOf, parseDueDate, titleAndDescriptionErrors } from "./rules.js";
+import { knownLabels, labelSnapshot, labelsNamed, labelsOfIssuables, linkLabels } from "../labels/issuable-labels.js";
+import { labelsAfter, parseDueDate, titleAndDescriptionErrors, type LabelChanges } from "./rules.js";
 import { canCreateIssue, canSetConfidentiality, canSetIssueMetadata, type IssueAccess, type IssueWithAssignees } from "./queries.js";
 
 export interface IssueFieldsInput {
@@ -55,27 +56,30 @@ export async function createIssue(ctx: DomainContext, access: ProjectAccess, inp
     confidential: fields.confidential ?? false,
     discussionLocked: fields.discussion_locked ?? null,
     dueDate: fields.due_date != null ? parseDueDate(fields.due_date) : null,
-    labels: JSON.stringify(labelsAfter([], fields)),
   };
+  const labelTitles = labelsAfter([], fields);
   assertValid(values);
   const now = ctx.now();
   const created = await withNextInternalId(ctx, access.project.id, "issues", async (tx, iid) => {
     const row = await insertIssue(tx, { ...values, projectId: access.project.id, iid, authorId: actor.user.id, createdAt: now, updatedAt: now });
     const assignees = assigneeIds.map((userId) => ({ issueId: row.id, userId }));
     if (assignees.length) await tx.issueAssignee.createMany({ data: assignees });
-    const issue = { ...row, assignees };
-    const changes = diff(NEW_ISSUE, snapshot(issue));
+    const labels = await labelsNamed(tx, access.project, labelTitles, true, now);
+    await linkLabels(tx, "Issue", row.id, [], labels);
+    const issue = { ...row, assignees, labels };
+    const changes = diff(NEW_ISSUE, snapshot(issue, labels));
     await publish(tx, ctx, "issue", { action: "open", projectId: issue.projectId, issue, actorId: actor.user.id, changes });
     await recordUserAgentDetail(tx, ctx, "Issue", issue.id);
     return issue;
   });
   // the answer's counts need no statement: a new issue has no comments or votes yet, and the assignees it was created with
-  const facts = { userNotesCount: 0, upvotes: 0, downvotes: 0, assigneeIds: [...assigneeIds].sort((a, b) => a - b) };
+  const facts = { userNotesCount: 0, upvotes: 0, downvotes: 0, assigneeIds: [...assigneeIds].sort((a, b) => a - b), labelIds: created.labels.map((label) => label.id) };
   ctx.loaders.get(issuableFactsLoader).prime(issuableKey("Issue", created.id), facts);
+  knownLabels(ctx, created.labels);
   return created;
 }
 
-type NewIssue = Pick<Issue, "projectId" | "iid" | "title" | "description" | "confidential" | "discussionLocked" | "labels" | "dueDate" | "authorId" | "createdAt" | "updatedAt">;
+type NewIssue = Pick<Issue, "projectId" | "iid" | "title" | "description" | "confidential" | "discussionLocked" | "dueDate" | "authorId" | "createdAt" | "updatedAt">;
 
 /**
  * The issue's row, as inserted (open, nobody closed it). Raw SQL on the hot write path: a Prisma
@@ -84,10 +88,10 @@ type NewIssue = Pick<Issue, "projectId" | "iid" | "title" | "description" | "con
  */
 async function insertIssue(tx: Tx, row: NewIssue): Promise<Issue> {
   const [inserted] = await tx.$queryRaw<Issue[]>`
-    INSERT INTO "Issue" ("projectId", "iid", "title", "description", "state", "confidential", "discussionLocked", "labels", "dueDate", "authorId", "createdAt", "updatedAt")
-    VALUES (${row.projectId}, ${row.iid}, ${row.title}, ${row.description}, 'opened', ${row.confidential}, ${row.discussionLocked}, ${row.labels}, ${row.dueDate},
+    INSERT INTO "Issue" ("projectId", "iid", "title", "description", "state", "confidential", "discussionLocked", "dueDate", "authorId", "createdAt", "updatedAt")
+    VALUES (${row.projectId}, ${row.iid}, ${row.title}, ${row.description}, 'opened', ${row.confidential}, ${row.discussionLocked}, ${row.dueDate},
       ${row.authorId}, ${row.createdAt}, ${row.updatedAt})
-    RETURNING "id", "projectId", "iid", "title", "description", "state", "confidential", "discussionLocked", "labels", "dueDate", "authorId",
+    RETURNING "id", "projectId", "iid", "title", "description", "state", "confidential", "discussionLocked", "dueDate", "authorId",
       "closedById", "closedAt", "createdAt", "updatedAt"`;
   return inserted!;
 }
@@ -116,7 +120,8 @@ export async function updateIssue(ctx: DomainContext, { issue, access }: IssueAc
   assertValid({ title: data.title ?? issue.title, description: data.description !== undefined ? data.description : issue.description });
   await ctx.db.$transaction(async (tx) => {
     const current = input.state_event ? await changeState(tx, ctx, issue, input.state_event) : issue;
-    await saveFields(tx, ctx, current, data, assigneeIds);
+    const labels = await labelsChange(tx, ctx, access, issue.id, fields);
+    await saveFields(tx, ctx, current, data, assigneeIds, labels);
   });
   return reread(ctx, issue.id);
 }
@@ -140,7 +145,7 @@ function requestedAssignees(fields: IssueFieldsInput): number[] | undefined {
   return undefined;
 }
 
-type IssueColumns = Partial<Pick<Issue, "title" | "description" | "confidential" | "discussionLocked" | "dueDate" | "labels">>;
+type IssueColumns = Partial<Pick<Issue, "title" | "description" | "confidential" | "discussionLocked" | "dueDate">>;
 
 /** The columns whose value the input changes. */
 function columnChanges(issue: Issue, fields: IssueFieldsInput): IssueColumns {
@@ -153,8 +158,6 @@ function columnChanges(issue: Issue, fields: IssueFieldsInput): IssueColumns {
     const dueDate = parseDueDate(fields.due_date);
     if (dueDate !== issue.dueDate) data.dueDate = dueDate;
   }
-  const labels = JSON.stringify(labelsAfter(labelsOf(issue), fields));
-  if (labels !== issue.labels) data.labels = labels;
   return data;
 }
 
@@ -184,10 +187,24 @@ export async function changeState(tx: Tx, ctx: DomainContext, issue: IssueWithAs
   return updated;
 }
 
-/** Column and assignee changes, saved and published as an "update" when there are any. */
-async function saveFields(tx: Tx, ctx: DomainContext, issue: IssueWithAssignees, data: IssueColumns, assigneeIds: number[] | undefined) {
+type LabelsChange = { before: Label[]; after: Label[] };
+
+/**
+ * The labels the label params leave (`labels` replaces, then add and remove), resolved to records
+ * (a new name becomes a project label); null when no label param is given or nothing changes.
+ */
+async function labelsChange(tx: Tx, ctx: DomainContext, access: ProjectAccess, issueId: number, fields: LabelChanges): Promise<LabelsChange | null> {
+  if (fields.labels == null && fields.add_labels == null && fields.remove_labels == null) return null;
+  const before = (await labelsOfIssuables(tx, "Issue", [issueId])).get(issueId) ?? [];
+  const after = await labelsNamed(tx, access.project, labelsAfter(before.map((label) => label.title), fields), true, ctx.now());
+  return sameIds(before.map((l) => l.id), after.map((l) => l.id)) ? null : { before, after };
+}
+
+/** Column, assignee and label changes, saved and published as an "update" when there are any. */
+async function saveFields(tx: Tx, ctx: DomainContext, issue: IssueWithAssignees, data: IssueColumns, assigneeIds: number[] | undefined, labels: LabelsChange | null) {
   const assigneesChange = assigneeIds !== undefined && !sameIds(assigneeIds, issue.assignees.map((a) => a.userId));
-  if (!Object.keys(data).length && !assigneesChange) return;
+  if (!Object.keys(data).length && !assigneesChange && !labels) return;
+  if (labels) await linkLabels(tx, "Issue", issue.id, labels.before, labels.after);
   const updated = await tx.issue.update({
     where: { id: issue.id },
     data: {
@@ -198,17 +215,18 @@ async function saveFields(tx: Tx, ctx: DomainContext, issue: IssueWithAssignees,
     include: { assignees: true },
   });
   const actorId = ctx.actor!.user.id;
-  const changes = diff(snapshot(issue), snapshot(updated));
+  const changes = diff(snapshot(issue, labels?.before), snapshot(updated, labels?.after));
   await publish(tx, ctx, "issue", { action: "update", projectId: issue.projectId, issue: updated, actorId, changes });
 }
 
 const sameIds = (a: number[], b: number[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
 
 /**
- * The attributes `changes` reports, under GitLab's webhook keys: `labels` holds label names and
- * `assignees` user ids (the webhook payload builder expands them), timestamps are ISO strings.
+ * The attributes `changes` reports, under GitLab's webhook keys: `labels` holds label snapshots
+ * (when the write changed them) and `assignees` user ids (the webhook payload builder expands
+ * them), timestamps are ISO strings.
  */
-function snapshot(issue: IssueWithAssignees): Record<string, unknown> {
+function snapshot(issue: IssueWithAssignees, labels?: Label[]): Record<string, unknown> {
   return {
     title: issue.title,
     description: issue.description,
@@ -218,7 +236,7 @@ function snapshot(issue: IssueWithAssignees): Record<string, unknown> {
     confidential: issue.confidential,
     discussion_locked: issue.discussionLocked,
     due_date: issue.dueDate,
-    labels: labelsOf(issue),
+    ...(labels ? { labels: labels.map(labelSnapshot) } : {}),
     assignees: issue.assignees.map((a) => a.userId).sort((x, y) => x - y),
     updated_at: issue.updatedAt?.toISOString() ?? null,
   };

@@ -1,4 +1,4 @@
-// What GitLab's merge request entities derive rather than store: draft, labels, references,
+// What GitLab's merge request entities derive rather than store: draft, references,
 // the detailed merge status.
 import type { MergeRequest } from "../../generated/prisma/client.js";
 import { projectFullPath } from "../shared/web-urls.js";
@@ -15,9 +15,6 @@ export const draftlessTitle = (title: string) => title.replace(DRAFT_PREFIX, "")
 
 /** The title marked as a draft ("Draft: " as GitLab writes it) or not. */
 export const titleWithDraft = (title: string, draft: boolean) => (draft ? `Draft: ${draftlessTitle(title)}` : draftlessTitle(title));
-
-/** Label names, sorted as GitLab lists them: the issues' label rules serve merge requests too. */
-export { labelsOf } from "../issues/rules.js";
 
 /**
  * IssuableReferences: `!iid` within the project, `path!iid` from anywhere. `relative` is

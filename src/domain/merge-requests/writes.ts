@@ -9,7 +9,9 @@ import { nextInternalId } from "../shared/internal-ids.js";
 import { requireAtLeastOne } from "../shared/param-rules.js";
 import { branchHead } from "./branches.js";
 import { withCheckedMergeability } from "./mergeability.js";
-import { labelsAfter, labelsOf } from "../issues/rules.js";
+import { labelsAfter } from "../issues/rules.js";
+import { labelSnapshot, labelsNamed, labelsOfIssuables, linkLabels } from "../labels/issuable-labels.js";
+import type { Label } from "../../generated/prisma/client.js";
 import { isDraftTitle } from "./fields.js";
 import {
   canSetMetadata, requireCreateMergeRequest, type MergeRequestRow, type MergeRequestRowAccess, type MergeRequestWithPeople,
@@ -75,7 +77,6 @@ export async function createMergeRequest(ctx: DomainContext, access: ProjectAcce
         headSha: await branchHead(tx, access.project.id, input.source_branch),
         mergeStatus: "unchecked",
         draft: isDraftTitle(input.title),
-        labels: JSON.stringify(metadata.labels ?? []),
         squash: input.squash ?? false,
         // the project's remove_source_branch_after_merge setting, on by default, when not asked
         forceRemoveSourceBranch: input.remove_source_branch ?? true,
@@ -87,6 +88,7 @@ export async function createMergeRequest(ctx: DomainContext, access: ProjectAcce
       },
       include: { assignees: true, reviewers: true },
     });
+    await linkLabels(tx, "MergeRequest", row.id, [], await labelsNamed(tx, access.project, metadata.labels ?? [], true, now));
     await takeVersion(tx, ctx, row, actor.user.id);
     await publish(tx, ctx, "merge_request", { action: "open", projectId: row.projectId, mergeRequestId: row.id, actorId: actor.user.id, changes: {} });
     return row;
@@ -111,19 +113,22 @@ export function requireMergeRequestChanges(ctx: DomainContext, input: UpdateMerg
  */
 export async function updateMergeRequest(ctx: DomainContext, { mergeRequest: mr, access }: MergeRequestRowAccess, input: UpdateMergeRequestInput): Promise<MergeRequestRow> {
   const actor = requireAuthenticated(ctx);
-  const metadata = await metadataOf(ctx, access, input, labelsOf(mr));
+  const labelsBefore = (await labelsOfIssuables(ctx.db, "MergeRequest", [mr.id])).get(mr.id) ?? [];
+  const metadata = await metadataOf(ctx, access, input, labelsBefore.map((label) => label.title));
   const updated = await ctx.db.$transaction(async (tx) => {
+    const labels = metadata.labels ? { before: labelsBefore, after: await labelsNamed(tx, access.project, metadata.labels, true, ctx.now()) } : null;
     const next = {
       title: input.title ?? mr.title,
       description: input.description ?? mr.description,
       targetBranch: input.target_branch ?? mr.targetBranch,
       state: stateAfter(mr, input.state_event),
     };
-    const changes = changesOf(mr, next, metadata, input);
+    const changes = changesOf(mr, next, metadata, input, labels);
     if (!Object.keys(changes).length) return mr;
     await validateMergeRequest(tx, { ...mr, ...next }, { sourceBranch: false, targetBranch: next.targetBranch !== mr.targetBranch }, false);
     const row = await tx.mergeRequest.update({ where: { id: mr.id }, data: await rowData(tx, ctx, mr, next, metadata, input), include: { assignees: true, reviewers: true } });
     await replacePeople(tx, mr, metadata);
+    if (labels) await linkLabels(tx, "MergeRequest", mr.id, labels.before, labels.after);
     if (diffReloads(mr, next)) await takeVersion(tx, ctx, row, actor.user.id);
     changes.updated_at = { previous: mr.updatedAt, current: row.updatedAt }; // every save moves it, as GitLab reports
     await publish(tx, ctx, "merge_request", { action: actionOf(mr.state, next.state), projectId: mr.projectId, mergeRequestId: mr.id, actorId: actor.user.id, changes });
@@ -186,7 +191,7 @@ const sortedIds = (ids: number[]) => [...ids].sort((a, b) => a - b);
 type Next = { title: string; description: string | null; targetBranch: string; state: string };
 
 /** Old and new values of what this update changes, by REST field name (people by user id). */
-function changesOf(mr: MergeRequestWithPeople, next: Next, metadata: Metadata, input: UpdateMergeRequestInput): Changes {
+function changesOf(mr: MergeRequestWithPeople, next: Next, metadata: Metadata, input: UpdateMergeRequestInput, labels: { before: Label[]; after: Label[] } | null): Changes {
   const changes: Changes = {};
   const note = (key: string, previous: unknown, current: unknown) => {
     if (JSON.stringify(previous) !== JSON.stringify(current)) changes[key] = { previous, current };
@@ -197,7 +202,7 @@ function changesOf(mr: MergeRequestWithPeople, next: Next, metadata: Metadata, i
   note("state", mr.state, next.state);
   if (metadata.assigneeIds) note("assignees", sortedIds(mr.assignees.map((a) => a.userId)), sortedIds(metadata.assigneeIds));
   if (metadata.reviewerIds) note("reviewers", sortedIds(mr.reviewers.map((r) => r.userId)), sortedIds(metadata.reviewerIds));
-  if (metadata.labels) note("labels", labelsOf(mr), metadata.labels);
+  if (labels) note("labels", labels.before.map(labelSnapshot), labels.after.map(labelSnapshot));
   if (metadata.discussionLocked != null) note("discussion_locked", mr.discussionLocked, metadata.discussionLocked);
   if (input.squash != null) note("squash", mr.squash, input.squash);
   if (input.remove_source_branch != null) note("force_remove_source_branch", mr.forceRemoveSourceBranch, input.remove_source_branch);
@@ -219,7 +224,6 @@ async function rowData(tx: Tx, ctx: DomainContext, mr: MergeRequestWithPeople, n
     ...(closed ? { closedById: ctx.actor!.user.id, closedAt: ctx.now() } : {}),
     // a closed merge request does not follow its branch: reopened, it takes the branch's head (ReopenService's reload_diff)
     ...(reopened ? { closedById: null, closedAt: null, headSha: (await branchHead(tx, mr.projectId, mr.sourceBranch)) ?? mr.headSha } : {}),
-    ...(metadata.labels ? { labels: JSON.stringify(metadata.labels) } : {}),
     ...(metadata.discussionLocked != null ? { discussionLocked: metadata.discussionLocked } : {}),
     ...(input.squash != null ? { squash: input.squash } : {}),
     ...(input.remove_source_branch != null ? { forceRemoveSourceBranch: input.remove_source_branch } : {}),

@@ -7,7 +7,7 @@
 // a changed visibility takes effect on the next request, not after a TTL.
 import { LRUCache } from "lru-cache";
 import { EVERY_TABLE, type TableVersions } from "../../db/table-versions.js";
-import type { Namespace, Project, User, WebHook } from "../../generated/prisma/client.js";
+import type { Label, Namespace, Project, User, WebHook } from "../../generated/prisma/client.js";
 import type { LoadedRules } from "../merge-requests/approvals/rules.js";
 import type { ApprovalSettings } from "../merge-requests/approvals/settings.js";
 import type { ProtectedBranchWithLevels } from "../repository/protection-rules.js";
@@ -174,6 +174,8 @@ export interface Caches {
   projectShares: TableCache<number, readonly GroupShare[]>;
   /** an issue list's filter (JSON) -> how many issues match, counted up to the pagination cap */
   issueCounts: TableCache<string, number>;
+  /** labels by id (issue and merge request entities show their labels' titles) */
+  labels: TableCache<number, Label>;
   /** project id -> whether its repository is empty and where its README is */
   repositories: TableCache<number, RepositoryFacts>;
   /** "<event column>:<project id>:<group ids>" -> the hooks of that project and those groups that subscribe to the event */
@@ -231,7 +233,8 @@ export function createCaches(versions: TableVersions): Caches {
     protectedBranches: registry.create({ tables: PROTECTION_TABLES, max: 5_000 }),
     // the filters of GET /issues also name projects and memberships
     projectShares: registry.create({ tables: ["ProjectGroupLink", "Namespace"], max: 5_000 }),
-    issueCounts: registry.create({ tables: ["Issue", "IssueAssignee", "Project", "Namespace", ...MEMBERSHIP_TABLES], max: 10_000 }),
+    issueCounts: registry.create({ tables: ["Issue", "IssueAssignee", "IssueLabel", "Label", "Project", "Namespace", ...MEMBERSHIP_TABLES], max: 10_000 }),
+    labels: registry.create({ tables: ["Label"], max: 20_000 }),
     // a branch moving changes them; so does the default branch (a Project column)
     repositories: registry.create({ tables: ["Branch", "Project"], max: 5_000 }),
     webHooks: registry.create({ tables: ["WebHook"], max: 5_000 }),

@@ -1,7 +1,7 @@
 // Domain events: what happened, published inside the transaction that made it happen, so that
 // what reacts to it (merge request head sha, approval resets, the webhook outbox) commits or
 // rolls back together with the change. Subscribers register once at start (src/event-subscribers.ts).
-import type { Issue, IssueAssignee, MergeRequestDiff, Namespace, Prisma, Project } from "../../generated/prisma/client.js";
+import type { Issue, IssueAssignee, Label, MergeRequestDiff, Namespace, Prisma, Project } from "../../generated/prisma/client.js";
 import type { CommitFacts } from "./commits.js";
 import type { DomainContext } from "./context.js";
 
@@ -73,8 +73,8 @@ export type Changes = Record<string, { previous: unknown; current: unknown }>;
 export interface IssueEvent {
   action: "open" | "update" | "close" | "reopen";
   projectId: number;
-  /** the issue as the change left it */
-  issue: Issue & { assignees: IssueAssignee[] };
+  /** the issue as the change left it (with its labels when the write has them at hand) */
+  issue: Issue & { assignees: IssueAssignee[]; labels?: Label[] };
   actorId: number;
   changes: Changes;
 }

@@ -52,7 +52,7 @@ builder.node(IssueRef, {
       },
       UserCoreConnection,
     ),
-    labels: t.connection({ type: LabelRef, resolve: (issue, args) => labelsConnection(args, issue) }, LabelConnection),
+    labels: t.connection({ type: LabelRef, resolve: (issue, args, ctx) => labelsConnection(ctx, args, "Issue", issue) }, LabelConnection),
     upvotes: t.int({ resolve: async (issue, _a, ctx) => (await ctx.loaders.get(issuableFactsLoader).load(issuableKey("Issue", issue.id))).upvotes }),
     downvotes: t.int({ resolve: async (issue, _a, ctx) => (await ctx.loaders.get(issuableFactsLoader).load(issuableKey("Issue", issue.id))).downvotes }),
     userNotesCount: t.int({ resolve: async (issue, _a, ctx) => (await ctx.loaders.get(issuableFactsLoader).load(issuableKey("Issue", issue.id))).userNotesCount }),

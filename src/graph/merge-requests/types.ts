@@ -51,7 +51,7 @@ builder.node(MergeRequestRef, {
     mergeUser: t.field({ type: UserRef, nullable: true, resolve: (mr, _a, ctx) => (mr.mergedById == null ? null : userById(ctx, mr.mergedById)) }),
     assignees: t.connection({ type: UserRef, resolve: (mr, args, ctx) => usersConnection(ctx, args, mr.assignees.map((a) => a.userId)) }, UserCoreConnection),
     reviewers: t.connection({ type: UserRef, resolve: (mr, args, ctx) => usersConnection(ctx, args, mr.reviewers.map((r) => r.userId)) }, UserCoreConnection),
-    labels: t.connection({ type: LabelRef, resolve: (mr, args) => labelsConnection(args, mr) }, LabelConnection),
+    labels: t.connection({ type: LabelRef, resolve: (mr, args, ctx) => labelsConnection(ctx, args, "MergeRequest", mr) }, LabelConnection),
     upvotes: t.int({ resolve: async (mr, _a, ctx) => (await facts(ctx, mr)).upvotes }),
     downvotes: t.int({ resolve: async (mr, _a, ctx) => (await facts(ctx, mr)).downvotes }),
     userNotesCount: t.int({ resolve: async (mr, _a, ctx) => (await facts(ctx, mr)).userNotesCount }),

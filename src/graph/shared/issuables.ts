@@ -1,23 +1,29 @@
 // What issues and merge requests share on the graph: labels, links and the project they are in.
 import type { Context } from "../../context.js";
 import { projectById } from "../../domain/shared/parents.js";
-import { labelsOf } from "../../domain/issues/rules.js";
+import { labelsOfIssuable, type IssuableKind } from "../../domain/labels/issuable-labels.js";
+import type { Label } from "../../generated/prisma/client.js";
 import { type ProjectWithNamespace } from "../../domain/projects/lists.js";
 import { projectPageUrl } from "../../domain/shared/web-urls.js";
 import { builder } from "./builder.js";
 import { countedConnection } from "./connection-types.js";
 import { arrayConnection, type ConnectionArgs } from "./connections.js";
 
-/** A label as issues and merge requests carry it (by name: Forgeline has no label records yet). */
-export const LabelRef = builder.objectRef<string>("Label");
+/** A label as issues and merge requests carry it. */
+export const LabelRef = builder.objectRef<Label>("Label");
 
 builder.objectType(LabelRef, {
-  fields: (t) => ({ title: t.string({ resolve: (name) => name }) }),
+  fields: (t) => ({
+    title: t.exposeString("title"),
+    color: t.exposeString("color"),
+    description: t.exposeString("description", { nullable: true }),
+  }),
 });
 
 export const LabelConnection = countedConnection(LabelRef, "Label");
 
-export const labelsConnection = (args: ConnectionArgs, issuable: { labels: string }) => arrayConnection(args, labelsOf(issuable));
+export const labelsConnection = async (ctx: Context, args: ConnectionArgs, kind: IssuableKind, issuable: { id: number }) =>
+  arrayConnection(args, await labelsOfIssuable(ctx, kind, issuable.id));
 
 /**
  * The project of an issue or merge request the caller could read (so the project is visible to

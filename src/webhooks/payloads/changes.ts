@@ -1,9 +1,10 @@
 // GitLab's `changes` of issue and merge request hooks (Gitlab::DataBuilder::Issuable#final_changes
 // with Issuable#to_hook_data's association changes): only the builder's safe attributes and
 // relations, the state as `state_id`, times as Time#to_s, labels as label hook attributes and
-// assignees / reviewers as user hook attributes. Domain events carry labels by name and people by id.
+// assignees / reviewers as user hook attributes. Domain events carry labels as snapshots and people by id.
 import type { Changes, Tx } from "../../domain/shared/events.js";
 import { isDraftTitle } from "../../domain/merge-requests/fields.js";
+import type { LabelSnapshot } from "../../domain/labels/issuable-labels.js";
 import { STATE_IDS, labelHookAttrs, rubyTime, userHookAttrs, usersById, type Ctx } from "./common.js";
 
 /** Gitlab::HookData::IssueBuilder.safe_hook_attributes + safe_hook_relations (EE's included). */
@@ -58,7 +59,7 @@ async function hookChanges(ctx: Ctx, db: Tx, projectId: number, changes: Changes
 
 async function hookValue(ctx: Ctx, db: Tx, projectId: number, key: string, value: unknown): Promise<unknown> {
   if (key === "state") return typeof value === "string" ? (STATE_IDS[value] ?? null) : value;
-  if (key === "labels") return labelHookAttrs(Array.isArray(value) ? value : [], projectId);
+  if (key === "labels") return labelHookAttrs(Array.isArray(value) ? (value as LabelSnapshot[]) : []);
   if (key === "assignees" || key === "reviewers") {
     return (await usersById(db, Array.isArray(value) ? value.map(Number) : [])).map((user) => userHookAttrs(ctx, user));
   }

@@ -9,6 +9,7 @@ import { projectFullPath, projectWebUrl } from "../../domain/shared/web-urls.js"
 import { sshUrlToRepo } from "../../domain/repository/urls.js";
 import { avatarUrlOfUser } from "../../domain/users/presenter.js";
 import { REDACTED } from "../request.js";
+import type { LabelSnapshot } from "../../domain/labels/issuable-labels.js";
 
 export type Ctx = Pick<Services, "config" | "now" | "git">;
 export type ProjectWithNamespace = Project & { namespace: Namespace };
@@ -72,11 +73,12 @@ export function userHookAttrs(ctx: Ctx, user: User) {
 /** Issuable::STATE_ID_MAP. */
 export const STATE_IDS: Record<string, number> = { opened: 1, closed: 2, merged: 3, locked: 4 };
 
-/** Label#hook_attrs of the label names a row keeps (labels here are names only, without a record). */
-export function labelHookAttrs(names: unknown[], projectId: number) {
-  return names.map((title) => ({
-    id: null, title: String(title), color: null, project_id: projectId, created_at: null, updated_at: null,
-    template: false, description: null, type: "ProjectLabel", group_id: null,
+/** Label#hook_attrs (the label's attributes) of labels as domain events and reads give them. */
+export function labelHookAttrs(labels: LabelSnapshot[]) {
+  return labels.map((label) => ({
+    id: label.id, title: label.title, color: label.color, project_id: label.projectId, created_at: rubyTime(new Date(label.createdAt)),
+    updated_at: rubyTime(new Date(label.updatedAt)), template: false, description: label.description,
+    type: label.projectId != null ? "ProjectLabel" : "GroupLabel", group_id: label.groupId,
   }));
 }
 

@@ -1,10 +1,10 @@
 // Issue, merge request and note payloads (Gitlab::DataBuilder::Issuable and ::Note with the
 // HookData builders' safe attributes) and the hook attributes of each kind, which emoji payloads
-// reuse. Times in attribute dumps are Ruby's Time#to_s; labels are the names the rows keep.
-import type { Issue, MergeRequest, Note, Snippet, User } from "../../generated/prisma/client.js";
+// reuse. Times in attribute dumps are Ruby's Time#to_s; labels are read with the row.
+import type { Issue, Label, MergeRequest, Note, Snippet, User } from "../../generated/prisma/client.js";
 import type { Changes, Tx } from "../../domain/shared/events.js";
 import { VISIBILITY_LEVELS } from "../../domain/shared/access-levels.js";
-import { labelsOf } from "../../domain/issues/rules.js";
+import { labelsOfIssuables, labelSnapshot, type IssuableKind } from "../../domain/labels/issuable-labels.js";
 import { projectPageUrl } from "../../domain/shared/web-urls.js";
 import { issueHookChanges, mergeRequestHookChanges } from "./changes.js";
 import { readCommit } from "../../domain/repository/git.js";
@@ -18,10 +18,12 @@ import {
 export type IssueRow = Issue & { assignees: { userId: number }[] };
 export type MergeRequestRow = MergeRequest & { assignees: { userId: number }[]; reviewers: { userId: number }[] };
 
-const labelAttrs = (row: IssueRow | MergeRequestRow) => labelHookAttrs(labelsOf(row), row.projectId);
+/** The issuable's labels as Label#hook_attrs: those the event carries, else read in the write's transaction. */
+const labelAttrs = async (db: Tx, kind: IssuableKind, row: (IssueRow | MergeRequestRow) & { labels?: Label[] }) =>
+  labelHookAttrs((row.labels ?? (await labelsOfIssuables(db, kind, [row.id])).get(row.id) ?? []).map(labelSnapshot));
 
 /** Gitlab::HookData::IssueBuilder#build. */
-export function issueHookAttrs(ctx: Ctx, project: ProjectWithNamespace, issue: IssueRow) {
+export async function issueHookAttrs(ctx: Ctx, db: Tx, project: ProjectWithNamespace, issue: IssueRow) {
   const assigneeIds = issue.assignees.map((a) => a.userId);
   return {
     id: issue.id, title: issue.title, assignee_ids: assigneeIds, assignee_id: assigneeIds[0] ?? null,
@@ -32,7 +34,7 @@ export function issueHookAttrs(ctx: Ctx, project: ProjectWithNamespace, issue: I
     time_estimate: 0, total_time_spent: 0, time_change: 0, human_total_time_spent: null, human_time_estimate: null,
     human_time_change: null, weight: null, health_status: null, type: "Issue", iid: issue.iid,
     url: projectPageUrl(ctx, project, "issues", issue.iid), state: issue.state, severity: "unknown",
-    closed_at: rubyTime(issue.closedAt), labels: labelAttrs(issue), customer_relations_contacts: [],
+    closed_at: rubyTime(issue.closedAt), labels: await labelAttrs(db, "Issue", issue), customer_relations_contacts: [],
   };
 }
 
@@ -50,7 +52,7 @@ export async function mergeRequestHookAttrs(ctx: Ctx, db: Tx, project: ProjectWi
     assignee_ids: mr.assignees.map((a) => a.userId), reviewer_ids: mr.reviewers.map((r) => r.userId),
     detailed_merge_status: hookMergeStatus(mr, project),
     human_time_change: null, human_time_estimate: null, human_total_time_spent: null, time_change: 0, total_time_spent: 0,
-    labels: labelAttrs(mr), last_commit: lastCommit ? commitHookAttrs(ctx, project, lastCommit, false) : null,
+    labels: await labelAttrs(db, "MergeRequest", mr), last_commit: lastCommit ? commitHookAttrs(ctx, project, lastCommit, false) : null,
     source: projectAttrs, target: projectAttrs, state: mr.state, url: projectPageUrl(ctx, project, "merge_requests", mr.iid),
     work_in_progress: mr.draft,
     // authors are always members (no forks), and diffs are ready at once
@@ -102,7 +104,7 @@ async function issuablePayload(
 
 export async function buildIssuePayload(ctx: Ctx, db: Tx, project: ProjectWithNamespace, issue: IssueRow, user: User, action: string, changes: Changes = {}) {
   const kind = { object_kind: "issue", event_type: issue.confidential ? "confidential_issue" : "issue" };
-  const objectAttributes = { ...issueHookAttrs(ctx, project, issue), action };
+  const objectAttributes = { ...(await issueHookAttrs(ctx, db, project, issue)), action };
   return issuablePayload(ctx, db, project, user, kind, objectAttributes, await issueHookChanges(ctx, db, project.id, changes), issue);
 }
 
@@ -139,7 +141,7 @@ export type NoteableAttrs = { key: "issue" | "merge_request" | "snippet"; ref: n
 export async function noteableAttrs(ctx: Ctx, db: Tx, project: ProjectWithNamespace, type: string, id: number): Promise<NoteableAttrs | null> {
   if (type === "Issue") {
     const issue = await db.issue.findUnique({ where: { id }, include: { assignees: true } });
-    return issue && { key: "issue", ref: issue.iid, attrs: issueHookAttrs(ctx, project, issue), confidential: issue.confidential };
+    return issue && { key: "issue", ref: issue.iid, attrs: await issueHookAttrs(ctx, db, project, issue), confidential: issue.confidential };
   }
   if (type === "MergeRequest") {
     const mr = await db.mergeRequest.findUnique({ where: { id }, include: { assignees: true, reviewers: true } });

@@ -1,0 +1,79 @@
+// Creating, changing and deleting a project's labels (Labels::CreateService, UpdateService and
+// the API's destroy): titles unique in the project (409 Label already exists), colours checked
+// and named colours stored as hex. Deleting a label removes it from every issue and merge request
+// (the links go with it); renaming it changes what they all show.
+import type { Label } from "../../generated/prisma/client.js";
+import { conflict, paramError } from "../../errors.js";
+import type { DomainContext } from "../shared/context.js";
+import type { ProjectAccess } from "../shared/parents.js";
+import { canAdminProjectLabels, type ProjectLabelAccess } from "./queries.js";
+import { forbidden } from "../../errors.js";
+import { assertValidLabel, colorOf } from "./rules.js";
+
+export interface LabelInput {
+  name?: string | null;
+  new_name?: string | null;
+  color?: string | null;
+  description?: string | null;
+  priority?: number | null;
+}
+
+const clean = (text: string) => text.trim();
+
+/** POST /projects/:id/labels on a project the caller may write labels in (requireAdminProjectLabels). */
+export async function createProjectLabel(ctx: DomainContext, access: ProjectAccess, input: LabelInput & { name: string; color: string }): Promise<Label> {
+  const values = { title: clean(input.name), color: colorOf(input.color), description: input.description?.trim() || null };
+  assertValidLabel(values);
+  if (await ctx.db.label.findFirst({ where: { projectId: access.project.id, title: values.title }, select: { id: true } })) throw conflict("Label already exists");
+  const now = ctx.now();
+  return ctx.db.$transaction(async (tx) => {
+    const label = await tx.label.create({ data: { ...values, projectId: access.project.id, createdAt: now, updatedAt: now } });
+    if (input.priority != null) await tx.labelPriority.create({ data: { projectId: access.project.id, labelId: label.id, priority: input.priority } });
+    return label;
+  });
+}
+
+/** What PUT checks before the lookup: at least one change (GitLab's at_least_one_of). */
+export function checkLabelChanges(input: LabelInput): void {
+  if (input.new_name == null && input.color == null && input.description == null && input.priority === undefined) {
+    throw paramError("new_name, color, description, priority are missing, at least one parameter must be provided");
+  }
+}
+
+/** A group's label cannot be changed or deleted through a project (GitLab answers 403). */
+function requireOwnLabel(ctx: DomainContext, { access, label }: ProjectLabelAccess): void {
+  if (!canAdminProjectLabels(ctx, access) || label.projectId !== access.project.id) throw forbidden();
+}
+
+/** PUT /projects/:id/labels/:label_id on a found label. */
+export async function updateProjectLabel(ctx: DomainContext, found: ProjectLabelAccess, input: LabelInput): Promise<Label> {
+  requireOwnLabel(ctx, found);
+  const { label, access } = found;
+  const values = {
+    title: input.new_name != null ? clean(input.new_name) : label.title,
+    color: input.color != null ? colorOf(input.color) : label.color,
+    description: input.description != null ? input.description.trim() || null : label.description,
+  };
+  assertValidLabel(values);
+  if (values.title !== label.title && (await ctx.db.label.findFirst({ where: { projectId: access.project.id, title: values.title }, select: { id: true } }))) {
+    throw conflict("Label already exists");
+  }
+  return ctx.db.$transaction(async (tx) => {
+    const updated = await tx.label.update({ where: { id: label.id }, data: { ...values, updatedAt: ctx.now() } });
+    if (input.priority === null) await tx.labelPriority.deleteMany({ where: { projectId: access.project.id, labelId: label.id } });
+    else if (input.priority !== undefined) {
+      await tx.labelPriority.upsert({
+        where: { projectId_labelId: { projectId: access.project.id, labelId: label.id } },
+        create: { projectId: access.project.id, labelId: label.id, priority: input.priority },
+        update: { priority: input.priority },
+      });
+    }
+    return updated;
+  });
+}
+
+/** DELETE /projects/:id/labels/:label_id: the label, its links, priorities and subscriptions (by foreign key). */
+export async function deleteProjectLabel(ctx: DomainContext, found: ProjectLabelAccess): Promise<void> {
+  requireOwnLabel(ctx, found);
+  await ctx.db.label.delete({ where: { id: found.label.id } });
+}
