@@ -11,6 +11,7 @@ import { withNextInternalId } from "../shared/internal-ids.js";
 import { issuableFactsLoader, issuableKey } from "../shared/issuable-facts.js";
 import { requireAtLeastOne } from "../shared/param-rules.js";
 import { assigneesToStore } from "./assignees.js";
+import { milestoneIdToSet, recordMilestoneChange } from "../milestones/history.js";
 import { labelsAfter, labelsOf, parseDueDate, titleAndDescriptionErrors } from "./rules.js";
 import { canCreateIssue, canSetConfidentiality, canSetIssueMetadata, type IssueAccess, type IssueWithAssignees } from "./queries.js";
 
@@ -20,7 +21,7 @@ export interface IssueFieldsInput {
   assignee_ids?: number[] | null;
   /** GitLab's deprecated single-assignee form */
   assignee_id?: number | null;
-  /** accepted for compatibility; Forgeline has no milestones, so none is ever set */
+  /** the project's milestone or one of its groups' (0, or any other id: none) */
   milestone_id?: number | null;
   labels?: string[] | null;
   add_labels?: string[] | null;
@@ -55,6 +56,7 @@ export async function createIssue(ctx: DomainContext, access: ProjectAccess, inp
     discussionLocked: fields.discussion_locked ?? null,
     dueDate: fields.due_date != null ? parseDueDate(fields.due_date) : null,
     labels: JSON.stringify(labelsAfter([], fields)),
+    milestoneId: (await milestoneIdToSet(ctx, access, fields.milestone_id)) ?? null,
   };
   assertValid(values);
   const now = ctx.now();
@@ -73,7 +75,7 @@ export async function createIssue(ctx: DomainContext, access: ProjectAccess, inp
   return created;
 }
 
-type NewIssue = Pick<Issue, "projectId" | "iid" | "title" | "description" | "confidential" | "discussionLocked" | "labels" | "dueDate" | "authorId" | "createdAt" | "updatedAt">;
+type NewIssue = Pick<Issue, "projectId" | "iid" | "title" | "description" | "confidential" | "discussionLocked" | "labels" | "dueDate" | "milestoneId" | "authorId" | "createdAt" | "updatedAt">;
 
 /**
  * The issue's row, as inserted (open, nobody closed it). Raw SQL on the hot write path: a Prisma
@@ -82,10 +84,10 @@ type NewIssue = Pick<Issue, "projectId" | "iid" | "title" | "description" | "con
  */
 async function insertIssue(tx: Tx, row: NewIssue): Promise<Issue> {
   const [inserted] = await tx.$queryRaw<Issue[]>`
-    INSERT INTO "Issue" ("projectId", "iid", "title", "description", "state", "confidential", "discussionLocked", "labels", "dueDate", "authorId", "createdAt", "updatedAt")
+    INSERT INTO "Issue" ("projectId", "iid", "title", "description", "state", "confidential", "discussionLocked", "labels", "dueDate", "authorId", "createdAt", "updatedAt", "milestoneId")
     VALUES (${row.projectId}, ${row.iid}, ${row.title}, ${row.description}, 'opened', ${row.confidential}, ${row.discussionLocked}, ${row.labels}, ${row.dueDate},
-      ${row.authorId}, ${row.createdAt}, ${row.updatedAt})
-    RETURNING "id", "projectId", "iid", "title", "description", "state", "confidential", "discussionLocked", "labels", "dueDate", "authorId",
+      ${row.authorId}, ${row.createdAt}, ${row.updatedAt}, ${row.milestoneId})
+    RETURNING "id", "projectId", "iid", "title", "description", "state", "confidential", "discussionLocked", "labels", "dueDate", "milestoneId", "authorId",
       "closedById", "closedAt", "createdAt", "updatedAt"`;
   return inserted!;
 }
@@ -111,6 +113,8 @@ export async function updateIssue(ctx: DomainContext, { issue, access }: IssueAc
   const fields = permittedFields(ctx, access, input, true);
   const assigneeIds = await assigneesToStore(ctx, access, requestedAssignees(fields));
   const data = columnChanges(issue, fields);
+  const milestoneId = await milestoneIdToSet(ctx, access, fields.milestone_id);
+  if (milestoneId !== undefined && milestoneId !== issue.milestoneId) data.milestoneId = milestoneId;
   assertValid({ title: data.title ?? issue.title, description: data.description !== undefined ? data.description : issue.description });
   await ctx.db.$transaction(async (tx) => {
     const current = input.state_event ? await changeState(tx, ctx, issue, input.state_event) : issue;
@@ -138,7 +142,7 @@ function requestedAssignees(fields: IssueFieldsInput): number[] | undefined {
   return undefined;
 }
 
-type IssueColumns = Partial<Pick<Issue, "title" | "description" | "confidential" | "discussionLocked" | "dueDate" | "labels">>;
+type IssueColumns = Partial<Pick<Issue, "title" | "description" | "confidential" | "discussionLocked" | "dueDate" | "labels" | "milestoneId">>;
 
 /** The columns whose value the input changes. */
 function columnChanges(issue: Issue, fields: IssueFieldsInput): IssueColumns {
@@ -196,6 +200,7 @@ async function saveFields(tx: Tx, ctx: DomainContext, issue: IssueWithAssignees,
     include: { assignees: true },
   });
   const actorId = ctx.actor!.user.id;
+  if (data.milestoneId !== undefined) await recordMilestoneChange(tx, ctx, { issueId: issue.id }, { before: issue.milestoneId, after: updated.milestoneId, state: updated.state });
   const changes = diff(snapshot(issue), snapshot(updated));
   await publish(tx, ctx, "issue", { action: "update", projectId: issue.projectId, issue: updated, actorId, changes });
 }
@@ -216,6 +221,7 @@ function snapshot(issue: IssueWithAssignees): Record<string, unknown> {
     confidential: issue.confidential,
     discussion_locked: issue.discussionLocked,
     due_date: issue.dueDate,
+    milestone_id: issue.milestoneId,
     labels: labelsOf(issue),
     assignees: issue.assignees.map((a) => a.userId).sort((x, y) => x - y),
     updated_at: issue.updatedAt?.toISOString() ?? null,
@@ -225,7 +231,7 @@ function snapshot(issue: IssueWithAssignees): Record<string, unknown> {
 /** What a new issue is compared with: the columns' defaults (a created issue reports what it set). */
 const NEW_ISSUE: Record<string, unknown> = {
   title: null, description: null, state: "opened", closed_at: null, closed_by_id: null, confidential: false,
-  discussion_locked: null, due_date: null, labels: [], assignees: [], updated_at: null,
+  discussion_locked: null, due_date: null, milestone_id: null, labels: [], assignees: [], updated_at: null,
 };
 
 function diff(before: Record<string, unknown>, after: Record<string, unknown>): Changes {
