@@ -361,3 +361,65 @@ describe("milestones on issues and merge requests", () => {
     expect((await team.owner.api.get(`/projects/${project.id}/merge_requests/${mr.iid}`)).body.milestone).toBeNull();
   });
 });
+
+describe("resource milestone events", () => {
+  it("records add and remove on issues and merge requests and lists them to whoever may read them", async () => {
+    const project = team.privateProject;
+    const first = await milestone(project.id);
+    const second = await milestone(project.id);
+    const issue = await createIssue(team.developer.api, project.id);
+    const path = `/projects/${project.id}/issues/${issue.iid}`;
+    await team.developer.api.put(path, { milestone_id: first.id });
+    await team.developer.api.put(path, { milestone_id: second.id });
+    await team.developer.api.put(path, { state_event: "close", milestone_id: 0 });
+    const res = await team.guest.api.get(`${path}/resource_milestone_events`);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body[0])).toEqual(["id", "user", "created_at", "resource_type", "resource_id", "milestone", "action", "state"]);
+    expect(res.body.map((e: any) => [e.action, e.milestone?.id, e.state, e.resource_type, e.resource_id, e.user.id])).toEqual([
+      ["add", first.id, "opened", "Issue", issue.id, team.developer.id],
+      ["add", second.id, "opened", "Issue", issue.id, team.developer.id],
+      ["remove", second.id, "closed", "Issue", issue.id, team.developer.id],
+    ]);
+    const one = await team.guest.api.get(`${path}/resource_milestone_events/${res.body[1].id}`);
+    expect(one.body).toEqual(res.body[1]);
+    expect((await team.guest.api.get(`${path}/resource_milestone_events/999999`)).body).toEqual(NOT_FOUND);
+    expect((await team.nonMember.api.get(`${path}/resource_milestone_events`)).status).toBe(404);
+    expect((await t.anon.get(`/projects/${team.publicProject.id}/issues/1/resource_milestone_events`)).status).toBe(401);
+
+    const mr = await createMergeRequest(team.developer.api, project.id);
+    await team.developer.api.put(`/projects/${project.id}/merge_requests/${mr.iid}`, { milestone_id: first.id });
+    await team.owner.api.delete(`/projects/${project.id}/milestones/${first.id}`);
+    const mrEvents = await team.reporter.api.get(`/projects/${project.id}/merge_requests/${mr.iid}/resource_milestone_events`);
+    // deleting the milestone took it off (a remove event) and leaves its events without one
+    expect(mrEvents.body.map((e: any) => [e.action, e.milestone, e.resource_type])).toEqual([["add", null, "MergeRequest"], ["remove", null, "MergeRequest"]]);
+    expect((await team.guest.api.get(`/projects/${project.id}/merge_requests/${mr.iid}/resource_milestone_events`)).status).toBe(403);
+  });
+});
+
+describe("milestone hooks", () => {
+  it("queues a milestone hook on create, close, reopen and delete of a project milestone (hooks with milestone_events), none for group milestones", async () => {
+    const group = await createGroup(team.owner.api, { path: uniq("hk") });
+    const project = await createProject(team.owner.api, { namespace_id: group.id });
+    const hook = await team.owner.api.post(`/projects/${project.id}/hooks`, { url: "https://hooks.example.com/m", milestone_events: true, push_events: false });
+    expect(hook.status, hook.text).toBe(201);
+    const quiet = await team.owner.api.post(`/projects/${project.id}/hooks`, { url: "https://hooks.example.com/q", push_events: false });
+    const base = `/projects/${project.id}/milestones`;
+    const m = (await team.owner.api.post(base, { title: "Hooked", due_date: "2030-03-01" })).body;
+    await team.owner.api.put(`${base}/${m.id}`, { state_event: "close" });
+    await team.owner.api.put(`${base}/${m.id}`, { state_event: "activate" });
+    await team.owner.api.put(`${base}/${m.id}`, { description: "no hook for an edit" });
+    await team.owner.api.delete(`${base}/${m.id}`);
+    await team.owner.api.post(`/groups/${group.id}/milestones`, { title: uniq("grp") });
+    const deliveries = await t.services.db.webHookDelivery.findMany({ where: { hookId: { in: [hook.body.id, quiet.body.id] } }, orderBy: { id: "asc" } });
+    expect(deliveries.map((d) => [d.hookId, d.trigger])).toEqual(Array(4).fill([hook.body.id, "milestone_hooks"]));
+    const payloads = deliveries.map((d) => JSON.parse(d.payload));
+    expect(payloads.map((p) => p.action)).toEqual(["create", "close", "reopen", "delete"]);
+    expect(Object.keys(payloads[0])).toEqual(["object_kind", "event_type", "project", "object_attributes", "action"]);
+    expect(payloads[1]).toMatchObject({
+      object_kind: "milestone", event_type: "milestone", project: { id: project.id, path_with_namespace: project.path_with_namespace },
+      object_attributes: { id: m.id, iid: m.iid, title: "Hooked", state: "closed", due_date: "2030-03-01", start_date: null, project_id: project.id },
+    });
+    expect(Object.keys(payloads[1].object_attributes)).toEqual(["id", "iid", "title", "description", "state", "created_at", "updated_at", "due_date", "start_date", "project_id"]);
+    expect(payloads[1].object_attributes.created_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+  });
+});

@@ -64,3 +64,16 @@ CREATE INDEX "ResourceMilestoneEvent_mergeRequestId_idx" ON "ResourceMilestoneEv
 -- CreateIndex
 CREATE INDEX "ResourceMilestoneEvent_milestoneId_idx" ON "ResourceMilestoneEvent"("milestoneId");
 
+
+-- Milestones are cached by id (src/domain/shared/caches.ts, `milestones`: a page's issues and merge
+-- requests show theirs): writes bump the table's version, as the tables of 20261124110000_cache_versions do.
+INSERT INTO "CacheVersion" ("name") VALUES ('Milestone');
+
+CREATE TRIGGER "CacheVersion_Milestone_insert" AFTER INSERT ON "Milestone"
+BEGIN UPDATE "CacheVersion" SET "version" = "version" + 1 WHERE "name" = 'Milestone'; END;
+
+CREATE TRIGGER "CacheVersion_Milestone_update" AFTER UPDATE ON "Milestone"
+BEGIN UPDATE "CacheVersion" SET "version" = "version" + 1 WHERE "name" = 'Milestone'; END;
+
+CREATE TRIGGER "CacheVersion_Milestone_delete" AFTER DELETE ON "Milestone"
+BEGIN UPDATE "CacheVersion" SET "version" = "version" + 1 WHERE "name" = 'Milestone'; END;

@@ -1,6 +1,11 @@
 // Resource milestone events (GitLab's ResourceMilestoneEvent): a milestone set on or taken off an
-// issue or a merge request, recorded by the write that changed it.
+// issue or a merge request, recorded by the write that changed it, and listed for whoever may read
+// the issuable.
+import type { ResourceMilestoneEvent } from "../../generated/prisma/client.js";
+import { recordNotFound } from "../../errors.js";
 import type { DomainContext } from "../shared/context.js";
+import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
+import { fitsIdColumn } from "../shared/record-ids.js";
 import type { Tx } from "../shared/events.js";
 import type { ProjectAccess } from "../shared/parents.js";
 import { usableMilestone } from "./queries.js";
@@ -36,4 +41,26 @@ export async function recordMilestoneChange(
       createdAt: ctx.now(),
     },
   });
+}
+
+/** An issue or a merge request the caller was found allowed to read (findIssue / findMergeRequest with "read"). */
+export type ReadableIssuable = { type: "Issue" | "MergeRequest"; id: number };
+
+const targetWhere = (issuable: ReadableIssuable) => (issuable.type === "Issue" ? { issueId: issuable.id } : { mergeRequestId: issuable.id });
+
+/** GET .../resource_milestone_events: the issuable's events, oldest first. */
+export async function listMilestoneEvents(ctx: DomainContext, issuable: ReadableIssuable, page: PageArgs): Promise<Page<ResourceMilestoneEvent>> {
+  const where = targetWhere(issuable);
+  return paginate(
+    page,
+    (cap) => ctx.db.resourceMilestoneEvent.count({ where, take: cap }),
+    (skip, take) => ctx.db.resourceMilestoneEvent.findMany({ where, orderBy: { id: "asc" }, skip, take }),
+  );
+}
+
+/** GET .../resource_milestone_events/:resource_milestone_event_id: one of the issuable's, else 404 Not found. */
+export async function findMilestoneEvent(ctx: DomainContext, issuable: ReadableIssuable, id: number): Promise<ResourceMilestoneEvent> {
+  const event = fitsIdColumn(id) ? await ctx.db.resourceMilestoneEvent.findFirst({ where: { id, ...targetWhere(issuable) } }) : null;
+  if (!event) throw recordNotFound();
+  return event;
 }

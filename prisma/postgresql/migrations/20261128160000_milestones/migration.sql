@@ -85,3 +85,9 @@ ALTER TABLE "ResourceMilestoneEvent" ADD CONSTRAINT "ResourceMilestoneEvent_merg
 -- AddForeignKey
 ALTER TABLE "ResourceMilestoneEvent" ADD CONSTRAINT "ResourceMilestoneEvent_milestoneId_fkey" FOREIGN KEY ("milestoneId") REFERENCES "Milestone"("id") ON DELETE SET NULL ON UPDATE CASCADE;
 
+
+-- Milestones are cached by id (src/domain/shared/caches.ts, `milestones`): writes bump the table's
+-- version (20261125170001_triggers).
+INSERT INTO "CacheVersion" ("name") VALUES ('Milestone');
+
+CREATE TRIGGER "CacheVersion_Milestone" AFTER INSERT OR UPDATE OR DELETE ON "Milestone" FOR EACH STATEMENT EXECUTE FUNCTION "bump_cache_version"();
