@@ -37,6 +37,8 @@ import "./approvals/index.js";
 import "./lifecycle.js";
 import "./uploads.js";
 import "./sharing.js";
+import "./milestones.js";
+import "./milestone-events.js";
 
 // Not sorted: REST reports bad params in declaration order (schema.graphql is printed sorted).
 export const schema = builder.toSchema({ sortSchema: false });

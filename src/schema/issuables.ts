@@ -3,6 +3,8 @@
 import type { Context } from "../context.js";
 import { builder } from "./builder.js";
 import { userLoader } from "../domain/shared/loaders.js";
+import { milestoneLoader } from "../domain/milestones/loaders.js";
+import { milestoneEntity } from "../domain/milestones/presenter.js";
 
 /** IssuableTimeStats: there is no time tracking here, so nothing is estimated or spent. */
 export const TimeStats = builder.objectRef<Record<string, never>>("TimeStats").implement({
@@ -40,3 +42,9 @@ export const users = async (ctx: Context, ids: number[]) =>
 
 /** Resolver of the attributes GitLab has and this server does not (milestones, epics, ...). */
 export const none = () => null;
+
+/** An issuable's milestone as GitLab's Milestone entity (none without one); a page's milestones load in one statement. */
+export const milestoneOf = async (ctx: Context, id: number | null) => {
+  const milestone = id == null ? null : await ctx.loaders.get(milestoneLoader).load(id);
+  return milestone && milestoneEntity(ctx, milestone);
+};

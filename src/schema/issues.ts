@@ -14,7 +14,7 @@ import { taskCompletionStatus } from "../domain/shared/task-lists.js";
 import { createIssue, requireIssueChanges, updateIssue } from "../domain/issues/writes.js";
 import { findIssue } from "../domain/issues/queries.js";
 import { builder } from "./builder.js";
-import { IssuableReferences, none, TaskCompletionStatus, TimeStats, user, users } from "./issuables.js";
+import { IssuableReferences, milestoneOf, none, TaskCompletionStatus, TimeStats, user, users } from "./issuables.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { UserBasic } from "./users.js";
 import * as route from "../rest/route.js";
@@ -49,7 +49,7 @@ export const IssueEntity = builder.prismaObject("Issue", {
     closed_at: t.expose("closedAt", { type: "DateTime", nullable: true }),
     closed_by: t.field({ type: UserBasic, nullable: true, resolve: (i, _a, ctx) => user(ctx, i.closedById) }),
     labels: t.stringList({ resolve: async (i, _a, ctx) => (await labelsOfIssuable(ctx, "Issue", i.id)).map((label) => label.title) }),
-    milestone: t.field({ type: "JSON", nullable: true, resolve: none }),
+    milestone: t.field({ type: "JSON", nullable: true, resolve: (i, _a, ctx) => milestoneOf(ctx, i.milestoneId) }),
     assignees: t.field({ type: [UserBasic], resolve: (i, _a, ctx) => assigneesOf(ctx, i) }),
     author: t.field({ type: UserBasic, resolve: async (i, _a, ctx) => (await user(ctx, i.authorId))! }),
     type: t.string({ resolve: () => "ISSUE" }),
@@ -94,6 +94,7 @@ const issueFilterArgs = builder.args((t) => ({
   sort: t.field({ type: SortDirectionEnum, required: false }),
   labels: t.stringList({ required: false }),
   milestone: t.string({ required: false }),
+  milestone_id: t.string({ required: false }),
   iids: t.intList({ required: false }),
   search: t.string({ required: false }),
   in: t.string({ required: false }),

@@ -20,7 +20,7 @@ import { rebaseInProgress } from "../domain/merge-requests/rebase.js";
 import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-facts.js";
 import { createMergeRequest, requireMergeRequestChanges, updateMergeRequest } from "../domain/merge-requests/writes.js";
 import { builder } from "./builder.js";
-import { IssuableReferences, none, TaskCompletionStatus, TimeStats, user, userIdsOf, users } from "./issuables.js";
+import { IssuableReferences, milestoneOf, none, TaskCompletionStatus, TimeStats, user, userIdsOf, users } from "./issuables.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { UserBasic } from "./users.js";
 import * as route from "../rest/route.js";
@@ -81,7 +81,7 @@ const basicFields = (t: Fields) => ({
   imported: t.boolean({ resolve: () => false }),
   imported_from: t.string({ resolve: () => "none" }),
   work_in_progress: t.exposeBoolean("draft"),
-  milestone: t.field({ type: "JSON", nullable: true, resolve: none }),
+  milestone: t.field({ type: "JSON", nullable: true, resolve: (mr: unknown, _a: unknown, ctx: Context) => milestoneOf(ctx, row(mr).milestoneId) }),
   merge_when_pipeline_succeeds: t.boolean({ resolve: () => false }),
   merge_status: t.exposeString("mergeStatus"),
   detailed_merge_status: t.string({ resolve: (mr: unknown, _a: unknown, ctx: Context) => detailedMergeStatusOf(ctx, row(mr)) }),
@@ -153,6 +153,7 @@ const filterArgs = builder.args((t) => ({
   assignee_username: t.stringList({ required: false }),
   reviewer_username: t.string({ required: false }),
   labels: t.stringList({ required: false }),
+  milestone: t.string({ required: false }),
   reviewer_id: t.string({ required: false }),
   state: t.field({ type: StateFilter, required: false }),
   order_by: t.field({ type: OrderBy, required: false }),

@@ -9,6 +9,7 @@ import { enqueueHookDeliveries } from "./outbox.js";
 import { creationChanges } from "./payloads/changes.js";
 import { loadProject } from "./payloads/common.js";
 import { buildMemberPayload, buildSubgroupPayload } from "./payloads/membership.js";
+import { buildMilestonePayload } from "./payloads/milestone.js";
 import { buildPushPayload, isProtectedBranch, MAX_PUSH_COMMITS } from "./payloads/push.js";
 import { buildEmojiPayload, buildIssuePayload, buildMergeRequestPayload, buildNotePayload } from "./payloads/work-items.js";
 
@@ -135,4 +136,12 @@ subscribe("approval", async (tx, event, ctx) => {
     return buildMergeRequestPayload(ctx, tx, project, mr, user, event.action);
   };
   await enqueueHookDeliveries(tx, ctx, { projectId: event.projectId, trigger: "merge_request_hooks", payload });
+});
+
+// A project milestone's hooks (Milestones::BaseService#execute_hooks); group milestones send none.
+subscribe("milestone", async (tx, event, ctx) => {
+  const projectId = event.milestone.projectId;
+  if (projectId === null) return;
+  const payload = async () => buildMilestonePayload(ctx, (await loadProject(tx, projectId))!, event.milestone, event.action);
+  await enqueueHookDeliveries(tx, ctx, { projectId, trigger: "milestone_hooks", payload });
 });

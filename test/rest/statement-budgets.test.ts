@@ -30,7 +30,13 @@ beforeAll(async () => {
   team = await createTeamWithProjects(t);
   const project = team.publicProject;
   const p = `/projects/${project.id}`;
-  for (let i = 0; i < 25; i++) expect((await team.owner.api.post(`${p}/issues`, { title: `Issue ${i}`, labels: "bug" })).status).toBe(201);
+  // 22 milestones; the issues' rows carry two of them (one batched read of a page's milestones)
+  const milestones: number[] = [];
+  for (let i = 0; i < 22; i++) milestones.push((await team.owner.api.post(`${p}/milestones`, { title: `Milestone ${i}`, due_date: `2030-01-${10 + i}` })).body.id);
+  for (let i = 0; i < 25; i++) {
+    const created = await team.owner.api.post(`${p}/issues`, { title: `Issue ${i}`, labels: "bug", milestone_id: milestones[i % 2] });
+    expect(created.status).toBe(201);
+  }
   const issue = 1;
   reactors = await Promise.all(EMOJI.map(() => createUser(t)));
   for (const [i, user] of reactors.entries()) {
@@ -51,6 +57,8 @@ beforeAll(async () => {
     user: "/user",
     projectEvents: `${p}/events?per_page=20`,
     userEvents: `/users/${team.owner.id}/events?per_page=20`,
+    milestones: `${p}/milestones?per_page=20`,
+    milestone: `${p}/milestones/${milestones[0]}`,
   };
 });
 
@@ -77,6 +85,9 @@ const READERS: Actor[] = ["anonymous", "nonMember", "guest", "developer", "owner
 const SIGNED_IN = READERS.filter((actor) => actor !== "anonymous");
 
 const CASES: [name: string, key: string, budget: number, rows: number | null, actors: Actor[]][] = [
+  // GitLab's milestone routes want a signed-in caller
+  ["project milestones", "milestones", LIST_BUDGET, 20, SIGNED_IN],
+  ["a project milestone", "milestone", SINGLE_BUDGET, null, SIGNED_IN],
   ["award emoji of an issue", "awards", LIST_BUDGET, 20, READERS],
   ["project issues", "issues", LIST_BUDGET, 20, READERS],
   ["merge request notes", "notes", LIST_BUDGET, 20, SIGNED_IN],

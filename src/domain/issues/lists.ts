@@ -16,6 +16,8 @@ import { labelFilter, labelsCondition } from "./rules.js";
 import { canReadAllConfidential } from "./queries.js";
 import { containsText, type Dialect } from "../shared/paths.js";
 import { fitsIdColumn } from "../shared/record-ids.js";
+import { checkMilestoneFilter, issuableMilestoneWhere } from "../milestones/filters.js";
+import type { GroupAccess } from "../shared/parents.js";
 
 export const ISSUE_ORDER_COLUMNS = ["created_at", "updated_at", "title", "due_date"] as const;
 export const ISSUE_STATES = ["opened", "closed", "all"] as const;
@@ -24,6 +26,8 @@ export interface IssueFilters {
   state?: (typeof ISSUE_STATES)[number] | null;
   labels?: string[] | null;
   milestone?: string | null;
+  /** a wildcard: Any, None, Upcoming or Started */
+  milestone_id?: string | null;
   iids?: number[] | null;
   search?: string | null;
   in?: string | null;
@@ -73,6 +77,12 @@ export async function listIssues(
   return pageOf(ctx, where, checked, page);
 }
 
+/** A group milestone's issues (IssuesFinder with group_id): those of the group's own projects the caller may read. */
+export async function listGroupIssues(ctx: DomainContext, { group }: GroupAccess, filters: CheckedIssueFilters, page: PageArgs): Promise<Page<Issue>> {
+  const projects: Prisma.ProjectWhereInput = { AND: [await issueProjectsWhere(ctx), { namespaceId: group.id }] };
+  return pageOf(ctx, { AND: [{ project: projects }, await confidentialWhere(ctx), ...(await filterWhere(ctx, filters))] }, filters, page);
+}
+
 export type PersonFilter = number | "none" | "any";
 
 /** Grape's IntegerNoneAny (assignee_id of issue and merge request lists, reviewer_id): an integer, None or Any in any case. */
@@ -101,6 +111,7 @@ export const personIdOf = async (ctx: DomainContext, username: string) => (await
 function checkedFilters(filters: IssueFilters, defaultScope: IssueScope): CheckedIssueFilters {
   requireExclusive(filters, [["author_id", "author_username"], ["assignee_id", "assignee_username"]]);
   integerNoneAny("assignee_id", filters.assignee_id);
+  checkMilestoneFilter(filters);
   return { ...filters, scope: filters.scope == null ? defaultScope : scopeOf(filters.scope) };
 }
 
@@ -171,8 +182,8 @@ async function filterWhere(ctx: DomainContext, f: CheckedIssueFilters): Promise<
   if (f.state && f.state !== "all") where.push({ state: f.state });
   const labels = labelsCondition(labelFilter(f.labels));
   if (labels) where.push(labels);
-  // Forgeline has no milestones: "None" matches every issue, any other milestone none.
-  if (f.milestone != null && f.milestone.toLowerCase() !== "none") where.push({ id: { in: [] } });
+  const milestone = await issuableMilestoneWhere(ctx, f);
+  if (milestone) where.push(milestone);
   if (f.iids) where.push({ iid: { in: f.iids } });
   if (f.search) where.push(searchWhere(ctx.dialect, f.search, f.in));
   if (f.author_id != null) where.push({ authorId: f.author_id });

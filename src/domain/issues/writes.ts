@@ -14,6 +14,7 @@ import { requireAtLeastOne } from "../shared/param-rules.js";
 import { assigneesToStore } from "./assignees.js";
 import { knownLabels, labelSnapshot, labelsNamed, labelsOfIssuables, linkLabels } from "../labels/issuable-labels.js";
 import { labelsAfter, parseDueDate, titleAndDescriptionErrors, type LabelChanges } from "./rules.js";
+import { milestoneIdToSet, recordMilestoneChange } from "../milestones/history.js";
 import { canCreateIssue, canSetConfidentiality, canSetIssueMetadata, type IssueAccess, type IssueWithAssignees } from "./queries.js";
 
 export interface IssueFieldsInput {
@@ -22,7 +23,7 @@ export interface IssueFieldsInput {
   assignee_ids?: number[] | null;
   /** GitLab's deprecated single-assignee form */
   assignee_id?: number | null;
-  /** accepted for compatibility; Forgeline has no milestones, so none is ever set */
+  /** the project's milestone or one of its groups' (0, or any other id: none) */
   milestone_id?: number | null;
   labels?: string[] | null;
   add_labels?: string[] | null;
@@ -56,6 +57,7 @@ export async function createIssue(ctx: DomainContext, access: ProjectAccess, inp
     confidential: fields.confidential ?? false,
     discussionLocked: fields.discussion_locked ?? null,
     dueDate: fields.due_date != null ? parseDueDate(fields.due_date) : null,
+    milestoneId: (await milestoneIdToSet(ctx, access, fields.milestone_id)) ?? null,
   };
   const labelTitles = labelsAfter([], fields);
   assertValid(values);
@@ -79,7 +81,7 @@ export async function createIssue(ctx: DomainContext, access: ProjectAccess, inp
   return created;
 }
 
-type NewIssue = Pick<Issue, "projectId" | "iid" | "title" | "description" | "confidential" | "discussionLocked" | "dueDate" | "authorId" | "createdAt" | "updatedAt">;
+type NewIssue = Pick<Issue, "projectId" | "iid" | "title" | "description" | "confidential" | "discussionLocked" | "dueDate" | "milestoneId" | "authorId" | "createdAt" | "updatedAt">;
 
 /**
  * The issue's row, as inserted (open, nobody closed it). Raw SQL on the hot write path: a Prisma
@@ -88,10 +90,10 @@ type NewIssue = Pick<Issue, "projectId" | "iid" | "title" | "description" | "con
  */
 async function insertIssue(tx: Tx, row: NewIssue): Promise<Issue> {
   const [inserted] = await tx.$queryRaw<Issue[]>`
-    INSERT INTO "Issue" ("projectId", "iid", "title", "description", "state", "confidential", "discussionLocked", "dueDate", "authorId", "createdAt", "updatedAt")
+    INSERT INTO "Issue" ("projectId", "iid", "title", "description", "state", "confidential", "discussionLocked", "dueDate", "authorId", "createdAt", "updatedAt", "milestoneId")
     VALUES (${row.projectId}, ${row.iid}, ${row.title}, ${row.description}, 'opened', ${row.confidential}, ${row.discussionLocked}, ${row.dueDate},
-      ${row.authorId}, ${row.createdAt}, ${row.updatedAt})
-    RETURNING "id", "projectId", "iid", "title", "description", "state", "confidential", "discussionLocked", "dueDate", "authorId",
+      ${row.authorId}, ${row.createdAt}, ${row.updatedAt}, ${row.milestoneId})
+    RETURNING "id", "projectId", "iid", "title", "description", "state", "confidential", "discussionLocked", "dueDate", "milestoneId", "authorId",
       "closedById", "closedAt", "createdAt", "updatedAt"`;
   return inserted!;
 }
@@ -117,6 +119,8 @@ export async function updateIssue(ctx: DomainContext, { issue, access }: IssueAc
   const fields = permittedFields(ctx, access, input, true);
   const assigneeIds = await assigneesToStore(ctx, access, requestedAssignees(fields));
   const data = columnChanges(issue, fields);
+  const milestoneId = await milestoneIdToSet(ctx, access, fields.milestone_id);
+  if (milestoneId !== undefined && milestoneId !== issue.milestoneId) data.milestoneId = milestoneId;
   assertValid({ title: data.title ?? issue.title, description: data.description !== undefined ? data.description : issue.description });
   await ctx.db.$transaction(async (tx) => {
     const current = input.state_event ? await changeState(tx, ctx, issue, input.state_event) : issue;
@@ -145,7 +149,7 @@ function requestedAssignees(fields: IssueFieldsInput): number[] | undefined {
   return undefined;
 }
 
-type IssueColumns = Partial<Pick<Issue, "title" | "description" | "confidential" | "discussionLocked" | "dueDate">>;
+type IssueColumns = Partial<Pick<Issue, "title" | "description" | "confidential" | "discussionLocked" | "dueDate" | "milestoneId">>;
 
 /** The columns whose value the input changes. */
 function columnChanges(issue: Issue, fields: IssueFieldsInput): IssueColumns {
@@ -215,6 +219,7 @@ async function saveFields(tx: Tx, ctx: DomainContext, issue: IssueWithAssignees,
     include: { assignees: true },
   });
   const actorId = ctx.actor!.user.id;
+  if (data.milestoneId !== undefined) await recordMilestoneChange(tx, ctx, { issueId: issue.id }, { before: issue.milestoneId, after: updated.milestoneId, state: updated.state });
   const changes = diff(snapshot(issue, labels?.before), snapshot(updated, labels?.after));
   await publish(tx, ctx, "issue", { action: "update", projectId: issue.projectId, issue: updated, actorId, changes });
 }
@@ -236,6 +241,7 @@ function snapshot(issue: IssueWithAssignees, labels?: Label[]): Record<string, u
     confidential: issue.confidential,
     discussion_locked: issue.discussionLocked,
     due_date: issue.dueDate,
+    milestone_id: issue.milestoneId,
     ...(labels ? { labels: labels.map(labelSnapshot) } : {}),
     assignees: issue.assignees.map((a) => a.userId).sort((x, y) => x - y),
     updated_at: issue.updatedAt?.toISOString() ?? null,
@@ -245,7 +251,7 @@ function snapshot(issue: IssueWithAssignees, labels?: Label[]): Record<string, u
 /** What a new issue is compared with: the columns' defaults (a created issue reports what it set). */
 const NEW_ISSUE: Record<string, unknown> = {
   title: null, description: null, state: "opened", closed_at: null, closed_by_id: null, confidential: false,
-  discussion_locked: null, due_date: null, labels: [], assignees: [], updated_at: null,
+  discussion_locked: null, due_date: null, milestone_id: null, labels: [], assignees: [], updated_at: null,
 };
 
 function diff(before: Record<string, unknown>, after: Record<string, unknown>): Changes {

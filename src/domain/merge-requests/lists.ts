@@ -12,6 +12,7 @@ import { requireExclusive } from "../shared/param-rules.js";
 import { fuzzySearch } from "../shared/paths.js";
 import { integerNoneAny, personIdOf, personWhere, searchColumns, type PersonFilter } from "../issues/lists.js";
 import { labelFilter, labelsCondition } from "../issues/rules.js";
+import { issuableMilestoneWhere } from "../milestones/filters.js";
 import { ROW_INCLUDE, requireReadMergeRequests, type MergeRequestRow } from "./queries.js";
 
 export const MERGE_REQUEST_STATES = ["opened", "closed", "locked", "merged", "all"] as const;
@@ -31,6 +32,7 @@ export interface MergeRequestFilters {
   reviewer_id?: string | null;
   reviewer_username?: string | null;
   labels?: string[] | null;
+  milestone?: string | null;
   source_branch?: string | null;
   target_branch?: string | null;
   search?: string | null;
@@ -125,6 +127,8 @@ async function filterConditions(ctx: DomainContext, f: MergeRequestFilters): Pro
   if (f.reviewer_username != null) conditions.push(personWhere("reviewers", await reviewerUsername(ctx, f.reviewer_username)));
   const labels = labelsCondition(labelFilter(f.labels));
   if (labels) conditions.push(labels);
+  const milestone = await issuableMilestoneWhere(ctx, { milestone: f.milestone });
+  if (milestone) conditions.push(milestone);
   if (f.source_branch != null) conditions.push({ sourceBranch: f.source_branch });
   if (f.target_branch != null) conditions.push({ targetBranch: f.target_branch });
   if (f.search) conditions.push(fuzzySearch<Prisma.MergeRequestWhereInput>(ctx.dialect, searchColumns(f.in), f.search));

@@ -19,6 +19,7 @@ import {
 import { mergeRequestReaders } from "./people.js";
 import { validateMergeRequest } from "./rules.js";
 import { takeVersion } from "./versions.js";
+import { milestoneIdToSet, recordMilestoneChange } from "../milestones/history.js";
 
 /** Params shared by create and update (GitLab's `optional_params`). */
 export interface MergeRequestParams {
@@ -77,6 +78,7 @@ export async function createMergeRequest(ctx: DomainContext, access: ProjectAcce
         headSha: await branchHead(tx, access.project.id, input.source_branch),
         mergeStatus: "unchecked",
         draft: isDraftTitle(input.title),
+        milestoneId: metadata.milestoneId ?? null,
         squash: input.squash ?? false,
         // the project's remove_source_branch_after_merge setting, on by default, when not asked
         forceRemoveSourceBranch: input.remove_source_branch ?? true,
@@ -129,6 +131,7 @@ export async function updateMergeRequest(ctx: DomainContext, { mergeRequest: mr,
     const row = await tx.mergeRequest.update({ where: { id: mr.id }, data: await rowData(tx, ctx, mr, next, metadata, input), include: { assignees: true, reviewers: true } });
     await replacePeople(tx, mr, metadata);
     if (labels) await linkLabels(tx, "MergeRequest", mr.id, labels.before, labels.after);
+    if (metadata.milestoneId !== undefined) await recordMilestoneChange(tx, ctx, { mergeRequestId: mr.id }, { before: mr.milestoneId, after: row.milestoneId, state: row.state });
     if (diffReloads(mr, next)) await takeVersion(tx, ctx, row, actor.user.id);
     changes.updated_at = { previous: mr.updatedAt, current: row.updatedAt }; // every save moves it, as GitLab reports
     await publish(tx, ctx, "merge_request", { action: actionOf(mr.state, next.state), projectId: mr.projectId, mergeRequestId: mr.id, actorId: actor.user.id, changes });
@@ -162,6 +165,8 @@ interface Metadata {
   reviewerIds: number[] | null;
   labels: string[] | null;
   discussionLocked: boolean | null;
+  /** undefined: leave as it is */
+  milestoneId?: number | null;
 }
 
 /**
@@ -176,6 +181,7 @@ async function metadataOf(ctx: DomainContext, access: ProjectAccess, input: Upda
     reviewerIds: input.reviewer_ids != null ? await mergeRequestReaders(ctx, access, input.reviewer_ids) : null,
     labels: labelsChange(labels, input),
     discussionLocked: input.discussion_locked ?? null,
+    milestoneId: await milestoneIdToSet(ctx, access, input.milestone_id),
   };
 }
 
@@ -204,6 +210,7 @@ function changesOf(mr: MergeRequestWithPeople, next: Next, metadata: Metadata, i
   if (metadata.reviewerIds) note("reviewers", sortedIds(mr.reviewers.map((r) => r.userId)), sortedIds(metadata.reviewerIds));
   if (labels) note("labels", labels.before.map(labelSnapshot), labels.after.map(labelSnapshot));
   if (metadata.discussionLocked != null) note("discussion_locked", mr.discussionLocked, metadata.discussionLocked);
+  if (metadata.milestoneId !== undefined) note("milestone_id", mr.milestoneId, metadata.milestoneId);
   if (input.squash != null) note("squash", mr.squash, input.squash);
   if (input.remove_source_branch != null) note("force_remove_source_branch", mr.forceRemoveSourceBranch, input.remove_source_branch);
   return changes;
@@ -225,6 +232,7 @@ async function rowData(tx: Tx, ctx: DomainContext, mr: MergeRequestWithPeople, n
     // a closed merge request does not follow its branch: reopened, it takes the branch's head (ReopenService's reload_diff)
     ...(reopened ? { closedById: null, closedAt: null, headSha: (await branchHead(tx, mr.projectId, mr.sourceBranch)) ?? mr.headSha } : {}),
     ...(metadata.discussionLocked != null ? { discussionLocked: metadata.discussionLocked } : {}),
+    ...(metadata.milestoneId !== undefined ? { milestoneId: metadata.milestoneId } : {}),
     ...(input.squash != null ? { squash: input.squash } : {}),
     ...(input.remove_source_branch != null ? { forceRemoveSourceBranch: input.remove_source_branch } : {}),
   };

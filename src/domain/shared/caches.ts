@@ -7,7 +7,7 @@
 // a changed visibility takes effect on the next request, not after a TTL.
 import { LRUCache } from "lru-cache";
 import { EVERY_TABLE, type TableVersions } from "../../db/table-versions.js";
-import type { Label, Namespace, Project, User, WebHook } from "../../generated/prisma/client.js";
+import type { Label, Milestone, Namespace, Project, User, WebHook } from "../../generated/prisma/client.js";
 import type { LoadedRules } from "../merge-requests/approvals/rules.js";
 import type { ApprovalSettings } from "../merge-requests/approvals/settings.js";
 import type { ProtectedBranchWithLevels } from "../repository/protection-rules.js";
@@ -180,6 +180,8 @@ export interface Caches {
   repositories: TableCache<number, RepositoryFacts>;
   /** "<event column>:<project id>:<group ids>" -> the hooks of that project and those groups that subscribe to the event */
   webHooks: TableCache<string, readonly WebHook[]>;
+  /** milestones by id (the milestone of list entities' issues and merge requests) */
+  milestones: TableCache<number, Milestone>;
 }
 
 export type ProjectWithNamespace = Project & { namespace: Namespace };
@@ -231,6 +233,7 @@ export function createCaches(versions: TableVersions): Caches {
       max: 10_000,
     }),
     protectedBranches: registry.create({ tables: PROTECTION_TABLES, max: 5_000 }),
+    milestones: registry.create({ tables: ["Milestone"], max: 10_000 }),
     // the filters of GET /issues also name projects and memberships
     projectShares: registry.create({ tables: ["ProjectGroupLink", "Namespace"], max: 5_000 }),
     issueCounts: registry.create({ tables: ["Issue", "IssueAssignee", "IssueLabel", "Label", "Project", "Namespace", ...MEMBERSHIP_TABLES], max: 10_000 }),

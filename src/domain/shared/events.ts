@@ -1,7 +1,7 @@
 // Domain events: what happened, published inside the transaction that made it happen, so that
 // what reacts to it (merge request head sha, approval resets, the webhook outbox) commits or
 // rolls back together with the change. Subscribers register once at start (src/event-subscribers.ts).
-import type { Issue, IssueAssignee, Label, MergeRequestDiff, Namespace, Prisma, Project } from "../../generated/prisma/client.js";
+import type { Issue, IssueAssignee, Label, MergeRequestDiff, Milestone, Namespace, Prisma, Project } from "../../generated/prisma/client.js";
 import type { CommitFacts } from "./commits.js";
 import type { DomainContext } from "./context.js";
 
@@ -167,6 +167,13 @@ export interface MergeRequestDiffEvent {
   actorId: number | null;
 }
 
+/** A project's or a group's milestone was created, closed, reopened or deleted (deleted: the row as it was). */
+export interface MilestoneEvent {
+  action: "create" | "close" | "reopen" | "delete";
+  milestone: Milestone;
+  actorId: number;
+}
+
 /** Every event kind and its payload; later areas add theirs here. */
 export interface DomainEvents {
   push: PushEvent;
@@ -180,6 +187,7 @@ export interface DomainEvents {
   approval: ApprovalEvent;
   project: ProjectEvent;
   merge_request_diff: MergeRequestDiffEvent;
+  milestone: MilestoneEvent;
 }
 
 export type DomainEventKind = keyof DomainEvents;

@@ -1,8 +1,9 @@
-// Per-project iids (issues, merge requests): GitLab's InternalId, one atomic counter per project and usage.
+// Per-project iids (issues, merge requests, milestones) and per-group ones (group milestones, the
+// group id in projectId): GitLab's InternalId, one atomic counter per parent and usage.
 import type { DomainContext } from "./context.js";
 import type { Tx } from "./events.js";
 
-export type InternalIdUsage = "issues" | "merge_requests" | "ci_pipelines";
+export type InternalIdUsage = "issues" | "merge_requests" | "ci_pipelines" | "milestones" | "group_milestones";
 
 /**
  * The next iid; the increment is a single statement (an upsert), so concurrent transactions never

@@ -21,6 +21,7 @@ export const TRIGGER_SWITCHES = {
   subgroup_hooks: "subgroup_events",
   emoji_hooks: "emoji_events",
   resource_access_token_hooks: "resource_access_token_events",
+  milestone_hooks: "milestone_events",
   // group hooks only: a project created in or removed from the group (EE Projects::DestroyService)
   project_hooks: "project_events",
 } as const satisfies Record<string, HookEvent>;
