@@ -6,6 +6,7 @@ import "./domain/merge-requests/subscribers.js";
 import "./domain/notes/subscribers.js";
 import "./webhooks/subscribers.js";
 import "./webhooks/tag-push.js";
+import "./webhooks/releases.js";
 import "./domain/merge-requests/approvals/subscribers.js";
 import "./webhooks/project-events.js";
 import "./domain/live-events/publisher.js";

@@ -31,6 +31,7 @@ import "./award-emoji.js";
 import "./approvals/index.js";
 import "./lifecycle.js";
 import "./uploads.js";
+import "./releases.js";
 
 // Not sorted: REST reports bad params in declaration order (schema.graphql is printed sorted).
 export const schema = builder.toSchema({ sortSchema: false });

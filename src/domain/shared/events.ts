@@ -1,7 +1,7 @@
 // Domain events: what happened, published inside the transaction that made it happen, so that
 // what reacts to it (merge request head sha, approval resets, the webhook outbox) commits or
 // rolls back together with the change. Subscribers register once at start (src/event-subscribers.ts).
-import type { Issue, IssueAssignee, MergeRequestDiff, Namespace, Prisma, Project } from "../../generated/prisma/client.js";
+import type { Issue, IssueAssignee, MergeRequestDiff, Namespace, Prisma, Project, Release, ReleaseLink } from "../../generated/prisma/client.js";
 import type { CommitFacts } from "./commits.js";
 import type { DomainContext } from "./context.js";
 
@@ -155,6 +155,19 @@ export interface MergeRequestDiffEvent {
   actorId: number | null;
 }
 
+/**
+ * A release was created, updated or deleted through the Releases API (GitLab's release hooks); the
+ * rows travel with the event (a deletion publishes them before they go).
+ */
+export interface ReleaseEvent {
+  action: "create" | "update" | "delete";
+  projectId: number;
+  release: Release;
+  /** newest first */
+  links: ReleaseLink[];
+  actorId: number;
+}
+
 /** Every event kind and its payload; later areas add theirs here. */
 export interface DomainEvents {
   push: PushEvent;
@@ -168,6 +181,7 @@ export interface DomainEvents {
   approval: ApprovalEvent;
   project: ProjectEvent;
   merge_request_diff: MergeRequestDiffEvent;
+  release: ReleaseEvent;
 }
 
 export type DomainEventKind = keyof DomainEvents;
