@@ -6,6 +6,7 @@ import type { DomainContext } from "../shared/context.js";
 import type { ProjectAccess } from "../shared/parents.js";
 import { projectFullPath, projectWebUrl } from "../shared/web-urls.js";
 import { readCommits, type CommitRecord } from "../repository/git.js";
+import { knownProjectPath } from "../repository/urls.js";
 import { canDownloadCode, canWriteReleases, isHistorical, isUpcoming } from "./rules.js";
 
 /** Gitlab::Workhorse::ARCHIVE_FORMATS, in GitLab's order. */
@@ -27,6 +28,7 @@ export interface ReleaseView {
 /** The Release entities of releases of projects the caller was shown, in the order given. */
 export async function releaseViews(ctx: DomainContext, items: { access: ProjectAccess; release: Release }[]): Promise<ReleaseView[]> {
   if (!items.length) return [];
+  for (const { access } of items) knownProjectPath(ctx, access.project);
   const links = await ctx.db.releaseLink.findMany({
     where: { releaseId: { in: items.map((item) => item.release.id) } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
