@@ -7,6 +7,7 @@ import "./domain/notes/subscribers.js";
 import "./domain/events/subscribers.js";
 import "./webhooks/subscribers.js";
 import "./webhooks/tag-push.js";
+import "./webhooks/releases.js";
 import "./domain/merge-requests/approvals/subscribers.js";
 import "./webhooks/project-events.js";
 import "./domain/live-events/publisher.js";

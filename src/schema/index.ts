@@ -39,6 +39,7 @@ import "./uploads.js";
 import "./sharing.js";
 import "./milestones.js";
 import "./milestone-events.js";
+import "./releases.js";
 
 // Not sorted: REST reports bad params in declaration order (schema.graphql is printed sorted).
 export const schema = builder.toSchema({ sortSchema: false });

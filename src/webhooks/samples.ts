@@ -13,6 +13,7 @@ import { pushedCommits } from "../domain/repository/ref-updates.js";
 import { loadProject, type ProjectWithNamespace } from "./payloads/common.js";
 import { buildAccessTokenPayload } from "./payloads/membership.js";
 import { buildPushPayload, isProtectedBranch } from "./payloads/push.js";
+import { buildReleasePayload } from "./releases.js";
 import { buildEmojiPayload, buildIssuePayload, buildMergeRequestPayload, buildNotePayload } from "./payloads/work-items.js";
 import type { TestTrigger } from "../domain/web-hooks/triggers.js";
 
@@ -22,7 +23,6 @@ const MISSING: Partial<Record<TestTrigger, string>> = {
   job_events: "Ensure the project has CI jobs.",
   pipeline_events: "Ensure the project has CI pipelines.",
   wiki_page_events: "Ensure the wiki is enabled and has pages.",
-  releases_events: "Ensure the project has releases.",
 };
 
 /** Triggers the hook test cannot build data for. */
@@ -63,6 +63,13 @@ export async function samplePayload(services: Services, owner: HookOwner, trigge
       return buildEmojiPayload(services, db, project, user, "award", {
         id: 1, name: "thumbsup", userId: user.id, awardableType: "Note", awardableId: note.id, createdAt: now, updatedAt: now,
       });
+    }
+    case "releases_events": {
+      // TestHooks::ProjectService#releases_events_data: the project's latest release, as created
+      const release = await db.release.findFirst({ where: { projectId: project.id }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+      if (!release) throw noData("Ensure the project has releases.");
+      const links = await db.releaseLink.findMany({ where: { releaseId: release.id }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+      return buildReleasePayload(services, project, release, links, "create");
     }
     case "resource_access_token_events":
       return accessTokenSample(services, project);

@@ -313,3 +313,30 @@ describe("GET /projects/:id/uploads (Maintainers and above)", () => {
     expect(roundTrips, sql.join("\n")).toBe(count + versionReads());
   });
 });
+
+describe("GET /projects/:id/releases", () => {
+  // the count, the page and the page's links in one batch; the authors come from the users cache,
+  // the tags' commits from git in one read and the project's path is the one the list was found with
+  const RELEASES_BUDGET = 3;
+  beforeAll(async () => {
+    const authors = [team.developer, team.maintainer, team.owner];
+    for (let i = 0; i < 22; i++) {
+      const res = await authors[i % authors.length]!.api.post(`/projects/${team.publicProject.id}/releases`, {
+        tag_name: `r${i}`, ref: "main", assets: { links: [{ name: "a", url: `https://a.example/${i}` }, { name: "b", url: `https://b.example/${i}` }] },
+      });
+      expect(res.status, res.text).toBe(201);
+    }
+  });
+
+  it.each(READERS)(`as %s, ?per_page=20: 20 rows, at most ${RELEASES_BUDGET} statements`, async (actor) => {
+    const client = clientOf(t, team, actor);
+    const path = `/projects/${team.publicProject.id}/releases?per_page=20`;
+    const { count, roundTrips, sql, status } = await statementsOf(client, path);
+    expect(status).toBe(200);
+    const body = (await client.get(path, { raw: true })).body;
+    expect(body).toHaveLength(20);
+    expect(body.every((release: any) => release.assets.links.length === 2 && release.author && release.commit)).toBe(true);
+    expect(count, sql.join("\n")).toBeLessThanOrEqual(RELEASES_BUDGET);
+    expect(roundTrips, sql.join("\n")).toBe(count + versionReads());
+  });
+});

@@ -123,7 +123,7 @@ export async function createTag(ctx: DomainContext, access: ProjectAccess, input
   return (await views(ctx, projectId, [await tagOrFail(ctx, projectId, input.tag_name)]))[0]!;
 }
 
-/** Tags::DestroyService of a tag found by findTagToDelete. */
+/** Tags::DestroyService of a tag found by findTagToDelete: the tag's release (and its links) go with it. */
 export async function deleteTag(ctx: DomainContext, { access, tag: found }: FoundTag): Promise<boolean> {
   const user = ctx.actor!.user;
   const projectId = access.project.id;
@@ -131,6 +131,7 @@ export async function deleteTag(ctx: DomainContext, { access, tag: found }: Foun
   await withRepository(ctx, projectId, async () => {
     const tag = await tagOrFail(ctx, projectId, name);
     await moveRefs(ctx, projectId, [{ ref: `${TAG_PREFIX}${name}`, oldSha: targetOf(tag), newSha: BLANK_SHA }], { actorId: user.id });
+    await ctx.db.release.deleteMany({ where: { projectId, tag: name } });
   });
   return true;
 }

@@ -19,6 +19,11 @@ const projectPathLoader: LoaderFactory<DataLoader<number, ProjectPath>> = (servi
     return ids.map((id) => byId.get(id) ?? new Error(`project ${id} does not exist`));
   });
 
+/** Tells the URLs of a request a project's path it already holds (a release list's commits), so none is read again. */
+export function knownProjectPath(ctx: DomainContext, project: ProjectPath & { id: number }): void {
+  ctx.loaders.get(projectPathLoader).prime(project.id, project);
+}
+
 const projectPath = (ctx: DomainContext, projectId: number) => ctx.loaders.get(projectPathLoader).load(projectId);
 
 export async function commitWebUrl(ctx: DomainContext, projectId: number, sha: string): Promise<string> {

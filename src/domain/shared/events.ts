@@ -1,7 +1,7 @@
 // Domain events: what happened, published inside the transaction that made it happen, so that
 // what reacts to it (merge request head sha, approval resets, the webhook outbox) commits or
 // rolls back together with the change. Subscribers register once at start (src/event-subscribers.ts).
-import type { Issue, IssueAssignee, Label, MergeRequestDiff, Milestone, Namespace, Prisma, Project } from "../../generated/prisma/client.js";
+import type { Issue, IssueAssignee, Label, MergeRequestDiff, Milestone, Namespace, Prisma, Project, Release, ReleaseLink } from "../../generated/prisma/client.js";
 import type { CommitFacts } from "./commits.js";
 import type { DomainContext } from "./context.js";
 
@@ -174,6 +174,19 @@ export interface MilestoneEvent {
   actorId: number;
 }
 
+/**
+ * A release was created, updated or deleted through the Releases API (GitLab's release hooks); the
+ * rows travel with the event (a deletion publishes them before they go).
+ */
+export interface ReleaseEvent {
+  action: "create" | "update" | "delete";
+  projectId: number;
+  release: Release;
+  /** newest first */
+  links: ReleaseLink[];
+  actorId: number;
+}
+
 /** Every event kind and its payload; later areas add theirs here. */
 export interface DomainEvents {
   push: PushEvent;
@@ -188,6 +201,7 @@ export interface DomainEvents {
   project: ProjectEvent;
   merge_request_diff: MergeRequestDiffEvent;
   milestone: MilestoneEvent;
+  release: ReleaseEvent;
 }
 
 export type DomainEventKind = keyof DomainEvents;
