@@ -1,7 +1,8 @@
 // Administrators' user lifecycle (update, delete, block/unblock, ban/unban, deactivate/activate),
 // a user's memberships and a user's personal projects. Rules: domain/users/.
 import { deleteUser } from "../domain/deletions/users.js";
-import { findMembershipsUser, findUserByIdOrUsername, listUserMemberships, listUserProjects, type Membership } from "../domain/users/memberships.js";
+import { findUserByIdOrUsername } from "../domain/users/queries.js";
+import { findMembershipsUser, listUserMemberships, listUserProjects, type Membership } from "../domain/users/memberships.js";
 import {
   activateUser, banUser, blockUser, deactivateUser, findUserToAdminister, unbanUser, unblockUser, type StateAnswer,
 } from "../domain/users/states.js";

@@ -2,7 +2,8 @@
 // answering GitLab's UserStatus entity (all null, message_html "", when there is no status).
 import type { UserStatus } from "../generated/prisma/client.js";
 import { currentUser } from "../domain/users/queries.js";
-import { findUserByIdOrUsername, setUserStatus, statusMessageHtml, statusOfUser, type StatusWriteMode } from "../domain/users/status.js";
+import { findUserByIdOrUsername } from "../domain/users/queries.js";
+import { setUserStatus, statusMessageHtml, statusOfUser, type StatusWriteMode } from "../domain/users/status.js";
 import type { Context } from "../context.js";
 import { builder } from "./builder.js";
 import * as route from "../rest/route.js";

@@ -2,12 +2,11 @@
 // GET /users/:user_id/projects (projects.rb: the projects of the user's personal namespace that the
 // caller may see, with the project list's filters).
 import type { User } from "../../generated/prisma/client.js";
-import { notFound } from "../../errors.js";
 import { requireAdmin } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { listProjectsIn, type ProjectFilters } from "../projects/lists.js";
-import { recordId } from "../shared/record-ids.js";
+import { findUserByIdOrUsername } from "./queries.js";
 
 export interface Membership {
   source_id: number;
@@ -55,13 +54,6 @@ export async function listUserMemberships(ctx: DomainContext, user: User, filter
 
 const membership = (source_id: number, source_name: string, source_type: Membership["source_type"], access_level: number): Membership =>
   ({ source_id, source_name, source_type, access_level });
-
-/** `find_user`: a numeric id or a username (any case); 404 "User Not Found" otherwise. */
-export async function findUserByIdOrUsername(ctx: DomainContext, key: string): Promise<User> {
-  const user = await ctx.db.user.findFirst({ where: /^\d+$/.test(key) ? { id: recordId(key) } : { usernameLower: key.toLowerCase() } });
-  if (!user) throw notFound("User");
-  return user;
-}
 
 /** The projects of the user's personal namespace (found by findUserByIdOrUsername) that the caller may see. */
 export async function listUserProjects(ctx: DomainContext, user: User, filters: ProjectFilters, page: PageArgs) {

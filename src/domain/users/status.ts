@@ -4,7 +4,7 @@
 // skip it and the next write replaces it).
 import DataLoader from "dataloader";
 import type { User, UserStatus } from "../../generated/prisma/client.js";
-import { forbidden, notFound, paramError, validationError } from "../../errors.js";
+import { forbidden, paramError, validationError } from "../../errors.js";
 import { canonicalEmojiName, emojiGlyph } from "../shared/emoji-names.js";
 import type { DomainContext } from "../shared/context.js";
 import type { LoaderFactory } from "../shared/loaders.js";
@@ -103,15 +103,6 @@ export async function setUserStatus(ctx: DomainContext, user: User, input: UserS
 function clearStatusAt(ctx: DomainContext, after: string | null | undefined): Date | null {
   const span = after == null ? undefined : CLEAR_STATUS_AFTER[after];
   return span === undefined ? null : new Date(ctx.now().getTime() + span);
-}
-
-/** `/users/:id_or_username/status`: a number is an id, anything else a username (any case). */
-export async function findUserByIdOrUsername(ctx: DomainContext, reference: string): Promise<User> {
-  const user = /^\d+$/.test(reference)
-    ? await ctx.db.user.findUnique({ where: { id: Number(reference) } })
-    : await ctx.db.user.findUnique({ where: { usernameLower: reference.toLowerCase() } });
-  if (!user) throw notFound("User");
-  return user;
 }
 
 /**
