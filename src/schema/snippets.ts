@@ -147,20 +147,31 @@ builder.mutationFields((t) => ({
   }),
 }));
 
+const createdArgs = builder.args((t) => ({
+  created_after: t.field({ type: "DateTime", required: false }),
+  created_before: t.field({ type: "DateTime", required: false }),
+}));
+
 // Personal snippets (lib/api/snippets.rb): the same entity, found through the personal snippets'
 // rules (a project snippet's id answers as its project's endpoints read it).
 builder.queryFields((t) => ({
   personalSnippets: t.field({
     extensions: { rest: route.get("/snippets") },
     type: [SnippetEntity],
-    args: { ...pageArgs },
-    resolve: async (_r, args, ctx) => rowsOf(ctx, await listPersonalSnippets(ctx, "own", {}, args)),
+    args: { ...createdArgs, ...pageArgs },
+    resolve: async (_r, { page, per_page, ...filters }, ctx) => rowsOf(ctx, await listPersonalSnippets(ctx, "own", filters, { page, per_page })),
   }),
   publicSnippets: t.field({
     extensions: { rest: route.get("/snippets/public") },
     type: [SnippetEntity],
-    args: { ...pageArgs },
-    resolve: async (_r, args, ctx) => rowsOf(ctx, await listPersonalSnippets(ctx, "public", {}, args)),
+    args: { ...createdArgs, ...pageArgs },
+    resolve: async (_r, { page, per_page, ...filters }, ctx) => rowsOf(ctx, await listPersonalSnippets(ctx, "public", filters, { page, per_page })),
+  }),
+  allSnippets: t.field({
+    extensions: { rest: route.get("/snippets/all") },
+    type: [SnippetEntity],
+    args: { ...createdArgs, ...pageArgs },
+    resolve: async (_r, { page, per_page, ...filters }, ctx) => rowsOf(ctx, await listPersonalSnippets(ctx, "all", filters, { page, per_page })),
   }),
   snippet: t.field({
     extensions: { rest: route.get("/snippets/:id") },

@@ -144,7 +144,72 @@ describe("GET /snippets and /snippets/public", () => {
   });
 
   it("answers 401 anonymous", async () => {
-    for (const path of ["/snippets", "/snippets/public"]) expect((await t.anon.get(path)).body).toEqual(UNAUTHORIZED);
+    for (const path of ["/snippets", "/snippets/public", "/snippets/all"]) expect((await t.anon.get(path)).body).toEqual(UNAUTHORIZED);
+  });
+
+  it("filters by created_after and created_before (inclusive), and refuses a date that is none", async () => {
+    const at = (await author.api.get(`/snippets/${internal.id}`)).body.created_at;
+    const after = ids((await author.api.get("/snippets", { query: { created_after: at, per_page: 100 } })).body);
+    expect(after).toContain(internal.id);
+    expect(after).not.toContain(pub.id);
+    const before = ids((await author.api.get("/snippets", { query: { created_before: at, per_page: 100 } })).body);
+    expect(before).toEqual(expect.arrayContaining([pub.id, internal.id]));
+    expect(before).not.toContain(priv.id);
+    expect((await other.api.get("/snippets/public", { query: { created_before: at, per_page: 100 } })).body.map((s: any) => s.id)).not.toContain(othersPublic.id);
+    const bad = await author.api.get("/snippets/all", { query: { created_after: "yesterday-ish" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ error: "created_after is invalid" });
+  });
+});
+
+describe("GET /snippets/all", () => {
+  let project: { public: any; private: any; closed: any };
+  let snippets: Record<string, any>;
+
+  beforeAll(async () => {
+    const make = async (visibility: string, extra: Record<string, unknown> = {}) => {
+      const res = await author.api.post("/projects", { name: `all-${visibility}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`, visibility, ...extra });
+      expect(res.status, res.text).toBe(201);
+      return res.body;
+    };
+    project = { public: await make("public"), private: await make("private"), closed: await make("public", { snippets_access_level: "private" }) };
+    const snippet = async (p: any, visibility: string) => {
+      const res = await author.api.post(`/projects/${p.id}/snippets`, { title: `${visibility} in ${p.path}`, file_name: "a.txt", content: "x", visibility });
+      expect(res.status, res.text).toBe(201);
+      return res.body;
+    };
+    snippets = {
+      publicInPublic: await snippet(project.public, "public"),
+      privateInPublic: await snippet(project.public, "private"),
+      privateInPrivate: await snippet(project.private, "private"),
+      publicInClosed: await snippet(project.closed, "public"),
+    };
+  });
+
+  it("shows another user the readable personal snippets and the open snippets of open projects", async () => {
+    const res = await other.api.get("/snippets/all", { query: { per_page: 100 } });
+    expect(res.status).toBe(200);
+    const listed = ids(res.body);
+    expect(listed).toEqual(expect.arrayContaining([pub.id, internal.id, othersPublic.id, snippets.publicInPublic.id]));
+    for (const hidden of [priv, snippets.privateInPublic, snippets.privateInPrivate, snippets.publicInClosed]) expect(listed).not.toContain(hidden.id);
+    expect(listed).toEqual([...listed].sort((a, b) => b - a));
+    const projectSnippet = res.body.find((s: any) => s.id === snippets.publicInPublic.id);
+    expect(projectSnippet).toMatchObject({ project_id: project.public.id, web_url: `${BASE_URL}/${project.public.path_with_namespace}/-/snippets/${snippets.publicInPublic.id}` });
+  });
+
+  it("shows a member every snippet of their projects, and an administrator everything", async () => {
+    const mine = ids((await author.api.get("/snippets/all", { query: { per_page: 100 } })).body);
+    expect(mine).toEqual(expect.arrayContaining([priv.id, ...Object.values(snippets).map((s) => s.id)]));
+    expect(mine).not.toContain(undefined);
+    const all = ids((await t.root.get("/snippets/all", { query: { per_page: 100 } })).body);
+    expect(all).toEqual(expect.arrayContaining([priv.id, othersPublic.id, ...Object.values(snippets).map((s) => s.id)]));
+  });
+
+  it("stops showing a project's snippets once the feature is disabled, to members and administrators", async () => {
+    expect((await author.api.put(`/projects/${project.private.id}`, { snippets_access_level: "disabled" })).status).toBe(200);
+    expect(ids((await author.api.get("/snippets/all", { query: { per_page: 100 } })).body)).not.toContain(snippets.privateInPrivate.id);
+    expect(ids((await t.root.get("/snippets/all", { query: { per_page: 100 } })).body)).not.toContain(snippets.privateInPrivate.id);
+    expect(ids((await t.root.get("/snippets/all", { query: { per_page: 100 } })).body)).toContain(snippets.privateInPublic.id);
   });
 });
 

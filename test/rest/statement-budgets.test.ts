@@ -204,12 +204,24 @@ describe("personal snippet lists (signed in only)", () => {
     ["GET /snippets", "developer", "/snippets?per_page=20"],
     ["GET /snippets/public", "nonMember", "/snippets/public?per_page=20"],
     ["GET /snippets/public", "admin", "/snippets/public?per_page=20"],
+    ["GET /snippets/all", "admin", "/snippets/all?per_page=20"],
   ] as const)(`%s as %s: at most ${LIST_BUDGET} statements for 20 rows`, async (_name, actor, path) => {
     const client = clientOf(t, team, actor);
     const { count, roundTrips, sql, status } = await statementsOf(client, path);
     expect(status).toBe(200);
     expect((await client.get(path, { raw: true })).body).toHaveLength(20);
     expect(count, sql.join("\n")).toBeLessThanOrEqual(LIST_BUDGET);
+    expect(roundTrips, sql.join("\n")).toBe(count + versionReads());
+  });
+
+  // a signed-in non-administrator also pays the shared filter of the projects they are a member of
+  // (their groups and the groups shared with those), as GET /events?scope=all does
+  it(`GET /snippets/all as developer: at most ${LIST_BUDGET + 2} statements for 20 rows`, async () => {
+    const path = "/snippets/all?per_page=20";
+    const { count, roundTrips, sql, status } = await statementsOf(team.developer.api, path);
+    expect(status).toBe(200);
+    expect((await team.developer.api.get(path, { raw: true })).body).toHaveLength(20);
+    expect(count, sql.join("\n")).toBeLessThanOrEqual(LIST_BUDGET + 2);
     expect(roundTrips, sql.join("\n")).toBe(count + versionReads());
   });
 

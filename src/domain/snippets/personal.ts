@@ -4,14 +4,15 @@
 // parameters and service errors are the project snippets' (writes.ts, params.ts).
 import type { Prisma } from "../../generated/prisma/client.js";
 import { appErrorOf, notFound, recordNotFound } from "../../errors.js";
-import { openVisibilities } from "../shared/access-levels.js";
+import { AccessLevel, openVisibilities } from "../shared/access-levels.js";
 import { requireAdmin, requireAuthenticated } from "../shared/guards.js";
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
-import type { ProjectAccess } from "../shared/parents.js";
+import { projectById, type ProjectAccess } from "../shared/parents.js";
+import { authorizedProjectsWhere } from "../shared/visibility-filters.js";
 import { fitsIdColumn } from "../shared/record-ids.js";
 import { checkCreateParams, checkUpdateParams, type SnippetCreateInput, type SnippetUpdateInput } from "./params.js";
-import { findProjectSnippetById, findSnippetsProject, snippetFilesInclude, snippetFiltersWhere, type SnippetFilters, type SnippetView } from "./queries.js";
+import { findProjectSnippetById, findSnippetsProject, snippetFilesInclude, snippetFiltersWhere, type SnippetFilters, type SnippetView, type SnippetWithFiles } from "./queries.js";
 import { changeSnippet, insertSnippet, removeSnippet } from "./writes.js";
 
 const SNIPPET_ORDER: Prisma.SnippetOrderByWithRelationInput[] = [{ createdAt: "desc" }, { id: "desc" }];
@@ -77,22 +78,53 @@ export async function findSnippetToAdminister(ctx: DomainContext, id: number): P
   return asView(snippet);
 }
 
-export type PersonalSnippetList = "own" | "public";
+export type PersonalSnippetList = "own" | "public" | "all";
 
 /**
- * GET /snippets (the caller's own personal snippets) and GET /snippets/public (everyone's public
- * personal snippets); signed-in callers only; newest first.
+ * GET /snippets (the caller's own personal snippets), GET /snippets/public (everyone's public
+ * personal snippets) and GET /snippets/all (every snippet the caller may read, personal and of
+ * projects whose snippets are not disabled: SnippetsFinder's all_available); signed-in callers
+ * only; newest first.
  */
 export async function listPersonalSnippets(ctx: DomainContext, list: PersonalSnippetList, filters: SnippetFilters, page: PageArgs): Promise<Page<SnippetView>> {
   const actor = requireAuthenticated(ctx);
-  const scope: Prisma.SnippetWhereInput = list === "own" ? { projectId: null, authorId: actor.user.id } : { projectId: null, visibility: "public" };
+  const scope: Prisma.SnippetWhereInput =
+    list === "own" ? { projectId: null, authorId: actor.user.id }
+    : list === "public" ? { projectId: null, visibility: "public" }
+    : await readableSnippetsEverywhereWhere(ctx);
   const where = { AND: [scope, snippetFiltersWhere(filters)] };
   const snippets = await paginate(
     page,
     (cap) => ctx.db.snippet.count({ where, orderBy: SNIPPET_ORDER, take: cap }),
     (skip, take) => ctx.db.snippet.findMany({ where, include: snippetFilesInclude, orderBy: SNIPPET_ORDER, skip, take }),
   );
-  return { ...snippets, rows: snippets.rows.map(asView) };
+  return { ...snippets, rows: await withProjects(ctx, snippets.rows) };
+}
+
+/**
+ * Every snippet the caller may read: the personal ones, any snippet of a project whose snippets
+ * they may use as a member, and the public (or, signed in, internal) snippets of the public and
+ * internal projects whose snippets are open to everyone who sees the project.
+ */
+async function readableSnippetsEverywhereWhere(ctx: DomainContext): Promise<Prisma.SnippetWhereInput> {
+  const featureOn = { snippetsAccessLevel: { not: "disabled" } };
+  // administrators read every snippet, but not of a project whose snippets are disabled (featureAvailable)
+  if (isAdmin(ctx.actor)) return { OR: [{ projectId: null }, { project: featureOn }] };
+  const open = { in: openVisibilities(ctx.actor) };
+  return {
+    OR: [
+      readablePersonalSnippetsWhere(ctx),
+      { project: { AND: [await authorizedProjectsWhere(ctx, AccessLevel.guest), featureOn] } },
+      { visibility: open, project: { visibility: open, snippetsAccessLevel: "enabled" } },
+    ],
+  };
+}
+
+/** Rows as the entity shows them: a project snippet with its project (from the projects cache). */
+async function withProjects(ctx: DomainContext, rows: SnippetWithFiles[]): Promise<SnippetView[]> {
+  const ids = [...new Set(rows.flatMap((row) => (row.projectId == null ? [] : [row.projectId])))];
+  const projects = new Map(await Promise.all(ids.map(async (id) => [id, await projectById(ctx, id)] as const)));
+  return rows.map((row) => ({ ...row, project: row.projectId == null ? null : projects.get(row.projectId) ?? null }));
 }
 
 /** POST /snippets: visibility defaults to internal; any signed-in user may create one. */

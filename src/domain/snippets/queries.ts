@@ -125,18 +125,27 @@ export async function snippetForChange(ctx: DomainContext, access: ProjectAccess
   return snippet;
 }
 
-/** Narrowing a snippet list (the public graph's `snippets` arguments; REST takes none). */
+/** Narrowing a snippet list (the public graph's `snippets` arguments; REST's personal lists take the dates). */
 export interface SnippetFilters {
   ids?: readonly number[] | null;
   author_id?: number | null;
   visibility?: string | null;
+  /** created at or after this time (SnippetsFinder's created_after, inclusive) */
+  created_after?: Date | null;
+  /** created at or before this time */
+  created_before?: Date | null;
 }
 
 export function snippetFiltersWhere(filters: SnippetFilters): Prisma.SnippetWhereInput {
+  const createdAt = {
+    ...(filters.created_after ? { gte: filters.created_after } : {}),
+    ...(filters.created_before ? { lte: filters.created_before } : {}),
+  };
   return {
     ...(filters.ids ? { id: { in: [...filters.ids] } } : {}),
     ...(filters.author_id != null ? { authorId: filters.author_id } : {}),
     ...(filters.visibility ? { visibility: filters.visibility } : {}),
+    ...(Object.keys(createdAt).length ? { createdAt } : {}),
   };
 }
 
