@@ -12,7 +12,7 @@ import { projectById, type ProjectAccess } from "../shared/parents.js";
 import { authorizedProjectsWhere } from "../shared/visibility-filters.js";
 import { fitsIdColumn } from "../shared/record-ids.js";
 import { checkCreateParams, checkUpdateParams, type SnippetCreateInput, type SnippetUpdateInput } from "./params.js";
-import { findProjectSnippetById, findSnippetsProject, snippetFilesInclude, snippetFiltersWhere, type SnippetFilters, type SnippetView, type SnippetWithFiles } from "./queries.js";
+import { findSnippetsProject, projectSnippetAccess, snippetFilesInclude, snippetFiltersWhere, type SnippetFilters, type SnippetView, type SnippetWithFiles } from "./queries.js";
 import { changeSnippet, insertSnippet, removeSnippet } from "./writes.js";
 
 const SNIPPET_ORDER: Prisma.SnippetOrderByWithRelationInput[] = [{ createdAt: "desc" }, { id: "desc" }];
@@ -42,7 +42,7 @@ export async function findSnippet(ctx: DomainContext, id: number): Promise<Snipp
   if (snippet.projectId != null) {
     // SnippetsFinder reads it only where its project and snippet rules allow: anything else is a miss
     try {
-      return (await findProjectSnippetById(ctx, id, "find_by")).snippet;
+      return (await projectSnippetAccess(ctx, snippet, "find_by")).snippet;
     } catch (error) {
       const status = appErrorOf(error)?.status;
       if (status === 403 || status === 404) throw notFound("Snippet");

@@ -62,6 +62,11 @@ export async function findProjectSnippetToAdminister(ctx: DomainContext, project
 /** The project snippet with this id, as findProjectSnippet finds it by its path (a personal snippet is a miss). */
 export async function findProjectSnippetById(ctx: DomainContext, id: number, lookup: SnippetLookup = "find"): Promise<SnippetAccess> {
   const snippet = fitsIdColumn(id) ? await ctx.db.snippet.findUnique({ where: { id }, include: snippetFilesInclude }) : null;
+  return projectSnippetAccess(ctx, snippet, lookup);
+}
+
+/** A snippet row already read, as findProjectSnippetById finds it (a personal snippet or none is a miss). */
+export async function projectSnippetAccess(ctx: DomainContext, snippet: SnippetWithFiles | null, lookup: SnippetLookup): Promise<SnippetAccess> {
   if (snippet?.projectId == null) throw snippetMiss(lookup);
   const access = await findSnippetsProject(ctx, snippet.projectId);
   if (!canReadSnippet(ctx, access, snippet)) throw snippetMiss(lookup);
