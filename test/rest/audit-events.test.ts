@@ -280,3 +280,35 @@ describe("filters, pagination and bad input", () => {
     expect([badId.status, badId.body]).toEqual([400, { error: "id is invalid" }]);
   });
 });
+
+/** The statements of one request on a warm server (answered once before), as test/rest/statement-budgets.test.ts counts them. */
+async function statementsOf(path: string, client = t.root): Promise<{ count: number; roundTrips: number; sql: string[] }> {
+  expect((await client.get(path, { raw: true })).status).toBe(200);
+  const sql: string[] = [];
+  t.services.sqlStats.trace = (text) => sql.push(text);
+  const before = { ...t.services.sqlStats };
+  try {
+    expect((await client.get(path, { raw: true })).status).toBe(200);
+    return { count: t.services.sqlStats.statements - before.statements, roundTrips: t.services.sqlStats.roundTrips - before.roundTrips, sql };
+  } finally {
+    t.services.sqlStats.trace = undefined;
+  }
+}
+const versionReads = () => (t.services.dialect === "postgresql" ? 1 : 0);
+
+describe("statement budgets", () => {
+  // offset: the count and the page; keyset: the page; a project comes from the projects cache, a group is read (one more)
+  const BUDGETS: [string, () => string, number][] = [
+    ["GET /audit_events?per_page=20", () => "/audit_events?per_page=20", 2],
+    ["GET /audit_events?pagination=keyset", () => "/audit_events?pagination=keyset&per_page=20", 1],
+    ["GET /projects/:id/audit_events?per_page=20", () => `/projects/${team.privateProject.id}/audit_events?per_page=20`, 2],
+    ["GET /projects/:id/audit_events?pagination=keyset", () => `/projects/${team.privateProject.id}/audit_events?pagination=keyset&per_page=20`, 1],
+    ["GET /groups/:id/audit_events?per_page=20", () => `/groups/${group.id}/audit_events?per_page=20`, 3],
+    ["GET /groups/:id/audit_events?pagination=keyset", () => `/groups/${group.id}/audit_events?pagination=keyset&per_page=20`, 2],
+  ];
+  it.each(BUDGETS)("%s: at most the budget", async (_name, path, budget) => {
+    const { count, roundTrips, sql } = await statementsOf(path(), path().startsWith("/audit") ? t.root : team.owner.api);
+    expect(count, sql.join("\n")).toBeLessThanOrEqual(budget);
+    expect(roundTrips, sql.join("\n")).toBe(count + versionReads());
+  });
+});
