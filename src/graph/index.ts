@@ -13,6 +13,7 @@ import "./notes/types.js";
 import "./issues/types.js";
 import "./merge-requests/types.js";
 import "./milestones/types.js";
+import "./audit-events/types.js";
 import "./snippets/types.js";
 import "./notes/discussions.js";
 import "./repository/commits.js";

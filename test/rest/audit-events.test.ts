@@ -26,7 +26,7 @@ beforeAll(async () => {
   }
 });
 
-const all = async (path: string, query: Record<string, unknown> = {}) => {
+const all = async (path: string, query: Record<string, string | number> = {}) => {
   const res = await t.root.get(path, { query: { per_page: 100, ...query } });
   expect(res.status, res.text).toBe(200);
   return res.body as any[];
@@ -255,7 +255,7 @@ describe("filters, pagination and bad input", () => {
   });
 
   it("refuses keyset pagination in another order, and a cursor it did not issue", async () => {
-    for (const query of [{ order_by: "created_at" }, { sort: "asc" }]) {
+    for (const query of [{ order_by: "created_at" }, { sort: "asc" }] as Record<string, string>[]) {
       const res = await t.root.get("/audit_events", { query: { pagination: "keyset", ...query } });
       expect([res.status, res.body]).toEqual([405, { error: "Keyset pagination is not yet available for this type of request" }]);
     }
@@ -264,7 +264,7 @@ describe("filters, pagination and bad input", () => {
   });
 
   it("answers 400 with Grape's texts for bad dates, entity types and ids", async () => {
-    const cases: [string, Record<string, unknown>, string][] = [
+    const cases: [string, Record<string, string>, string][] = [
       ["/audit_events", { created_after: "yesterday" }, "created_after is invalid"],
       ["/audit_events", { created_before: "2024-13-45" }, "created_before is invalid"],
       ["/audit_events", { entity_type: "Issue" }, "entity_type does not have a valid value"],
