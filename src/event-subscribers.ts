@@ -5,6 +5,7 @@
 import "./domain/merge-requests/subscribers.js";
 import "./domain/notes/subscribers.js";
 import "./domain/events/subscribers.js";
+import "./domain/audit-events/subscribers.js";
 import "./webhooks/subscribers.js";
 import "./webhooks/tag-push.js";
 import "./webhooks/releases.js";

@@ -14,6 +14,7 @@ import "./issues/types.js";
 import "./merge-requests/types.js";
 import "./milestones/types.js";
 import "./events/types.js";
+import "./audit-events/types.js";
 import "./snippets/types.js";
 import "./notes/discussions.js";
 import "./repository/commits.js";

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
 import type { InteractionDetails } from "oidc-provider";
 import type { Services } from "../domain/shared/context.js";
-import { signIn } from "../domain/oauth/accounts.js";
+import { recordSignIn, signIn } from "../domain/oauth/accounts.js";
 import { PAGE_HEADERS, renderConsent, renderErrorPage, renderSignIn } from "./pages.js";
 
 export const INTERACTION_PREFIX = "/oauth/interaction/";
@@ -46,6 +46,7 @@ export function createInteractionHandler(services: Services, provider: Provider,
       const [status, message] = result.refused === "rate_limited" ? [429, RATE_LIMITED] : [401, INVALID_LOGIN];
       return page(req, res, details, { status, message, login: loginName });
     }
+    await recordSignIn(services, result.user);
     await provider.interactionFinished(req, res, { login: { accountId: String(result.user.id) } }, { mergeWithLastSubmission: false });
   }
 

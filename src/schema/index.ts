@@ -40,6 +40,7 @@ import "./sharing.js";
 import "./milestones.js";
 import "./milestone-events.js";
 import "./releases.js";
+import "./audit-events.js";
 
 // Not sorted: REST reports bad params in declaration order (schema.graphql is printed sorted).
 export const schema = builder.toSchema({ sortSchema: false });

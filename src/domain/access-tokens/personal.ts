@@ -8,6 +8,7 @@ import type { Actor, DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { digest, newTokenSecret } from "../shared/secrets.js";
 import { containsText } from "../shared/paths.js";
+import { publish } from "../shared/events.js";
 
 export const TOKEN_SCOPES = [
   "api", "read_api", "read_user", "create_runner", "manage_runner", "k8s_proxy", "read_repository",
@@ -79,7 +80,12 @@ export async function issueToken(
 /** A token for the user found by findUserToAdminister (administrators create tokens for anyone). */
 export async function createPersonalAccessToken(ctx: DomainContext, user: User, input: NewTokenInput): Promise<TokenWithSecret> {
   validateTokenInput(ctx, input);
-  return issueToken(ctx.db, ctx, { userId: user.id, kind: "personal", ...input });
+  return ctx.db.$transaction(async (tx) => {
+    const token = await issueToken(tx, ctx, { userId: user.id, kind: "personal", ...input });
+    const { token: _secret, ...row } = token;
+    await publish(tx, ctx, "access_token", { action: "create", token: row, resource: null, actorId: ctx.actor!.user.id });
+    return token;
+  });
 }
 
 export interface TokenFilters {
@@ -156,7 +162,10 @@ export async function findPersonalAccessTokenToRevoke(ctx: DomainContext, id: nu
 
 /** Revokes a token found by findPersonalAccessTokenToRevoke (or the current one). */
 export async function revokePersonalAccessToken(ctx: DomainContext, token: AccessToken): Promise<boolean> {
-  await revokeToken(ctx, token);
+  await ctx.db.$transaction(async (tx) => {
+    await revokeToken({ db: tx }, token);
+    await publish(tx, ctx, "access_token", { action: "revoke", token, resource: null, actorId: ctx.actor!.user.id });
+  });
   return true;
 }
 

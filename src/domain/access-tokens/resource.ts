@@ -16,6 +16,7 @@ import { issueToken } from "./personal.js";
 import { insertUser } from "../users/records.js";
 import { containsText } from "../shared/paths.js";
 import { recordId } from "../shared/record-ids.js";
+import { publish } from "../shared/events.js";
 
 export type ResourceType = "project" | "group";
 
@@ -202,6 +203,8 @@ export async function createResourceAccessToken(
       userId: bot.id, kind: type, resourceId: r.id,
       name: input.name, scopes: [...new Set(input.scopes)], expires_at: input.expires_at, description: input.description,
     });
+    const { token: _secret, ...row } = token;
+    await publish(tx, ctx, "access_token", { action: "create", token: row, resource: { type, id: r.id }, actorId: actor.user.id });
     return { ...token, resourceType: type, accessLevel: member.accessLevel };
   });
 }
@@ -238,6 +241,10 @@ export async function revokeResourceAccessToken(ctx: DomainContext, { resource, 
   if (!mayManage(r)) throw badRequest(`${actor.user.name} cannot delete ${token.user.name}`);
   const [withLevel] = await withLevels(ctx, r, [token]);
   if (withLevel!.accessLevel === null) throw badRequest("Failed to find bot user");
-  await revokeToken(ctx, token);
+  await ctx.db.$transaction(async (tx) => {
+    const { user: _bot, ...row } = token;
+    await revokeToken({ db: tx }, token);
+    await publish(tx, ctx, "access_token", { action: "revoke", token: row, resource: { type: r.type, id: r.id }, actorId: actor.user.id });
+  });
   return true;
 }

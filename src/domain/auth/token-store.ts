@@ -2,7 +2,7 @@
 // requests). The cache empties itself when tokens or users change in any process
 // (domain/shared/caches.ts), so revocation takes effect at once everywhere.
 import { LRUCache } from "lru-cache";
-import type { AccessToken, User } from "../../generated/prisma/client.js";
+import type { AccessToken, Prisma, User } from "../../generated/prisma/client.js";
 import type { Services } from "../shared/context.js";
 
 export type TokenWithUser = AccessToken & { user: User };
@@ -14,7 +14,7 @@ export function findTokenByDigest(services: Services, digest: string): Promise<T
   });
 }
 
-export async function revokeToken(services: Services, token: AccessToken): Promise<void> {
+export async function revokeToken(services: { db: Prisma.TransactionClient }, token: AccessToken): Promise<void> {
   await services.db.accessToken.update({ where: { id: token.id }, data: { revoked: true } });
 }
 

@@ -15,6 +15,7 @@ import { destroyProjects } from "./projects.js";
 import { deleteContributions, detachUser, moveContributionsToGhost } from "../users/contributions.js";
 import { ghostUser } from "../users/ghost.js";
 import { isInternal } from "../users/states.js";
+import { publish } from "../shared/events.js";
 
 /** Deletes the user found by findUserToAdminister. */
 export async function deleteUser(ctx: DomainContext, user: User, hardDelete: boolean, ifUnmodifiedSince?: string | null): Promise<boolean> {
@@ -34,6 +35,7 @@ export async function deleteUser(ctx: DomainContext, user: User, hardDelete: boo
     if (user.avatarPath) await tx.storedFile.deleteMany({ where: { path: user.avatarPath } });
     // the personal namespace, tokens and memberships cascade with the user row
     await tx.user.delete({ where: { id: user.id } });
+    if (ctx.actor) await publish(tx, ctx, "user_state", { action: "destroy", user, actorId: ctx.actor.user.id });
     return [...groupAvatars, ...(user.avatarPath ? [user.avatarPath] : [])];
   }, { timeout: 60_000 });
   // files kept from before StoredFile go once the rows are gone

@@ -141,13 +141,17 @@ export async function updateGroup(ctx: DomainContext, access: GroupAccess, input
     ctx.db.$transaction(async (tx) => {
       const avatarPath = await storeAvatar(tx, group.id);
       if (fullPath !== group.fullPath) await movePaths(tx, group, fullPath);
-      return tx.namespace.update({
+      const updated = await tx.namespace.update({
         where: { id: group.id },
         data: {
           name: input.name ?? undefined, path, description: input.description ?? undefined,
           visibility, requestAccessEnabled: input.request_access_enabled ?? undefined, avatarPath,
         },
       });
+      if (changesVisibility) {
+        await publish(tx, ctx, "visibility", { source: "group", sourceId: group.id, previous: group.visibility, current: visibility, actorId: ctx.actor!.user.id });
+      }
+      return updated;
     }),
   );
 }

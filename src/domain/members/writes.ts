@@ -88,10 +88,12 @@ export async function addMember(ctx: DomainContext, parent: GroupOrProjectAccess
 /** The member event of a membership change (webhooks hear group ones), inside the change's transaction. */
 export function publishMember(
   tx: Prisma.TransactionClient, ctx: DomainContext, action: MemberEvent["action"], source: MemberSource, sourceId: number, member: Member,
+  previous?: Pick<Member, "accessLevel" | "expiresAt">,
 ): Promise<void> {
   return publish(tx, ctx, "member", {
     action, source, sourceId, userId: member.user.id, accessLevel: member.accessLevel, expiresAt: member.expiresAt,
     createdAt: member.createdAt, actorId: ctx.actor?.user.id ?? null,
+    ...(previous ? { previous: { accessLevel: previous.accessLevel, expiresAt: previous.expiresAt } } : {}),
   });
 }
 
@@ -142,7 +144,7 @@ export async function updateMember(ctx: DomainContext, { target: t, member }: Di
       ? await tx.groupMember.update({ where: { groupId_userId: { groupId: t.id, userId } }, data, include: { user: true } })
       : await tx.projectMember.update({ where: { projectId_userId: { projectId: t.id, userId } }, data, include: { user: true } });
     const changed = updated.accessLevel !== member.accessLevel || updated.expiresAt?.getTime() !== member.expiresAt?.getTime();
-    if (changed) await publishMember(tx, ctx, "update", t.source, t.id, updated);
+    if (changed) await publishMember(tx, ctx, "update", t.source, t.id, updated, member);
     return updated;
   });
 }

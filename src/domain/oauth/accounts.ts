@@ -10,6 +10,8 @@ import { avatarUrlOfUser, webUrlOfUser } from "../users/presenter.js";
 import { hashPassword, passwordMatches } from "../users/records.js";
 import { apiAccessDeniedReason } from "../users/states.js";
 import { digest } from "../shared/secrets.js";
+import { systemContext } from "../shared/context.js";
+import { publish } from "../shared/events.js";
 
 /** Failed sign-ins allowed per address and login, and per address, in the window. */
 export const SIGN_IN_LIMITS = { perLogin: 5, perAddress: 50, windowSeconds: 15 * 60 } as const;
@@ -57,6 +59,12 @@ export async function signIn(services: Services, login: string, password: string
   await perLogin.penalty(loginKey, 1);
   await perAddress.penalty(addressKey, 1);
   return { refused: "invalid" };
+}
+
+/** A web sign-in with a password succeeded: its audit event (AuditEventService#for_authentication), as the user. */
+export async function recordSignIn(services: Services, user: User): Promise<void> {
+  const ctx = systemContext(services, { user, scopes: new Set(), tokenId: null });
+  await services.db.$transaction((tx) => publish(tx, ctx, "sign_in", { user, provider: "standard" }));
 }
 
 async function exhausted(limiter: RateLimiterPrisma, key: string, points: number): Promise<boolean> {

@@ -10,6 +10,7 @@ import type { DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { digest } from "../shared/secrets.js";
 import { revokeApplicationArtifacts } from "./store.js";
+import { publish } from "../shared/events.js";
 
 /**
  * Doorkeeper's configured scopes in GitLab (`default_scopes` + `optional_scopes`, with the registry
@@ -47,7 +48,8 @@ export async function createApplication(ctx: DomainContext, input: NewApplicatio
   const { name, redirectUri, scopes } = checkParams(input);
   validateApplication(name, redirectUri, scopes);
   const secret = newSecret();
-  const row = await ctx.db.application.create({
+  const row = await ctx.db.$transaction(async (tx) => {
+    const created = await tx.application.create({
     data: {
       name,
       uid: newUid(),
@@ -57,6 +59,9 @@ export async function createApplication(ctx: DomainContext, input: NewApplicatio
       confidential: input.confidential ?? true, // an explicit null is the default too
       ownerId: null,
     },
+    });
+    await publish(tx, ctx, "application", { action: "create", application: created, actorId: ctx.actor!.user.id });
+    return created;
   });
   return { ...row, secret };
 }
@@ -83,8 +88,11 @@ export async function findApplication(ctx: DomainContext, id: number): Promise<A
 /** Its OAuth grants, codes and tokens are revoked with it. */
 export async function deleteApplication(ctx: DomainContext, application: Application): Promise<boolean> {
   await revokeApplicationArtifacts(ctx, application);
-  const { count } = await ctx.db.application.deleteMany({ where: instanceWide(application.id) });
-  if (count === 0) throw notFound("Application"); // deleted meanwhile
+  await ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.application.deleteMany({ where: instanceWide(application.id) });
+    if (count === 0) throw notFound("Application"); // deleted meanwhile
+    await publish(tx, ctx, "application", { action: "destroy", application, actorId: ctx.actor!.user.id });
+  });
   return true;
 }
 
@@ -92,8 +100,11 @@ export async function deleteApplication(ctx: DomainContext, application: Applica
 export async function renewApplicationSecret(ctx: DomainContext, application: Application): Promise<ApplicationWithSecret> {
   const secret = newSecret();
   const data = { secretDigest: digest(secret), updatedAt: ctx.now() };
-  const { count } = await ctx.db.application.updateMany({ where: instanceWide(application.id), data });
-  if (count === 0) throw notFound("Application"); // deleted meanwhile
+  await ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.application.updateMany({ where: instanceWide(application.id), data });
+    if (count === 0) throw notFound("Application"); // deleted meanwhile
+    await publish(tx, ctx, "application", { action: "renew_secret", application, actorId: ctx.actor!.user.id });
+  });
   return { ...application, ...data, secret };
 }
 

@@ -160,6 +160,9 @@ function saveProject(ctx: DomainContext, project: ProjectWithNamespace, input: P
     const topics = input.topics ?? input.tag_list;
     if (topics) await assignTopics(tx, project.id, topics);
     else if (input.visibility && input.visibility !== project.visibility) await recountTopics(tx, await topicIdsOf(tx, project.id));
+    if (updated.visibility !== project.visibility) {
+      await publish(tx, ctx, "visibility", { source: "project", sourceId: project.id, previous: project.visibility, current: updated.visibility, actorId: ctx.actor!.user.id });
+    }
     return updated;
   });
 }

@@ -8,6 +8,7 @@ import type { DomainContext } from "../shared/context.js";
 import { paginateList, type Page, type PageArgs } from "../shared/pagination.js";
 import { assertUnmodifiedSince } from "../shared/preconditions.js";
 import { canAdminProject, findProjectWithCode, requireReadCode } from "./access.js";
+import { publish } from "../shared/events.js";
 import {
   ACCESS_KINDS, ALLOWED_ACCESS_LEVELS, accessEntryAllows, projectProtections, type AccessKind, type ProtectedBranchWithLevels,
 } from "./protection-rules.js";
@@ -160,7 +161,11 @@ export async function protectBranch(ctx: DomainContext, access: ProjectAccess, i
     accessLevels: { create: entries },
   };
   try {
-    return await ctx.db.protectedBranch.create({ data, include: { accessLevels: { orderBy: { id: "asc" } } } });
+    return await ctx.db.$transaction(async (tx) => {
+      const created = await tx.protectedBranch.create({ data, include: { accessLevels: { orderBy: { id: "asc" } } } });
+      await publish(tx, ctx, "protected_branch", { action: "create", projectId, name, actorId: ctx.actor!.user.id });
+      return created;
+    });
   } catch (error) {
     if ((error as { code?: string }).code === "P2002") throw conflict(`Protected branch '${name}' already exists`);
     throw error;
@@ -170,7 +175,10 @@ export async function protectBranch(ctx: DomainContext, access: ProjectAccess, i
 /** Deletes a rule found by findProtectedBranchToUnprotect: a changed rule answers 412 to If-Unmodified-Since. */
 export async function unprotectBranch(ctx: DomainContext, { rule }: FoundProtectedBranch, unmodifiedSince?: string | null): Promise<boolean> {
   assertUnmodifiedSince(rule.updatedAt, unmodifiedSince);
-  await ctx.db.protectedBranch.delete({ where: { id: rule.id } });
+  await ctx.db.$transaction(async (tx) => {
+    await tx.protectedBranch.delete({ where: { id: rule.id } });
+    await publish(tx, ctx, "protected_branch", { action: "destroy", projectId: rule.projectId, name: rule.name, actorId: ctx.actor!.user.id });
+  });
   return true;
 }
 

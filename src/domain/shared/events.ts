@@ -1,7 +1,7 @@
 // Domain events: what happened, published inside the transaction that made it happen, so that
 // what reacts to it (merge request head sha, approval resets, the webhook outbox) commits or
 // rolls back together with the change. Subscribers register once at start (src/event-subscribers.ts).
-import type { Issue, IssueAssignee, Label, MergeRequestDiff, Milestone, Namespace, Prisma, Project, Release, ReleaseLink } from "../../generated/prisma/client.js";
+import type { AccessToken, Application, Issue, IssueAssignee, Label, MergeRequestDiff, Milestone, Namespace, Prisma, Project, Release, ReleaseLink, User, WebHook } from "../../generated/prisma/client.js";
 import type { CommitFacts } from "./commits.js";
 import type { DomainContext } from "./context.js";
 
@@ -123,6 +123,8 @@ export interface MemberEvent {
   expiresAt: Date | null;
   createdAt: Date;
   actorId: number | null;
+  /** an update's values before it */
+  previous?: { accessLevel: number; expiresAt: Date | null };
 }
 
 /** A subgroup was created in (or removed from) its parent group; the rows travel with the event. */
@@ -187,6 +189,71 @@ export interface ReleaseEvent {
   actorId: number;
 }
 
+/**
+ * A personal, project or group access token was created or revoked (the row, never its secret);
+ * a resource token names its project or group.
+ */
+export interface AccessTokenEvent {
+  action: "create" | "revoke";
+  token: AccessToken;
+  resource: { type: "project" | "group"; id: number } | null;
+  actorId: number;
+}
+
+/** A project's or a group's webhook was created, changed or deleted (deleted: the row as it was). */
+export interface WebHookEvent {
+  action: "create" | "update" | "destroy";
+  hook: WebHook;
+  actorId: number;
+}
+
+/** An instance OAuth application was created, had its secret renewed, or was deleted (never its secret). */
+export interface ApplicationEvent {
+  action: "create" | "renew_secret" | "destroy";
+  application: Application;
+  actorId: number;
+}
+
+/** A branch protection rule was created, changed or removed. */
+export interface ProtectedBranchEvent {
+  action: "create" | "update" | "destroy";
+  projectId: number;
+  name: string;
+  actorId: number;
+}
+
+/** A project's or a group's visibility level changed (GitLab's level names). */
+export interface VisibilityEvent {
+  source: "project" | "group";
+  sourceId: number;
+  previous: string;
+  current: string;
+  actorId: number;
+}
+
+/** An administrator blocked, unblocked, banned, unbanned or deleted a user (deleted: the row as it was). */
+export interface UserStateEvent {
+  action: "block" | "unblock" | "ban" | "unban" | "destroy";
+  user: User;
+  actorId: number;
+}
+
+/** A user signed in with their password (OAuth password grant or the web sign-in form). */
+export interface SignInEvent {
+  user: User;
+  provider: "standard";
+}
+
+/** A project's approval rules or approval settings changed. */
+export interface ApprovalConfigEvent {
+  action: "rule_create" | "rule_update" | "rule_destroy" | "settings_update";
+  projectId: number;
+  /** the rule's name and id (rules), or the setting changed with its old and new value (settings) */
+  rule?: { id: number; name: string };
+  changes?: Changes;
+  actorId: number;
+}
+
 /** Every event kind and its payload; later areas add theirs here. */
 export interface DomainEvents {
   push: PushEvent;
@@ -202,6 +269,14 @@ export interface DomainEvents {
   merge_request_diff: MergeRequestDiffEvent;
   milestone: MilestoneEvent;
   release: ReleaseEvent;
+  access_token: AccessTokenEvent;
+  web_hook: WebHookEvent;
+  application: ApplicationEvent;
+  protected_branch: ProtectedBranchEvent;
+  visibility: VisibilityEvent;
+  user_state: UserStateEvent;
+  sign_in: SignInEvent;
+  approval_config: ApprovalConfigEvent;
 }
 
 export type DomainEventKind = keyof DomainEvents;

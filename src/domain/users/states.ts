@@ -9,6 +9,7 @@ import type { User } from "../../generated/prisma/client.js";
 import { AppError, forbidden, notFound } from "../../errors.js";
 import { requireAdmin } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
+import { publish, type UserStateEvent } from "../shared/events.js";
 
 export type StateAnswer = boolean | null;
 
@@ -31,10 +32,16 @@ export async function findUserToAdminister(ctx: DomainContext, id: number): Prom
   return user;
 }
 
-/** The state machine's transition: true when `from` allowed it (the row changed), else false. */
-async function transition(ctx: DomainContext, user: User, from: string[], to: string): Promise<boolean> {
-  const { count } = await ctx.db.user.updateMany({ where: { id: user.id, state: { in: from } }, data: { state: to } });
-  return count > 0;
+/**
+ * The state machine's transition: true when `from` allowed it (the row changed), else false; a
+ * change an audit event records (`audit`) publishes it in the same transaction.
+ */
+async function transition(ctx: DomainContext, user: User, from: string[], to: string, audit?: UserStateEvent["action"]): Promise<boolean> {
+  return ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.user.updateMany({ where: { id: user.id, state: { in: from } }, data: { state: to } });
+    if (count > 0 && audit) await publish(tx, ctx, "user_state", { action: audit, user: { ...user, state: to }, actorId: ctx.actor!.user.id });
+    return count > 0;
+  });
 }
 
 export async function blockUser(ctx: DomainContext, user: User): Promise<StateAnswer> {
@@ -42,25 +49,25 @@ export async function blockUser(ctx: DomainContext, user: User): Promise<StateAn
   if (user.id === ctx.actor!.user.id) throw forbidden("The API initiating user cannot be blocked by the API");
   if (isBlocked(user)) return null;
   if (isInternal(user)) throw refused("An internal user cannot be blocked");
-  return transition(ctx, user, ["active", "deactivated"], "blocked");
+  return transition(ctx, user, ["active", "deactivated"], "blocked", "block");
 }
 
 /** Unblocking is the state machine's `activate`: false for a user who is active already. */
 export async function unblockUser(ctx: DomainContext, user: User): Promise<StateAnswer> {
   if (user.state === "ldap_blocked") throw forbidden("LDAP blocked users cannot be unblocked by the API");
   if (user.state === "deactivated") throw forbidden("Deactivated users cannot be unblocked by the API");
-  return transition(ctx, user, ["blocked", "banned"], "active");
+  return transition(ctx, user, ["blocked", "banned"], "active", "unblock");
 }
 
 /** Users::BanService: active users only ("You cannot ban blocked users."). */
 export async function banUser(ctx: DomainContext, user: User): Promise<StateAnswer> {
   if (user.state !== "active") throw refused(`You cannot ban ${user.state} users.`);
-  return transition(ctx, user, ["active"], "banned");
+  return transition(ctx, user, ["active"], "banned", "ban");
 }
 
 export async function unbanUser(ctx: DomainContext, user: User): Promise<StateAnswer> {
   if (user.state !== "banned") throw refused(`You cannot unban ${user.state} users.`);
-  return transition(ctx, user, ["banned"], "active");
+  return transition(ctx, user, ["banned"], "active", "unban");
 }
 
 /** Users::DeactivateService: only dormant users (no token used for 90 days) may be deactivated. */

@@ -12,6 +12,7 @@ import { secretColumns, stateOf } from "./rows.js";
 import { applyEdit, EMPTY_HOOK, fullMessagesSentence, validateHook, type HookEdit, type HookErrors, type HookState } from "./rules.js";
 import { generateSigningSecret, rotateSigningSecret, shownSecret, signingColumns } from "./signing.js";
 import { hookEventColumn, type HookEvent } from "./switches.js";
+import { publish } from "../shared/events.js";
 
 export type HookInput = HookEdit & Partial<Record<HookEvent, boolean | null>> & {
   name?: string | null;
@@ -30,11 +31,15 @@ export async function createHook(ctx: DomainContext, owner: HookOwner, input: Ho
   }
   if (Object.keys(errors).length) throw createFailed(errors);
   const fresh = generateSigningSecret();
-  const row = await ctx.db.webHook.create({
-    data: {
-      uuid: randomUUID(), ...owner.where, ...secretColumns(ctx, state), ...plainColumns(owner, state, input),
-      ...signingColumns(ctx, null, input.signing_enabled, fresh),
-    },
+  const row = await ctx.db.$transaction(async (tx) => {
+    const created = await tx.webHook.create({
+      data: {
+        uuid: randomUUID(), ...owner.where, ...secretColumns(ctx, state), ...plainColumns(owner, state, input),
+        ...signingColumns(ctx, null, input.signing_enabled, fresh),
+      },
+    });
+    await publish(tx, ctx, "web_hook", { action: "create", hook: created, actorId: ctx.actor!.user.id });
+    return created;
   });
   return toEntity(ctx, row, shownSecret(ctx, row, fresh));
 }
@@ -59,7 +64,10 @@ export async function rotateHookSigningSecret(ctx: DomainContext, found: OwnedHo
 export async function deleteHook(ctx: DomainContext, found: OwnedHook | null, unmodifiedSince?: string | null): Promise<true> {
   if (!found) return true;
   assertUnmodifiedSince(found.hook.updatedAt, unmodifiedSince);
-  await ctx.db.webHook.deleteMany({ where: { id: found.hook.id, ...found.owner.where } });
+  await ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.webHook.deleteMany({ where: { id: found.hook.id, ...found.owner.where } });
+    if (count) await publish(tx, ctx, "web_hook", { action: "destroy", hook: found.hook, actorId: ctx.actor!.user.id });
+  });
   return true;
 }
 
