@@ -19,11 +19,11 @@ import { AccessLevel, canReadInternalNotes, openVisibilities } from "../shared/a
 import { isAdmin, type DomainContext } from "../shared/context.js";
 import type { GroupAccess, ProjectAccess } from "../shared/parents.js";
 import { paginate, paginateList, type Page, type PageArgs } from "../shared/pagination.js";
-import { containsText, fuzzySearch } from "../shared/paths.js";
+import { fuzzySearch } from "../shared/paths.js";
 import { featureAvailable } from "../shared/project-features.js";
 import { authorizedProjectsWhere } from "../shared/visibility-filters.js";
 import { isAbusiveSearch, type SearchParams } from "./rules.js";
-import { textMatchWhere } from "./text-index.js";
+import { literalContains, textMatchWhere } from "./text-index.js";
 import type { Issue, Milestone } from "../../generated/prisma/client.js";
 
 export type SearchParent = { level: "global" } | { level: "group"; access: GroupAccess } | { level: "project"; access: ProjectAccess };
@@ -83,7 +83,7 @@ export async function searchMilestones(ctx: DomainContext, parent: SearchParent,
     const below = parent.level === "group" ? [{ namespace: { traversalIds: { startsWith: parent.access.group.traversalIds } } }] : [];
     owners = { project: { AND: [await milestoneProjectsWhere(ctx), ...below, { archived: false }] } };
   }
-  const match = { OR: [{ title: containsText(ctx.dialect, params.search) }, { description: containsText(ctx.dialect, params.search) }] };
+  const match = { OR: [{ title: literalContains(ctx, params.search) }, { description: literalContains(ctx, params.search) }] };
   const where: Prisma.MilestoneWhereInput = { AND: [owners, match] };
   const orderBy: Prisma.MilestoneOrderByWithRelationInput[] = [{ updatedAt: "desc" }, { id: "desc" }];
   return paginate(
@@ -109,7 +109,7 @@ async function milestoneProjectsWhere(ctx: DomainContext): Promise<Prisma.Projec
 export async function searchUsers(ctx: DomainContext, parent: SearchParent, params: SearchParams, page: PageArgs): Promise<Page<User>> {
   if (isAbusiveSearch(params.search)) return emptyPage(page);
   if (parent.level === "global") return listUsers(ctx, { search: params.search, active: true }, page);
-  const match = containsText(ctx.dialect, params.search);
+  const match = literalContains(ctx, params.search);
   const members = await allMembers(ctx, targetOf(parent.access), { OR: [{ name: match }, { username: match }], state: "active" });
   const users = [...new Map(members.map((m) => [m.user.id, m.user])).values()].sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
   return paginateList(users, page);
@@ -166,7 +166,7 @@ export async function searchNotes(ctx: DomainContext, access: ProjectAccess, par
       { projectId: access.project.id, system: false },
       canReadInternalNotes(ctx, access) ? {} : { internal: false },
       { OR: readable },
-      { body: containsText(ctx.dialect, params.search) },
+      { body: literalContains(ctx, params.search) },
     ],
   };
   const orderBy: Prisma.NoteOrderByWithRelationInput[] = [{ updatedAt: "desc" }, { id: "desc" }];

@@ -33,11 +33,21 @@ export async function textMatchWhere(
   ctx: DomainContext, kind: IndexedKind, term: string, columns: readonly TextColumn[],
 ): Promise<{ OR: Record<string, unknown>[] } | { id: { in: number[] } }> {
   if (term.length < MIN_CHARS_FOR_PARTIAL_MATCHING) return fuzzySearch(ctx.dialect, [...columns], term);
-  const likes = { OR: columns.map((column) => ({ [column]: containsText(ctx.dialect, term) })) };
+  const likes = { OR: columns.map((column) => ({ [column]: literalContains(ctx, term) })) };
   if (ctx.dialect === "postgresql") return likes;
   const table = Prisma.raw(`"${INDEXES[kind]}"`);
   const rows = await ctx.db.$queryRaw<{ id: number | bigint }[]>`
     SELECT rowid AS "id" FROM ${table} WHERE ${table} MATCH ${ftsPhrase(term, columns)} LIMIT ${MOST_INDEXED_IDS + 1}`;
   if (rows.length > MOST_INDEXED_IDS) return likes;
   return { id: { in: rows.map((row) => Number(row.id)) } };
+}
+
+/**
+ * A case-insensitive substring filter that takes the term literally. Prisma leaves `%` and `_`
+ * of a `contains` value as wildcards; on PostgreSQL they are escaped (ILIKE's escape character
+ * is the backslash). SQLite's LIKE has no escape character unless told, which Prisma does not
+ * say: there a term holding them still matches them as wildcards.
+ */
+export function literalContains(ctx: Pick<DomainContext, "dialect">, term: string) {
+  return containsText(ctx.dialect, ctx.dialect === "postgresql" ? term.replace(/[\\%_]/g, (c) => `\\${c}`) : term);
 }
