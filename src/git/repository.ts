@@ -253,6 +253,24 @@ export class GitRepository {
     });
   }
 
+  /**
+   * `git grep` in the tree of `commit`: each text file's lines holding `term` (taken literally,
+   * any case), as raw `--null` output with `context` lines around each match (no match: "").
+   */
+  async grep(commit: string, term: string, context: number): Promise<string> {
+    const out = await runGit(this.gitDir, [
+      "grep", "-I", "--ignore-case", "--fixed-strings", "--line-number", "--null", `--context=${context}`, "--full-name", "--no-color",
+      "-e", term, commit, "--",
+    ], { okExitCodes: [1] });
+    return out.exitCode === 0 ? out.stdout.toString("utf8") : "";
+  }
+
+  /** Every file path in the tree of `commit` (ls-tree -r, NUL-separated). */
+  async filePaths(commit: string): Promise<string[]> {
+    const text = await gitText(this.gitDir, ["ls-tree", "-r", "-z", "--name-only", "--full-tree", commit]);
+    return text.split("\0").filter(Boolean);
+  }
+
   /** Several commits read at once (missing ones left out), in the order asked. */
   async commits(shas: readonly string[]): Promise<CommitObject[]> {
     const read = await Promise.all(shas.map((sha) => this.commit(sha)));

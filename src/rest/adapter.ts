@@ -15,7 +15,7 @@ import { applyExposure } from "./exposure.js";
 import { buildRouteOperations } from "./operations.js";
 import { assertWellFormedParams, coerceArgs, parseBody, parseQuery, withFileAlias } from "./params.js";
 import { blobResponse, downloadResponse, errorResponse, jsonResponse, noContent, paginationHeaders, textResponse } from "./render.js";
-import { routesOf, successStatus, type Route } from "./routes.js";
+import { routesOf, routeVariantsOf, successStatus, type Route } from "./routes.js";
 
 export const API_PREFIX = "/api/v4";
 
@@ -25,7 +25,8 @@ export type RestContext = Context & { restRoute: Route };
 export function createRestHandler(schema: GraphQLSchema, services: Services, log: (error: unknown) => void, getEnveloped: GetEnvelopedFn<any>) {
   const routes = routesOf(schema);
   const match = createMatcher(routes);
-  const operations = buildRouteOperations(schema, routes);
+  const variants = routeVariantsOf(schema, routes);
+  const operations = buildRouteOperations(schema, [...routes, ...[...variants.values()].flat().map((v) => v.route)]);
 
   return async function handle(request: Request): Promise<Response> {
     const response = await answer(request);
@@ -46,15 +47,17 @@ export function createRestHandler(schema: GraphQLSchema, services: Services, log
     }
   }
 
-  async function run(request: Request, { route, params }: RouteMatch, url: URL): Promise<Response> {
-    noteRoute(`${API_PREFIX}${route.path}`);
+  async function run(request: Request, { route: matched, params }: RouteMatch, url: URL): Promise<Response> {
+    noteRoute(`${API_PREFIX}${matched.path}`);
     // On PostgreSQL a round trip: sent now, it travels while the params and the body are read
     const cachesRefreshed = services.caches.registry.refresh();
     cachesRefreshed.catch(() => undefined); // awaited below, unless the params are refused first
     const query = parseQuery(url.search);
-    const body = withFileAlias(await parseBody(request, services.config.maxBodyBytes), route.files);
+    const body = withFileAlias(await parseBody(request, services.config.maxBodyBytes), matched.files);
     const raw = { ...query, ...body, ...params }; // path params win over body and query
     assertWellFormedParams(raw);
+    // the variant its param selects (GET /search?scope=issues), else the route's own field
+    const route = variants.get(matched.field)?.find((v) => raw[v.param] === v.value)?.route ?? matched;
     const field = rootField(schema, route);
     const ctx = await createContext(services, request, raw, routeScopes(route, field), cachesRefreshed);
     requireCoarseAccess(ctx, field.extensions?.access as CoarseAccess | undefined); // before params, as Grape's before-filters

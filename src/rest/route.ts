@@ -27,6 +27,22 @@ export interface Route extends RouteDeclaration {
   text?: boolean;
 }
 
+/**
+ * A root field that answers one route for one value of a param (GET /search?scope=issues), declared
+ * as `extensions: { restVariant: route.variant("search", "scope", "issues") }` instead of a route:
+ * the adapter runs it when the route's param has that value, and the route's own root field
+ * (which checks the param) otherwise. The API description shows the route once, answering any of
+ * its variants' entities.
+ */
+export interface VariantDeclaration {
+  /** the root field that declares the route */
+  of: string;
+  param: string;
+  value: string;
+}
+
+export const variant = (of: string, param: string, value: string): VariantDeclaration => ({ of, param, value });
+
 export interface OtherAnswer {
   status: number;
   description: string;

@@ -4,14 +4,41 @@
 import { isNonNullType, isObjectType, type GraphQLField, type GraphQLObjectType, type GraphQLSchema } from "graphql";
 import { schema } from "../schema/index.js";
 import { isUpload } from "./params.js";
-import type { Route, RouteDeclaration } from "./route.js";
+import type { Route, RouteDeclaration, VariantDeclaration } from "./route.js";
 
 export type { Method, Route } from "./route.js";
 
 /** Every route the schema's root fields declare, Query fields first, each in declaration order. */
 export function routesOf(restSchema: GraphQLSchema): Route[] {
   const roots = [restSchema.getQueryType(), restSchema.getMutationType()].filter((root) => root !== null && root !== undefined);
-  return roots.flatMap((root) => Object.values(root.getFields()).flatMap((field) => declaredRoutes(field).map((declared) => routeOf(root, field, declared))));
+  return roots.flatMap((root) =>
+    Object.values(root.getFields())
+      .filter((field) => !field.extensions?.restVariant)
+      .flatMap((field) => declaredRoutes(field).map((declared) => routeOf(root, field, declared))),
+  );
+}
+
+/** A route's variant: the route as its variant field answers it, and the param value that selects it. */
+export interface RouteVariant {
+  route: Route;
+  param: string;
+  value: string;
+}
+
+/** The variants of each route, by the route's root field (`Query.search`), read off the schema. */
+export function routeVariantsOf(restSchema: GraphQLSchema, table: readonly Route[]): Map<string, RouteVariant[]> {
+  const variants = new Map<string, RouteVariant[]>();
+  const query = restSchema.getQueryType();
+  for (const field of Object.values(query?.getFields() ?? {})) {
+    const declared = field.extensions?.restVariant as VariantDeclaration | undefined;
+    if (!declared) continue;
+    const base = table.find((route) => route.field === `Query.${declared.of}`);
+    if (!base) throw new Error(`root field ${field.name} is a variant of ${declared.of}, which declares no route`);
+    const list = variants.get(base.field) ?? [];
+    list.push({ route: { ...base, field: `Query.${field.name}` }, param: declared.param, value: declared.value });
+    variants.set(base.field, list);
+  }
+  return variants;
 }
 
 export const routes: Route[] = routesOf(schema);

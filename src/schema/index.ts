@@ -38,6 +38,7 @@ import "./lifecycle.js";
 import "./uploads.js";
 import "./sharing.js";
 import "./milestones.js";
+import "./search.js";
 import "./milestone-events.js";
 import "./releases.js";
 import "./audit-events.js";

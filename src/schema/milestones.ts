@@ -17,7 +17,7 @@ import { pageArgs, rowsOf } from "./pagination.js";
 import * as route from "../rest/route.js";
 
 /** Entities::Milestone: project_id or group_id, whichever the milestone belongs to (the other left out). */
-const MilestoneRestEntity = builder.objectRef<MilestoneEntity>("Milestone").implement({
+export const MilestoneRestEntity = builder.objectRef<MilestoneEntity>("Milestone").implement({
   fields: (t) => ({
     id: t.exposeInt("id"),
     iid: t.exposeInt("iid"),

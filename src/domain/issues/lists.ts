@@ -45,6 +45,8 @@ export interface IssueFilters {
   sort?: SortDirection | null;
   /** created_by_me, assigned_to_me (or the hyphenated forms) or all */
   scope?: string | null;
+  /** a text match found by the caller (search's index-backed matching), besides `search` */
+  matching?: Prisma.IssueWhereInput | null;
 }
 
 const SCOPES = ["created_by_me", "assigned_to_me", "all"] as const;
@@ -77,9 +79,15 @@ export async function listIssues(
   return pageOf(ctx, where, checked, page);
 }
 
-/** A group milestone's issues (IssuesFinder with group_id): those of the group's own projects the caller may read. */
-export async function listGroupIssues(ctx: DomainContext, { group }: GroupAccess, filters: CheckedIssueFilters, page: PageArgs): Promise<Page<Issue>> {
-  const projects: Prisma.ProjectWhereInput = { AND: [await issueProjectsWhere(ctx), { namespaceId: group.id }] };
+/**
+ * A group milestone's issues (IssuesFinder with group_id): those of the group's own projects the
+ * caller may read; with `withSubgroups` (a group's search), those of its subgroups' projects too.
+ */
+export async function listGroupIssues(
+  ctx: DomainContext, { group }: GroupAccess, filters: CheckedIssueFilters, page: PageArgs, withSubgroups = false,
+): Promise<Page<Issue>> {
+  const inGroup = withSubgroups ? { namespace: { traversalIds: { startsWith: group.traversalIds } }, archived: false } : { namespaceId: group.id };
+  const projects: Prisma.ProjectWhereInput = { AND: [await issueProjectsWhere(ctx), inGroup] };
   return pageOf(ctx, { AND: [{ project: projects }, await confidentialWhere(ctx), ...(await filterWhere(ctx, filters))] }, filters, page);
 }
 
@@ -186,6 +194,7 @@ async function filterWhere(ctx: DomainContext, f: CheckedIssueFilters): Promise<
   if (milestone) where.push(milestone);
   if (f.iids) where.push({ iid: { in: f.iids } });
   if (f.search) where.push(searchWhere(ctx.dialect, f.search, f.in));
+  if (f.matching) where.push(f.matching);
   if (f.author_id != null) where.push({ authorId: f.author_id });
   if (f.author_username != null) where.push({ authorId: await personIdOf(ctx, f.author_username) });
   if (assigneeId !== undefined) where.push(personWhere("assignees", assigneeId));

@@ -43,6 +43,8 @@ export interface MergeRequestFilters {
   updated_after?: Date | null;
   updated_before?: Date | null;
   iids?: number[] | null;
+  /** a text match found by the caller (search's index-backed matching), besides `search` */
+  matching?: Prisma.MergeRequestWhereInput | null;
 }
 
 /** GET /projects/:id/merge_requests: 403 without the merge requests feature. */
@@ -136,6 +138,7 @@ async function filterConditions(ctx: DomainContext, f: MergeRequestFilters): Pro
   if (f.created_after || f.created_before) conditions.push({ createdAt: { gte: f.created_after ?? undefined, lte: f.created_before ?? undefined } });
   if (f.updated_after || f.updated_before) conditions.push({ updatedAt: { gte: f.updated_after ?? undefined, lte: f.updated_before ?? undefined } });
   if (f.iids) conditions.push({ iid: { in: f.iids } });
+  if (f.matching) conditions.push(f.matching);
   return conditions;
 }
 

@@ -4,7 +4,7 @@
 import { Kind, type GraphQLSchema } from "graphql";
 import { rootField } from "../adapter.js";
 import { buildRouteOperations } from "../operations.js";
-import { routes as routeTable, successStatus, type Route } from "../routes.js";
+import { routes as routeTable, routeVariantsOf, successStatus, type Route } from "../routes.js";
 import { openApiPath, parameters, requestBody } from "./parameters.js";
 import { errorComponents, paginationHeaderComponents, paginationOf, responses } from "./responses.js";
 import { EntitySchemas, type JsonSchema } from "./schemas.js";
@@ -16,15 +16,21 @@ const DEPRECATED_ROUTES: Record<string, string> = {
 };
 
 export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly Route[] = routeTable): JsonSchema {
-  const operations = buildRouteOperations(schema, routes);
+  const variants = routeVariantsOf(schema, routes);
+  const operations = buildRouteOperations(schema, [...routes, ...[...variants.values()].flat().map((v) => v.route)]);
   const entities = new EntitySchemas();
+  const bodyOf = (route: Route): JsonSchema => {
+    const field = rootField(schema, route);
+    const selection = operations.get(route.field)!.document.definitions[0]!;
+    const rootSelection = selection.kind === Kind.OPERATION_DEFINITION ? selection.selectionSet.selections[0] : undefined;
+    return entities.output(field.type, rootSelection?.kind === Kind.FIELD ? rootSelection.selectionSet : undefined);
+  };
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     const field = rootField(schema, route);
-    const operation = operations.get(route.field)!;
-    const selection = operation.document.definitions[0]!;
-    const rootSelection = selection.kind === Kind.OPERATION_DEFINITION ? selection.selectionSet.selections[0] : undefined;
-    const body = route.text || route.download ? {} : entities.output(field.type, rootSelection?.kind === Kind.FIELD ? rootSelection.selectionSet : undefined);
+    const routeVariants = variants.get(route.field);
+    // a route with variants answers any of their entities (an empty list is each of them)
+    const body = route.text || route.download ? {} : routeVariants ? { anyOf: routeVariants.map((v) => bodyOf(v.route)) } : bodyOf(route);
     const deprecation = DEPRECATED_ROUTES[`${route.method} ${route.path}`];
     const requestBodyOf = requestBody(route, field);
     (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = {
