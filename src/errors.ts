@@ -48,6 +48,9 @@ export const validationError = (fields: Record<string, string[]>, status = 400) 
 
 export const conflict = (message: string) => new AppError(409, { message });
 
+/** `not_modified!`: 304, sent without a body (a subscription already in the state asked for). */
+export const notModified = () => new AppError(304, { message: "304 Not Modified" });
+
 export const methodNotAllowed = (message = "405 Method Not Allowed") => new AppError(405, { message });
 
 export const routeNotFound = () => new AppError(404, { error: "404 Not Found" });

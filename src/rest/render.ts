@@ -16,6 +16,7 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 }
 
 export function errorResponse(error: AppError): Response {
+  if (error.status === 304) return new Response(null, { status: 304, headers: { ...SECURITY_HEADERS, ...error.headers } });
   return jsonResponse(error.status, error.body, error.headers);
 }
 

@@ -46,8 +46,8 @@ export const variant = (of: string, param: string, value: string): VariantDeclar
 export interface OtherAnswer {
   status: number;
   description: string;
-  /** JSON Schema of the body */
-  schema: Record<string, unknown>;
+  /** JSON Schema of the body; none for an answer without one (304) */
+  schema?: Record<string, unknown>;
 }
 
 type WriteOptions = Pick<RouteDeclaration, "status" | "otherAnswers">;

@@ -1,39 +1,77 @@
-// GitLab's Labels API for projects: the ProjectLabel entity (LabelBasic, Label's `subscribed`,
-// then `priority` and `is_project_label`) and the project labels' root fields.
+// GitLab's Labels and Group Labels APIs: the ProjectLabel entity (LabelBasic, Label's counts when
+// asked and `subscribed`, then `priority` and `is_project_label`), the GroupLabel entity (Label's
+// fields), their root fields, and the labels' subscribe/unsubscribe routes (Subscriptions API).
 import type { Label } from "../generated/prisma/client.js";
 import type { Context } from "../context.js";
-import { listProjectLabels } from "../domain/labels/lists.js";
+import { countIssuesByLabel } from "../domain/issues/label-counts.js";
+import { countOpenMergeRequestsByLabel } from "../domain/merge-requests/label-counts.js";
+import { listGroupLabels, listProjectLabels } from "../domain/labels/lists.js";
 import { labelPriorityLoader, labelSubscriptionLoader } from "../domain/labels/presenter.js";
-import { findProjectLabel, requireAdminProjectLabels } from "../domain/labels/queries.js";
+import { findGroupLabel, findGroupLabelToAdminister, findProjectLabel, requireAdminGroupLabels, requireAdminProjectLabels } from "../domain/labels/queries.js";
 import { textColorOf } from "../domain/labels/rules.js";
-import { checkLabelChanges, createProjectLabel, deleteProjectLabel, updateProjectLabel } from "../domain/labels/writes.js";
-import { findProject } from "../domain/shared/parents.js";
+import {
+  checkGroupLabelChanges, checkLabelChanges, createGroupLabel, createProjectLabel, deleteGroupLabel, deleteProjectLabel,
+  subscribeToLabel, unsubscribeFromLabel, updateGroupLabel, updateProjectLabel,
+} from "../domain/labels/writes.js";
+import { findGroup, findProject } from "../domain/shared/parents.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import * as route from "../rest/route.js";
 
-/** The label as a project shows it (the project whose priorities apply). */
-type ShownLabel = { label: Label; projectId: number };
+/** The label as a project or group shows it (the project whose priorities apply; the counts when asked). */
+type ShownLabel = { label: Label; projectId: number | null; counts?: LabelCounts };
+type LabelCounts = { openIssues: number; closedIssues: number; openMergeRequests: number };
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+const counts = (_ctx: Context, shown: ShownLabel, key: keyof LabelCounts) => shown.counts?.[key] ?? null;
+
+/** A page of labels as shown, with their counts when asked (one statement per count for the page). */
+async function shown(ctx: Context, labels: Label[], projectId: number | null, withCounts: boolean | null | undefined): Promise<ShownLabel[]> {
+  if (!withCounts) return labels.map((label) => ({ label, projectId }));
+  const [issues, mergeRequests] = await Promise.all([countIssuesByLabel(ctx, labels), countOpenMergeRequestsByLabel(ctx, labels)]);
+  return labels.map((label) => ({
+    label, projectId,
+    counts: { openIssues: issues.get(label.id)?.opened ?? 0, closedIssues: issues.get(label.id)?.closed ?? 0, openMergeRequests: mergeRequests.get(label.id) ?? 0 },
+  }));
+}
+
+/** LabelBasic's and Label's fields, shared by both entities. */
+const labelFields = (t: any) => ({
+  id: t.int({ resolve: ({ label }: ShownLabel) => label.id }),
+  name: t.string({ resolve: ({ label }: ShownLabel) => label.title }),
+  color: t.string({ resolve: ({ label }: ShownLabel) => label.color }),
+  description: t.string({ nullable: true, resolve: ({ label }: ShownLabel) => label.description }),
+  // single-line Markdown is not rendered here: the text, HTML-escaped, in GitLab's paragraph
+  description_html: t.string({ nullable: true, resolve: ({ label }: ShownLabel) => (label.description ? `<p dir="auto">${escapeHtml(label.description)}</p>` : "") }),
+  text_color: t.string({ resolve: ({ label }: ShownLabel) => textColorOf(label.color) }),
+  remove_on_close: t.boolean({ resolve: () => false }),
+  // Entities::Label exposes the counts only with_counts (rest/exposure.ts leaves them out otherwise)
+  open_issues_count: t.int({ nullable: true, extensions: { restIf: "open_issues_count" }, resolve: (shown: ShownLabel, _a: unknown, ctx: Context) => counts(ctx, shown, "openIssues") }),
+  closed_issues_count: t.int({ nullable: true, extensions: { restIf: "closed_issues_count" }, resolve: (shown: ShownLabel, _a: unknown, ctx: Context) => counts(ctx, shown, "closedIssues") }),
+  open_merge_requests_count: t.int({
+    nullable: true, extensions: { restIf: "open_merge_requests_count" }, resolve: (shown: ShownLabel, _a: unknown, ctx: Context) => counts(ctx, shown, "openMergeRequests"),
+  }),
+  subscribed: t.boolean({
+    resolve: ({ label }: ShownLabel, _a: unknown, ctx: Context) => (ctx.actor ? ctx.loaders.get(labelSubscriptionLoader).load(`${ctx.actor.user.id}:${label.id}`) : false),
+  }),
+});
+
 export const ProjectLabelEntity = builder.objectRef<ShownLabel>("ProjectLabel").implement({
   fields: (t) => ({
-    id: t.int({ resolve: ({ label }) => label.id }),
-    name: t.string({ resolve: ({ label }) => label.title }),
-    color: t.string({ resolve: ({ label }) => label.color }),
-    description: t.string({ nullable: true, resolve: ({ label }) => label.description }),
-    // single-line Markdown is not rendered here: the text, HTML-escaped, in GitLab's paragraph
-    description_html: t.string({ nullable: true, resolve: ({ label }) => (label.description ? `<p dir="auto">${escapeHtml(label.description)}</p>` : "") }),
-    text_color: t.string({ resolve: ({ label }) => textColorOf(label.color) }),
-    remove_on_close: t.boolean({ resolve: () => false }),
-    subscribed: t.boolean({
-      resolve: ({ label }, _a, ctx: Context) => (ctx.actor ? ctx.loaders.get(labelSubscriptionLoader).load(`${ctx.actor.user.id}:${label.id}`) : false),
+    ...labelFields(t),
+    priority: t.int({
+      nullable: true,
+      resolve: ({ label, projectId }, _a, ctx: Context) => (projectId == null ? null : ctx.loaders.get(labelPriorityLoader).load(`${projectId}:${label.id}`)),
     }),
-    priority: t.int({ nullable: true, resolve: ({ label, projectId }, _a, ctx: Context) => ctx.loaders.get(labelPriorityLoader).load(`${projectId}:${label.id}`) }),
     is_project_label: t.boolean({ resolve: ({ label }) => label.projectId != null }),
   }),
 });
+
+export const GroupLabelEntity = builder.objectRef<ShownLabel>("GroupLabel").implement({ fields: (t) => labelFields(t) });
+
+const NOT_MODIFIED = { status: 304, description: "Not modified: the caller's subscription is already in that state (no body)." } as const;
+const signedIn = { access: "authenticated" } as const;
 
 builder.queryFields((t) => ({
   projectLabels: t.field({
@@ -41,14 +79,14 @@ builder.queryFields((t) => ({
     type: [ProjectLabelEntity],
     args: {
       id: t.arg.id({ required: true }),
+      with_counts: t.arg.boolean({ required: false }),
       include_ancestor_groups: t.arg.boolean({ required: false }),
       search: t.arg.string({ required: false }),
       ...pageArgs,
     },
-    resolve: async (_r, { id, page, per_page, ...filters }, ctx) => {
+    resolve: async (_r, { id, page, per_page, with_counts, ...filters }, ctx) => {
       const access = await findProject(ctx, String(id));
-      const rows = await rowsOf(ctx, await listProjectLabels(ctx, access, filters, { page, per_page }));
-      return rows.map((label) => ({ label, projectId: access.project.id }));
+      return shown(ctx, await rowsOf(ctx, await listProjectLabels(ctx, access, filters, { page, per_page })), access.project.id, with_counts);
     },
   }),
   projectLabel: t.field({
@@ -58,6 +96,38 @@ builder.queryFields((t) => ({
     resolve: async (_r, args, ctx) => {
       const { label, access } = await findProjectLabel(ctx, await findProject(ctx, String(args.id)), args.label_id);
       return { label, projectId: access.project.id };
+    },
+  }),
+  groupLabels: t.field({
+    extensions: { rest: route.get("/groups/:id/labels"), ...signedIn },
+    type: [GroupLabelEntity],
+    args: {
+      id: t.arg.id({ required: true }),
+      with_counts: t.arg.boolean({ required: false }),
+      include_ancestor_groups: t.arg.boolean({ required: false }),
+      include_descendant_groups: t.arg.boolean({ required: false }),
+      only_group_labels: t.arg.boolean({ required: false }),
+      search: t.arg.string({ required: false }),
+      ...pageArgs,
+    },
+    resolve: async (_r, { id, page, per_page, with_counts, ...filters }, ctx) => {
+      const access = await findGroup(ctx, String(id));
+      return shown(ctx, await rowsOf(ctx, await listGroupLabels(ctx, access, filters, { page, per_page })), null, with_counts);
+    },
+  }),
+  groupLabel: t.field({
+    extensions: { rest: route.get("/groups/:id/labels/:name"), ...signedIn },
+    type: GroupLabelEntity,
+    args: {
+      id: t.arg.id({ required: true }),
+      name: t.arg.string({ required: true }),
+      include_ancestor_groups: t.arg.boolean({ required: false }),
+      include_descendant_groups: t.arg.boolean({ required: false }),
+      only_group_labels: t.arg.boolean({ required: false }),
+    },
+    resolve: async (_r, { id, name, ...scope }, ctx) => {
+      const { label } = await findGroupLabel(ctx, await findGroup(ctx, String(id)), name, scope);
+      return { label, projectId: null };
     },
   }),
 }));
@@ -106,6 +176,85 @@ builder.mutationFields((t) => ({
       requireAdminProjectLabels(ctx, access);
       await deleteProjectLabel(ctx, await findProjectLabel(ctx, access, args.label_id));
       return true;
+    },
+  }),
+  subscribeProjectLabel: t.field({
+    type: ProjectLabelEntity,
+    extensions: { rest: route.post("/projects/:id/labels/:label_id/subscribe", { otherAnswers: [NOT_MODIFIED] }), ...signedIn },
+    args: { id: t.arg.id({ required: true }), label_id: t.arg.string({ required: true }) },
+    resolve: async (_r, args, ctx) => {
+      const { label, access } = await findProjectLabel(ctx, await findProject(ctx, String(args.id)), args.label_id);
+      await subscribeToLabel(ctx, label);
+      return { label, projectId: access.project.id };
+    },
+  }),
+  unsubscribeProjectLabel: t.field({
+    type: ProjectLabelEntity,
+    extensions: { rest: route.post("/projects/:id/labels/:label_id/unsubscribe", { otherAnswers: [NOT_MODIFIED] }), ...signedIn },
+    args: { id: t.arg.id({ required: true }), label_id: t.arg.string({ required: true }) },
+    resolve: async (_r, args, ctx) => {
+      const { label, access } = await findProjectLabel(ctx, await findProject(ctx, String(args.id)), args.label_id);
+      await unsubscribeFromLabel(ctx, label);
+      return { label, projectId: access.project.id };
+    },
+  }),
+  createGroupLabel: t.field({
+    type: GroupLabelEntity,
+    extensions: { rest: route.post("/groups/:id/labels"), ...signedIn },
+    args: {
+      id: t.arg.id({ required: true }),
+      name: t.arg.string({ required: true }),
+      color: t.arg.string({ required: true }),
+      description: t.arg.string({ required: false }),
+    },
+    resolve: async (_r, { id, ...input }, ctx) => {
+      const access = await findGroup(ctx, String(id));
+      requireAdminGroupLabels(ctx, access);
+      return { label: await createGroupLabel(ctx, access, input), projectId: null };
+    },
+  }),
+  updateGroupLabel: t.field({
+    type: GroupLabelEntity,
+    extensions: { rest: route.put("/groups/:id/labels/:name"), ...signedIn },
+    args: {
+      id: t.arg.id({ required: true }),
+      name: t.arg.string({ required: true }),
+      new_name: t.arg.string({ required: false }),
+      color: t.arg.string({ required: false }),
+      description: t.arg.string({ required: false }),
+    },
+    resolve: async (_r, { id, name, ...input }, ctx) => {
+      checkGroupLabelChanges(input);
+      const found = await findGroupLabelToAdminister(ctx, await findGroup(ctx, String(id)), name);
+      return { label: await updateGroupLabel(ctx, found, input), projectId: null };
+    },
+  }),
+  deleteGroupLabel: t.boolean({
+    extensions: { rest: route.del("/groups/:id/labels/:name"), ...signedIn },
+    args: { id: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
+    resolve: async (_r, args, ctx) => {
+      await deleteGroupLabel(ctx, await findGroupLabelToAdminister(ctx, await findGroup(ctx, String(args.id)), args.name));
+      return true;
+    },
+  }),
+  subscribeGroupLabel: t.field({
+    type: GroupLabelEntity,
+    extensions: { rest: route.post("/groups/:id/labels/:label_id/subscribe", { otherAnswers: [NOT_MODIFIED] }), ...signedIn },
+    args: { id: t.arg.id({ required: true }), label_id: t.arg.string({ required: true }) },
+    resolve: async (_r, args, ctx) => {
+      const { label } = await findGroupLabel(ctx, await findGroup(ctx, String(args.id)), args.label_id);
+      await subscribeToLabel(ctx, label);
+      return { label, projectId: null };
+    },
+  }),
+  unsubscribeGroupLabel: t.field({
+    type: GroupLabelEntity,
+    extensions: { rest: route.post("/groups/:id/labels/:label_id/unsubscribe", { otherAnswers: [NOT_MODIFIED] }), ...signedIn },
+    args: { id: t.arg.id({ required: true }), label_id: t.arg.string({ required: true }) },
+    resolve: async (_r, args, ctx) => {
+      const { label } = await findGroupLabel(ctx, await findGroup(ctx, String(args.id)), args.label_id);
+      await unsubscribeFromLabel(ctx, label);
+      return { label, projectId: null };
     },
   }),
 }));

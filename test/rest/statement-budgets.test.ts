@@ -19,6 +19,7 @@ const EMOJI = ["thumbsup", "thumbsdown", "heart", "tada", "smile", "rocket", "ey
 const LIST_BUDGET = 3;
 const SINGLE_BUDGET = 2;
 const EVENTS_BUDGET = 4;
+const LABELS_BUDGET = 4;
 
 let t: TestApp;
 let team: TeamWithProjects;
@@ -43,6 +44,10 @@ beforeAll(async () => {
     const awarded = await user.api.post(`${p}/issues/${issue}/award_emoji`, { name: EMOJI[i] });
     expect(awarded.status, awarded.text).toBe(201);
   }
+  // 22 project labels (the issues carry "bug", counted by with_counts) and a public group with 22 labels
+  for (let i = 0; i < 22; i++) expect((await team.owner.api.post(`${p}/labels`, { name: `label-${i}`, color: "#00ff00", priority: i % 3 })).status).toBe(201);
+  const group = (await team.owner.api.post("/groups", { name: "Labelled", path: "labelled", visibility: "public" })).body;
+  for (let i = 0; i < 22; i++) expect((await team.owner.api.post(`/groups/${group.id}/labels`, { name: `group-label-${i}`, color: "#00ff00" })).status).toBe(201);
   const mr = await createMergeRequest(team.developer.api, project.id);
   for (let i = 0; i < 22; i++) await reactors[i % reactors.length]!.api.post(`${p}/merge_requests/${mr.iid}/notes`, { body: `Note ${i}` });
   await createProjectRule(team.owner.api, project.id, { name: "Reviewers", approvals_required: 1, user_ids: [team.maintainer.id] });
@@ -59,6 +64,10 @@ beforeAll(async () => {
     userEvents: `/users/${team.owner.id}/events?per_page=20`,
     milestones: `${p}/milestones?per_page=20`,
     milestone: `${p}/milestones/${milestones[0]}`,
+    projectLabels: `${p}/labels?per_page=20`,
+    projectLabelsCounted: `${p}/labels?per_page=20&with_counts=true`,
+    groupLabels: `/groups/${group.id}/labels?per_page=20`,
+    groupLabelsCounted: `/groups/${group.id}/labels?per_page=20&with_counts=true`,
   };
 });
 
@@ -88,6 +97,15 @@ const CASES: [name: string, key: string, budget: number, rows: number | null, ac
   // GitLab's milestone routes want a signed-in caller
   ["project milestones", "milestones", LIST_BUDGET, 20, SIGNED_IN],
   ["a project milestone", "milestone", SINGLE_BUDGET, null, SIGNED_IN],
+  // the count, the page, the caller's subscriptions and (a project's) the project's priorities;
+  // a group's list reads the group instead of the priorities
+  ["project labels", "projectLabels", LABELS_BUDGET, 20, READERS],
+  ["group labels", "groupLabels", LABELS_BUDGET, 20, SIGNED_IN],
+  // ... with_counts: one grouped count each of open issues, closed issues and open merge requests
+  // for the page, and the caller's group memberships and the shares into those groups (two
+  // statements each, read once per request for all three visibility filters)
+  ["project labels with_counts", "projectLabelsCounted", LABELS_BUDGET + 7, 20, READERS],
+  ["group labels with_counts", "groupLabelsCounted", LABELS_BUDGET + 7, 20, SIGNED_IN],
   ["award emoji of an issue", "awards", LIST_BUDGET, 20, READERS],
   ["project issues", "issues", LIST_BUDGET, 20, READERS],
   ["merge request notes", "notes", LIST_BUDGET, 20, SIGNED_IN],

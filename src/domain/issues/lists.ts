@@ -170,6 +170,11 @@ async function confidentialWhere(ctx: DomainContext): Promise<Prisma.IssueWhereI
   return { OR: [...ownOrPublic(ctx.actor.user.id), { project: await authorizedProjectsWhere(ctx, AccessLevel.planner) }] };
 }
 
+/** Issues across projects that the caller may read (their projects' issues, confidential ones as the finders allow). */
+export async function readableIssuesWhere(ctx: DomainContext): Promise<Prisma.IssueWhereInput> {
+  return { AND: [{ project: await issueProjectsWhere(ctx) }, await confidentialWhere(ctx)] };
+}
+
 /** Within one project where the caller may not read every confidential issue. */
 function ownConfidentialOnly(ctx: DomainContext): Prisma.IssueWhereInput {
   const userId = ctx.actor?.user.id;

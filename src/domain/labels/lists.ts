@@ -1,23 +1,36 @@
 // GET /projects/:id/labels: the project's labels and, unless include_ancestor_groups=false, its
-// ancestor groups', by title then id (GitLab's LabelsFinder order), searched in title and description.
+// ancestor groups'; GET /groups/:id/labels: the group's, its ancestors' and descendants' as
+// asked (queries.ts groupLabelsWhere). Both by title then id (GitLab's LabelsFinder order),
+// searched in title and description.
 import type { Label, Prisma } from "../../generated/prisma/client.js";
 import type { DomainContext } from "../shared/context.js";
 import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
-import type { ProjectAccess } from "../shared/parents.js";
+import type { GroupAccess, ProjectAccess } from "../shared/parents.js";
 import { containsText } from "../shared/paths.js";
-import { labelGroupIds } from "./queries.js";
+import { groupLabelsWhere, labelGroupIds, type GroupLabelScope } from "./queries.js";
 
 export interface ProjectLabelFilters {
   include_ancestor_groups?: boolean | null;
   search?: string | null;
 }
 
+export interface GroupLabelFilters extends GroupLabelScope {
+  search?: string | null;
+}
+
 export async function listProjectLabels(ctx: DomainContext, access: ProjectAccess, filters: ProjectLabelFilters, page: PageArgs): Promise<Page<Label>> {
   const groups = filters.include_ancestor_groups === false ? [] : labelGroupIds(access);
-  const where: Prisma.LabelWhereInput = {
-    OR: [{ projectId: access.project.id }, ...(groups.length ? [{ groupId: { in: groups } }] : [])],
-    ...(filters.search ? { AND: [{ OR: [{ title: containsText(ctx.dialect, filters.search) }, { description: containsText(ctx.dialect, filters.search) }] }] } : {}),
-  };
+  return pageOf(ctx, { OR: [{ projectId: access.project.id }, ...(groups.length ? [{ groupId: { in: groups } }] : [])] }, filters.search, page);
+}
+
+export async function listGroupLabels(ctx: DomainContext, access: GroupAccess, filters: GroupLabelFilters, page: PageArgs): Promise<Page<Label>> {
+  return pageOf(ctx, await groupLabelsWhere(ctx, access, filters), filters.search, page);
+}
+
+function pageOf(ctx: DomainContext, owners: Prisma.LabelWhereInput, search: string | null | undefined, page: PageArgs): Promise<Page<Label>> {
+  const where: Prisma.LabelWhereInput = search
+    ? { AND: [owners, { OR: [{ title: containsText(ctx.dialect, search) }, { description: containsText(ctx.dialect, search) }] }] }
+    : owners;
   return paginate(
     page,
     (cap) => ctx.db.label.count({ where, take: cap }),

@@ -1,13 +1,15 @@
-// Creating, changing and deleting a project's labels (Labels::CreateService, UpdateService and
-// the API's destroy): titles unique in the project (409 Label already exists), colours checked
-// and named colours stored as hex. Deleting a label removes it from every issue and merge request
-// (the links go with it); renaming it changes what they all show.
+// Creating, changing and deleting project and group labels (Labels::CreateService, UpdateService
+// and the APIs' destroy): a title the parent already shows (its own labels or its ancestor
+// groups') answers 409 Label already exists, colours are checked and named colours stored as hex.
+// Deleting a label removes it from every issue and merge request (the links go with it); renaming
+// it changes what they all show. Subscribing and unsubscribing (GitLab's Subscriptions API).
 import type { Label } from "../../generated/prisma/client.js";
-import { conflict, paramError } from "../../errors.js";
+import { conflict, forbidden, notModified, paramError, validationError } from "../../errors.js";
+import { ancestorIds } from "../shared/access-levels.js";
+import { requireAuthenticated } from "../shared/guards.js";
 import type { DomainContext } from "../shared/context.js";
-import type { ProjectAccess } from "../shared/parents.js";
-import { canAdminProjectLabels, type ProjectLabelAccess } from "./queries.js";
-import { forbidden } from "../../errors.js";
+import type { GroupAccess, ProjectAccess } from "../shared/parents.js";
+import { canAdminProjectLabels, labelGroupIds, type GroupLabelAccess, type ProjectLabelAccess } from "./queries.js";
 import { assertValidLabel, colorOf } from "./rules.js";
 
 export interface LabelInput {
@@ -24,7 +26,9 @@ const clean = (text: string) => text.trim();
 export async function createProjectLabel(ctx: DomainContext, access: ProjectAccess, input: LabelInput & { name: string; color: string }): Promise<Label> {
   const values = { title: clean(input.name), color: colorOf(input.color), description: input.description?.trim() || null };
   assertValidLabel(values);
-  if (await ctx.db.label.findFirst({ where: { projectId: access.project.id, title: values.title }, select: { id: true } })) throw conflict("Label already exists");
+  const groups = labelGroupIds(access);
+  const shown = { OR: [{ projectId: access.project.id }, ...(groups.length ? [{ groupId: { in: groups } }] : [])] };
+  if (await ctx.db.label.findFirst({ where: { AND: [shown, { title: values.title }] }, select: { id: true } })) throw conflict("Label already exists");
   const now = ctx.now();
   return ctx.db.$transaction(async (tx) => {
     const label = await tx.label.create({ data: { ...values, projectId: access.project.id, createdAt: now, updatedAt: now } });
@@ -37,6 +41,13 @@ export async function createProjectLabel(ctx: DomainContext, access: ProjectAcce
 export function checkLabelChanges(input: LabelInput): void {
   if (input.new_name == null && input.color == null && input.description == null && input.priority === undefined) {
     throw paramError("new_name, color, description, priority are missing, at least one parameter must be provided");
+  }
+}
+
+/** The same for a group's label, which has no priority. */
+export function checkGroupLabelChanges(input: LabelInput): void {
+  if (input.new_name == null && input.color == null && input.description == null) {
+    throw paramError("new_name, color, description are missing, at least one parameter must be provided");
   }
 }
 
@@ -76,4 +87,50 @@ export async function updateProjectLabel(ctx: DomainContext, found: ProjectLabel
 export async function deleteProjectLabel(ctx: DomainContext, found: ProjectLabelAccess): Promise<void> {
   requireOwnLabel(ctx, found);
   await ctx.db.label.delete({ where: { id: found.label.id } });
+}
+
+/** POST /groups/:id/labels on a group the caller may write labels in (requireAdminGroupLabels). */
+export async function createGroupLabel(ctx: DomainContext, access: GroupAccess, input: LabelInput & { name: string; color: string }): Promise<Label> {
+  const values = { title: clean(input.name), color: colorOf(input.color), description: input.description?.trim() || null };
+  assertValidLabel(values);
+  if (await ctx.db.label.findFirst({ where: { groupId: { in: ancestorIds(access.group) }, title: values.title }, select: { id: true } })) {
+    throw conflict("Label already exists");
+  }
+  const now = ctx.now();
+  return ctx.db.label.create({ data: { ...values, groupId: access.group.id, createdAt: now, updatedAt: now } });
+}
+
+/** PUT /groups/:id/labels/:name on one of the group's own labels (findGroupLabelToAdminister). */
+export async function updateGroupLabel(ctx: DomainContext, { label, access }: GroupLabelAccess, input: LabelInput): Promise<Label> {
+  const values = {
+    title: input.new_name != null ? clean(input.new_name) : label.title,
+    color: input.color != null ? colorOf(input.color) : label.color,
+    description: input.description != null ? input.description.trim() || null : label.description,
+  };
+  assertValidLabel(values);
+  // Label's uniqueness validation of the title within its group (UpdateService saves, the API renders the errors)
+  if (values.title !== label.title && (await ctx.db.label.findFirst({ where: { groupId: access.group.id, title: values.title }, select: { id: true } }))) {
+    throw validationError({ title: ["has already been taken"] });
+  }
+  return ctx.db.label.update({ where: { id: label.id }, data: { ...values, updatedAt: ctx.now() } });
+}
+
+/** DELETE /groups/:id/labels/:name: the label, its links, priorities and subscriptions (by foreign key). */
+export async function deleteGroupLabel(ctx: DomainContext, { label }: GroupLabelAccess): Promise<void> {
+  await ctx.db.label.delete({ where: { id: label.id } });
+}
+
+/** POST .../labels/:label_id/subscribe: 304 Not Modified when the caller subscribes already. */
+export async function subscribeToLabel(ctx: DomainContext, label: Label): Promise<void> {
+  const userId = requireAuthenticated(ctx).user.id;
+  const key = { labelId_userId: { labelId: label.id, userId } };
+  if (await ctx.db.labelSubscription.findUnique({ where: key, select: { userId: true } })) throw notModified();
+  await ctx.db.labelSubscription.upsert({ where: key, create: { labelId: label.id, userId }, update: {} });
+}
+
+/** POST .../labels/:label_id/unsubscribe: 304 Not Modified when the caller does not subscribe. */
+export async function unsubscribeFromLabel(ctx: DomainContext, label: Label): Promise<void> {
+  const userId = requireAuthenticated(ctx).user.id;
+  const { count } = await ctx.db.labelSubscription.deleteMany({ where: { labelId: label.id, userId } });
+  if (!count) throw notModified();
 }

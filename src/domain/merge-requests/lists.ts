@@ -103,7 +103,7 @@ function orderColumn(orderBy: MergeRequestFilters["order_by"]): "createdAt" | "u
 }
 
 /** Projects whose merge requests the caller may read (read_merge_request), for lists across projects. */
-async function readableProjectsWhere(ctx: DomainContext): Promise<Prisma.ProjectWhereInput> {
+export async function readableProjectsWhere(ctx: DomainContext): Promise<Prisma.ProjectWhereInput> {
   const featureOn = { mergeRequestsAccessLevel: { not: "disabled" } };
   if (isAdmin(ctx.actor)) return featureOn;
   const open = { visibility: { in: openVisibilities(ctx.actor) }, mergeRequestsAccessLevel: "enabled" };

@@ -4,6 +4,7 @@ import type { DomainContext } from "./context.js";
 import { AccessLevel, ancestorIds, openVisibilities } from "./access-levels.js";
 import { groupAccessLevel, notExpired } from "./memberships.js";
 import { isAdmin } from "./context.js";
+import type { LoaderFactory } from "./loaders.js";
 
 /** Prisma filter for the projects an actor can see (lists). */
 export async function visibleProjectsWhere(ctx: DomainContext): Promise<Prisma.ProjectWhereInput> {
@@ -34,16 +35,33 @@ export async function authorizedProjectsWhere(ctx: DomainContext, min: number): 
 }
 /**
  * Traversal ids of the groups shared (at `min` or above) with a group the caller is a direct
- * member of: a group share counts its direct members only.
+ * member of: a group share counts its direct members only. The shares into the caller's groups
+ * are read once per request.
  */
 async function groupsSharedWith(ctx: DomainContext, memberTraversals: string[], min: number): Promise<string[]> {
   if (!memberTraversals.length) return [];
-  const groupIds = memberTraversals.map((t) => ancestorIds({ traversalIds: t }).at(-1)!);
-  const links = await ctx.db.groupGroupLink.findMany({
-    where: { sharedWithGroupId: { in: groupIds }, groupAccess: { gte: min }, ...notExpired(ctx) },
-    select: { sharedGroup: { select: { traversalIds: true } } },
-  });
-  return links.map((link) => link.sharedGroup.traversalIds);
+  const groupIds = new Set(memberTraversals.map((t) => ancestorIds({ traversalIds: t }).at(-1)!));
+  const links = await sharesIntoCallerGroups(ctx);
+  return links.filter((link) => link.groupAccess >= min && groupIds.has(link.sharedWithGroupId)).map((link) => link.traversalIds);
+}
+type ShareIn = { sharedWithGroupId: number; groupAccess: number; traversalIds: string };
+const sharesMemo: LoaderFactory<Map<number, Promise<ShareIn[]>>> = () => new Map();
+function sharesIntoCallerGroups(ctx: DomainContext): Promise<ShareIn[]> {
+  const userId = ctx.actor!.user.id;
+  const memo = ctx.loaders.get(sharesMemo);
+  let found = memo.get(userId);
+  if (!found) {
+    found = (async () => {
+      const groupIds = [...new Set((await callerGroups(ctx)).map((group) => ancestorIds(group).at(-1)!))];
+      const rows = await ctx.db.groupGroupLink.findMany({
+        where: { sharedWithGroupId: { in: groupIds }, ...notExpired(ctx) },
+        select: { sharedWithGroupId: true, groupAccess: true, sharedGroup: { select: { traversalIds: true } } },
+      });
+      return rows.map((row) => ({ sharedWithGroupId: row.sharedWithGroupId, groupAccess: row.groupAccess, traversalIds: row.sharedGroup.traversalIds }));
+    })();
+    memo.set(userId, found);
+  }
+  return found;
 }
 /** Prisma filter for the groups an actor can see (lists). */
 export async function visibleGroupsWhere(ctx: DomainContext): Promise<Prisma.NamespaceWhereInput> {
@@ -76,13 +94,23 @@ export async function hierarchyGroupsWhere(ctx: DomainContext): Promise<Prisma.N
 }
 /** Traversal ids of the groups the caller is a direct member of (at least `min`). */
 export async function memberGroupTraversals(ctx: DomainContext, min: number = AccessLevel.minimal): Promise<string[]> {
+  return (await callerGroups(ctx)).filter((group) => group.accessLevel >= min).map((group) => group.traversalIds);
+}
+type CallerGroup = { traversalIds: string; accessLevel: number };
+/** The caller's direct group memberships, read once per request (lists may build several visibility filters). */
+const callerGroupsMemo: LoaderFactory<Map<number, Promise<CallerGroup[]>>> = () => new Map();
+function callerGroups(ctx: DomainContext): Promise<CallerGroup[]> {
   const userId = ctx.actor?.user.id;
-  if (!userId) return [];
-  const rows = await ctx.db.groupMember.findMany({
-    where: { userId, accessLevel: { gte: min }, ...notExpired(ctx) },
-    select: { group: { select: { traversalIds: true } } },
-  });
-  return rows.map((r) => r.group.traversalIds);
+  if (!userId) return Promise.resolve([]);
+  const memo = ctx.loaders.get(callerGroupsMemo);
+  let found = memo.get(userId);
+  if (!found) {
+    found = ctx.db.groupMember
+      .findMany({ where: { userId, ...notExpired(ctx) }, select: { accessLevel: true, group: { select: { traversalIds: true } } } })
+      .then((rows) => rows.map((row) => ({ traversalIds: row.group.traversalIds, accessLevel: row.accessLevel })));
+    memo.set(userId, found);
+  }
+  return found;
 }
 /**
  * The groups among `groupIds` the caller sees named in a share: public ones (internal ones when

@@ -75,7 +75,9 @@ const ref = (kind: "responses" | "headers", name: string) => ({ $ref: `#/compone
 export function responses(route: Route, status: number, body: JsonSchema, pagination: Pagination): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = { [status]: success(route, status, body, pagination) };
   for (const other of route.otherAnswers ?? []) {
-    out[other.status] = { description: other.description, content: { "application/json": { schema: other.schema } } };
+    out[other.status] = other.schema
+      ? { description: other.description, content: { "application/json": { schema: other.schema } } }
+      : { description: other.description };
   }
   if (route.method === "GET" && route.path.startsWith("/projects/:id")) {
     out["301"] = {
