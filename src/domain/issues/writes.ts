@@ -66,7 +66,7 @@ export async function createIssue(ctx: DomainContext, access: ProjectAccess, inp
     const row = await insertIssue(tx, { ...values, projectId: access.project.id, iid, authorId: actor.user.id, createdAt: now, updatedAt: now });
     const assignees = assigneeIds.map((userId) => ({ issueId: row.id, userId }));
     if (assignees.length) await tx.issueAssignee.createMany({ data: assignees });
-    const labels = await labelsNamed(tx, access.project, labelTitles, true, now);
+    const labels = await labelsNamed(tx, access.project, labelTitles, true, now, ctx.dialect);
     await linkLabels(tx, "Issue", row.id, [], labels);
     const issue = { ...row, assignees, labels };
     const changes = diff(NEW_ISSUE, snapshot(issue, labels));
@@ -200,7 +200,7 @@ type LabelsChange = { before: Label[]; after: Label[] };
 async function labelsChange(tx: Tx, ctx: DomainContext, access: ProjectAccess, issueId: number, fields: LabelChanges): Promise<LabelsChange | null> {
   if (fields.labels == null && fields.add_labels == null && fields.remove_labels == null) return null;
   const before = (await labelsOfIssuables(tx, "Issue", [issueId])).get(issueId) ?? [];
-  const after = await labelsNamed(tx, access.project, labelsAfter(before.map((label) => label.title), fields), true, ctx.now());
+  const after = await labelsNamed(tx, access.project, labelsAfter(before.map((label) => label.title), fields), true, ctx.now(), ctx.dialect);
   return sameIds(before.map((l) => l.id), after.map((l) => l.id)) ? null : { before, after };
 }
 

@@ -7,6 +7,7 @@ import { Prisma, type Label } from "../../generated/prisma/client.js";
 import type { Db } from "../../db/client.js";
 import { ancestorIds } from "../shared/access-levels.js";
 import type { Tx } from "../shared/events.js";
+import type { Dialect } from "../shared/paths.js";
 import type { LoaderFactory } from "../shared/loaders.js";
 import type { DomainContext } from "../shared/context.js";
 import { issuableFactsLoader, issuableKey } from "../shared/issuable-facts.js";
@@ -51,7 +52,9 @@ type ProjectWithNamespace = { id: number; namespace: { kind: string; id: number;
  * The labels these titles name for a project: its own label, else its nearest ancestor group's;
  * a title nothing matches becomes a project label when `create` allows, otherwise is dropped.
  */
-export async function labelsNamed(tx: Tx, project: ProjectWithNamespace, titles: string[], create: boolean, now: Date): Promise<Label[]> {
+export async function labelsNamed(
+  tx: Tx, project: ProjectWithNamespace, titles: string[], create: boolean, now: Date, dialect: Dialect,
+): Promise<Label[]> {
   if (!titles.length) return [];
   const groups = project.namespace.kind === "group" ? ancestorIds(project.namespace) : [];
   const candidates = await tx.label.findMany({
@@ -59,18 +62,27 @@ export async function labelsNamed(tx: Tx, project: ProjectWithNamespace, titles:
   });
   const depth = (label: Label) => (label.projectId != null ? Infinity : groups.indexOf(label.groupId!));
   const found: Label[] = [];
+  const missing: string[] = [];
   for (const title of titles) {
     const best = candidates.filter((label) => label.title === title).sort((a, b) => depth(b) - depth(a))[0];
     if (best) found.push(best);
-    else if (create) {
-      found.push(await tx.label.upsert({
-        where: { projectId_title: { projectId: project.id, title } },
-        create: { title, color: DEFAULT_LABEL_COLOR, projectId: project.id, createdAt: now, updatedAt: now },
-        update: {},
-      }));
-    }
+    else if (create) missing.push(title);
   }
+  // in one order, so that two requests inserting the same new titles cannot deadlock
+  if (missing.length) found.push(...(await createProjectLabels(tx, project.id, [...new Set(missing)].sort(), now, dialect)));
   return [...new Map(found.map((label) => [label.id, label])).values()].sort(byTitle);
+}
+
+/**
+ * New project labels in GitLab's default colour. Two requests may name the same new title at once:
+ * on PostgreSQL the insert skips a title another transaction holds (ON CONFLICT DO NOTHING waits for
+ * it to commit) and the read then sees that label; SQLite runs one write transaction at a time.
+ */
+async function createProjectLabels(tx: Tx, projectId: number, titles: string[], now: Date, dialect: Dialect): Promise<Label[]> {
+  const data = titles.map((title) => ({ title, color: DEFAULT_LABEL_COLOR, projectId, createdAt: now, updatedAt: now }));
+  if (dialect === "postgresql") await tx.label.createMany({ data, skipDuplicates: true } as Parameters<Tx["label"]["createMany"]>[0]);
+  else await tx.label.createMany({ data });
+  return tx.label.findMany({ where: { projectId, title: { in: titles } } });
 }
 
 /** Links the issuable to exactly these labels (links kept where they stay). */

@@ -90,7 +90,7 @@ export async function createMergeRequest(ctx: DomainContext, access: ProjectAcce
       },
       include: { assignees: true, reviewers: true },
     });
-    await linkLabels(tx, "MergeRequest", row.id, [], await labelsNamed(tx, access.project, metadata.labels ?? [], true, now));
+    await linkLabels(tx, "MergeRequest", row.id, [], await labelsNamed(tx, access.project, metadata.labels ?? [], true, now, ctx.dialect));
     await takeVersion(tx, ctx, row, actor.user.id);
     await publish(tx, ctx, "merge_request", { action: "open", projectId: row.projectId, mergeRequestId: row.id, actorId: actor.user.id, changes: {} });
     return row;
@@ -118,7 +118,7 @@ export async function updateMergeRequest(ctx: DomainContext, { mergeRequest: mr,
   const labelsBefore = (await labelsOfIssuables(ctx.db, "MergeRequest", [mr.id])).get(mr.id) ?? [];
   const metadata = await metadataOf(ctx, access, input, labelsBefore.map((label) => label.title));
   const updated = await ctx.db.$transaction(async (tx) => {
-    const labels = metadata.labels ? { before: labelsBefore, after: await labelsNamed(tx, access.project, metadata.labels, true, ctx.now()) } : null;
+    const labels = metadata.labels ? { before: labelsBefore, after: await labelsNamed(tx, access.project, metadata.labels, true, ctx.now(), ctx.dialect) } : null;
     const next = {
       title: input.title ?? mr.title,
       description: input.description ?? mr.description,
