@@ -1,7 +1,9 @@
 // Matching a raw request path against the route table. Segments are compared before decoding,
 // so an encoded slash (%2F) stays inside one parameter and an unencoded one matches nothing. A
 // segment may also be a literal prefix followed by a parameter (`archive.:format`, Grape's
-// `(.:format)`): it matches a segment that starts with the prefix and has something after it.
+// `(.:format)`): it matches a segment that starts with the prefix and has something after it. A
+// last segment `*name` (Grape's glob) takes the rest of the path, one segment or more, each decoded
+// and joined with `/` (`/downloads/bin/linux/tool`: `bin/linux/tool`).
 import type { Route } from "./routes.js";
 
 export interface RouteMatch {
@@ -12,19 +14,28 @@ export interface RouteMatch {
 interface CompiledRoute {
   route: Route;
   segments: string[];
+  /** the last segment is a `*name` glob */
+  glob: boolean;
 }
 
+export const isGlob = (segment: string) => segment.startsWith("*");
+const isParam = (segment: string) => segment.startsWith(":") || isGlob(segment);
+
 export function createMatcher(routes: Route[]) {
-  const compiled: CompiledRoute[] = routes.map((route) => ({ route, segments: split(route.path) }));
+  const compiled: CompiledRoute[] = routes.map((route) => {
+    const segments = split(route.path);
+    return { route, segments, glob: isGlob(segments.at(-1) ?? "") };
+  });
   return (method: string, rawPath: string): RouteMatch | null => {
     const segments = split(rawPath);
     let best: RouteMatch | null = null;
     let bestStatic = -1;
     for (const candidate of compiled) {
-      if (candidate.route.method !== method || candidate.segments.length !== segments.length) continue;
-      const params = matchSegments(candidate.segments, segments);
+      if (candidate.route.method !== method) continue;
+      if (candidate.glob ? segments.length < candidate.segments.length : candidate.segments.length !== segments.length) continue;
+      const params = candidate.glob ? matchGlob(candidate.segments, segments) : matchSegments(candidate.segments, segments);
       if (!params) continue;
-      const staticCount = candidate.segments.filter((s) => !s.startsWith(":")).length;
+      const staticCount = candidate.segments.filter((s) => !isParam(s)).length;
       if (staticCount > bestStatic) {
         best = { route: candidate.route, params };
         bestStatic = staticCount;
@@ -58,6 +69,19 @@ function matchSegments(pattern: string[], actual: string[]): Record<string, stri
     } catch {
       return null;
     }
+  }
+  return params;
+}
+
+/** A pattern ending in `*name`: the segments before it as usual, then the rest joined. */
+function matchGlob(pattern: string[], actual: string[]): Record<string, string> | null {
+  const head = pattern.length - 1;
+  const params = matchSegments(pattern.slice(0, head), actual.slice(0, head));
+  if (!params) return null;
+  try {
+    params[pattern[head]!.slice(1)] = actual.slice(head).map(decodeURIComponent).join("/");
+  } catch {
+    return null;
   }
   return params;
 }

@@ -16,24 +16,26 @@ import { MergeRequestEntity } from "./merge-requests.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import * as route from "../rest/route.js";
 
-/** Entities::Milestone: project_id or group_id, whichever the milestone belongs to (the other left out). */
-export const MilestoneRestEntity = builder.objectRef<MilestoneEntity>("Milestone").implement({
-  fields: (t) => ({
-    id: t.exposeInt("id"),
-    iid: t.exposeInt("iid"),
-    project_id: t.int({ nullable: true, extensions: { restIf: "project_id" }, resolve: (m) => m.project_id ?? null }),
-    group_id: t.int({ nullable: true, extensions: { restIf: "group_id" }, resolve: (m) => m.group_id ?? null }),
-    title: t.exposeString("title"),
-    description: t.exposeString("description", { nullable: true }),
-    state: t.exposeString("state"),
-    created_at: t.exposeString("created_at"),
-    updated_at: t.exposeString("updated_at"),
-    due_date: t.exposeString("due_date", { nullable: true }),
-    start_date: t.exposeString("start_date", { nullable: true }),
-    expired: t.exposeBoolean("expired"),
-    web_url: t.exposeString("web_url"),
-  }),
+/** Entities::Milestone's fields: project_id or group_id, whichever the milestone belongs to (the other left out). */
+export type MilestoneFields = PothosSchemaTypes.ObjectFieldBuilder<any, MilestoneEntity>;
+export const milestoneEntityFields = (t: MilestoneFields) => ({
+  id: t.exposeInt("id"),
+  iid: t.exposeInt("iid"),
+  project_id: t.int({ nullable: true, extensions: { restIf: "project_id" }, resolve: (m: MilestoneEntity) => m.project_id ?? null }),
+  group_id: t.int({ nullable: true, extensions: { restIf: "group_id" }, resolve: (m: MilestoneEntity) => m.group_id ?? null }),
+  title: t.exposeString("title"),
+  description: t.exposeString("description", { nullable: true }),
+  state: t.exposeString("state"),
+  created_at: t.exposeString("created_at"),
+  updated_at: t.exposeString("updated_at"),
+  due_date: t.exposeString("due_date", { nullable: true }),
+  start_date: t.exposeString("start_date", { nullable: true }),
+  expired: t.exposeBoolean("expired"),
+  web_url: t.exposeString("web_url"),
 });
+
+/** Entities::Milestone. */
+export const MilestoneRestEntity = builder.objectRef<MilestoneEntity>("Milestone").implement({ fields: (t) => milestoneEntityFields(t) });
 
 const MilestoneStateFilter = builder.enumType("MilestoneStateFilter", { values: MILESTONE_STATES });
 const MilestoneStateEvent = builder.enumType("MilestoneStateEvent", { values: ["close", "activate"] as const });

@@ -16,6 +16,9 @@ import { builder } from "./builder.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { CommitEntity } from "./repository.js";
 import { UserBasic } from "./users.js";
+import { milestoneEntityFields, type MilestoneFields } from "./milestones.js";
+import { milestoneEntity, type MilestoneEntity } from "../domain/milestones/presenter.js";
+import type { ReleaseMilestoneView } from "../domain/releases/milestones.js";
 import * as route from "../rest/route.js";
 
 /** A field Grape leaves out when it is null (`if:` / `expose_nil: false`). */
@@ -57,6 +60,24 @@ const ReleaseLinksEntity = builder.objectRef<ReleaseView>("ReleaseLinks").implem
   }),
 });
 
+type MilestoneWithStats = MilestoneEntity & { issue_stats: { total: number; closed: number } };
+
+const IssueStatsEntity = builder.objectRef<{ total: number; closed: number }>("MilestoneIssueStats").implement({
+  fields: (t) => ({ total: t.exposeInt("total"), closed: t.exposeInt("closed") }),
+});
+
+/** Entities::MilestoneWithStats: the Milestone entity and its issues' counts. */
+const MilestoneWithStatsEntity = builder.objectRef<MilestoneWithStats>("MilestoneWithStats").implement({
+  fields: (t) => ({
+    // a MilestoneWithStats is a MilestoneEntity: the same fields read it
+    ...milestoneEntityFields(t as unknown as MilestoneFields),
+    issue_stats: t.field({ type: IssueStatsEntity, resolve: (m) => m.issue_stats }),
+  }),
+});
+
+const withStats = async (ctx: Context, { milestone, total, closed }: ReleaseMilestoneView): Promise<MilestoneWithStats> =>
+  ({ ...(await milestoneEntity(ctx, milestone)), issue_stats: { total, closed } });
+
 /**
  * A group release asked for with simple=true: Entities::BasicReleaseDetails, the Release entity's
  * name, tag_name, description, created_at, released_at and upcoming_release (the rest left out).
@@ -82,8 +103,14 @@ const ReleaseEntity = builder.objectRef<ReleaseView>("Release").implement({
     }),
     commit: t.field({ type: CommitEntity, nullable: true, extensions: whenPresent("commit"), resolve: (view: SimpleView) => full(view, view.downloadCode ? view.commit : null) }),
     upcoming_release: t.boolean({ resolve: (view, _a, ctx) => isUpcoming(view.release, ctx.now()) }),
-    // Forgeline has no milestones: GitLab leaves the field out of a release without any
-    milestones: t.field({ type: ["JSON"], nullable: true, extensions: whenPresent("milestones"), resolve: () => null }),
+    // left out of a release without any, and for those who may not read the project's milestones
+    milestones: t.field({
+      type: [MilestoneWithStatsEntity],
+      nullable: true,
+      extensions: whenPresent("milestones"),
+      resolve: (view: SimpleView, _a, ctx) =>
+        (view.milestones.length && !isSimple(view) ? Promise.all(view.milestones.map((m) => withStats(ctx, m))) : null),
+    }),
     commit_path: t.string({ nullable: true, extensions: whenPresent("commit_path"), resolve: (view: SimpleView, _a, ctx) => full(view, releaseFacts(ctx, view).commitPath) }),
     tag_path: t.string({ nullable: true, extensions: whenPresent("tag_path"), resolve: (view: SimpleView, _a, ctx) => full(view, releaseFacts(ctx, view).tagPath) }),
     assets: t.field({ type: ReleaseAssetsEntity, nullable: true, extensions: whenPresent("assets"), resolve: (view: SimpleView) => full(view, view) }),
@@ -170,8 +197,8 @@ builder.queryFields((t) => ({
     },
   }),
   projectReleaseAssetDownload: t.string({
-    extensions: { rest: route.get("/projects/:id/releases/:tag_name/downloads/:direct_asset_path") },
-    description: "Redirects (302) to the URL of the release's link whose direct asset path is `/<direct_asset_path>`.",
+    extensions: { rest: route.get("/projects/:id/releases/:tag_name/downloads/*direct_asset_path") },
+    description: "Redirects (302) to the URL of the release's link whose direct asset path is `/<direct_asset_path>` (one or more segments).",
     args: { id: t.arg.id({ required: true }), tag_name: t.arg.string({ required: true }), direct_asset_path: t.arg.string({ required: true }) },
     resolve: async (_r, args, ctx) => {
       const found = await findRelease(ctx, String(args.id), args.tag_name);

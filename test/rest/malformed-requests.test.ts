@@ -27,8 +27,8 @@ const send: Send = async ({ method, url, headers, body }) => {
 
 /** A route's path with each `:param` filled from the fixtures (or `override` for one of them). */
 function pathOf(path: string, override: Record<string, string> = {}): string {
-  const openApiPath = path.replace(/:(\w+)/g, "{$1}");
-  return path.replace(/:(\w+)/g, (_, name: string) => {
+  const openApiPath = path.replace(/[:*](\w+)/g, "{$1}");
+  return path.replace(/[:*](\w+)/g, (_, name: string) => {
     const known = pathValueKeys(openApiPath, name).map((key) => fixtures.pathValues[key]).find((v) => v?.length);
     return encodeURIComponent(override[name] ?? known?.[0] ?? "1");
   });

@@ -23,7 +23,7 @@ beforeAll(async () => {
   doc = response.body;
 });
 
-const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
+const openApiPath = (path: string) => path.replace(/[:*](\w+)/g, "{$1}");
 const operation = (method: string, path: string) => doc.paths[openApiPath(path)]?.[method.toLowerCase()];
 const operationById = (id: string) =>
   Object.entries(doc.paths).flatMap(([path, ops]: [string, any]) => Object.entries(ops).map(([method, op]: [string, any]) => ({ path, method, op })))

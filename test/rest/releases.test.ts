@@ -192,6 +192,31 @@ describe("reading releases", () => {
     expect((await owner.api.get(`/projects/${empty.body.id}/releases/permalink/latest`)).status).toBe(404);
   });
 
+  it("redirects a direct asset path of several segments (Grape's *direct_asset_path) per actor", async () => {
+    const deep = await developer.api.post(`${releases()}/v1.0/assets/links`, { name: "deep", url: "https://downloads.example/deep", direct_asset_path: "/bin/linux/amd64/tool" });
+    expect(deep.status, deep.text).toBe(201);
+    for (const who of [owner, developer, reporter]) {
+      const two = await who.api.get(`${releases()}/v1.0/downloads/bin/app`);
+      expect([two.status, two.headers.get("location")]).toEqual([302, "https://downloads.example/app"]);
+      const four = await who.api.get(`${releases()}/v1.0/downloads/bin/linux/amd64/tool`);
+      expect([four.status, four.headers.get("location"), four.body]).toEqual([302, "https://downloads.example/deep", { message: "This resource has been moved temporarily to https://downloads.example/deep." }]);
+    }
+    // an encoded slash names the same path; a prefix or a longer path of a link is not the link
+    expect((await reporter.api.get(`${releases()}/v1.0/downloads/bin%2Fapp`)).headers.get("location")).toBe("https://downloads.example/app");
+    for (const path of ["bin", "bin/linux", "bin/app/more", "bin/linux/amd64/tool/x"]) {
+      const res = await reporter.api.get(`${releases()}/v1.0/downloads/${path}`);
+      expect([path, res.status, res.body]).toEqual([path, 404, { message: "404 Not found" }]);
+    }
+    // read_code: a Guest of the private project is refused, outsiders do not see it
+    expect((await guest.api.get(`${releases()}/v1.0/downloads/bin/app`)).status).toBe(403);
+    expect((await stranger.api.get(`${releases()}/v1.0/downloads/bin/app`)).status).toBe(404);
+    expect((await bed.t.anon.get(`${releases()}/v1.0/downloads/bin/app`)).status).toBe(404);
+    expect((await reporter.api.get(`${releases()}/nope/downloads/bin/app`)).status).toBe(404);
+    // gone with its link
+    expect((await developer.api.delete(`${releases()}/v1.0/assets/links/${deep.body.id}`)).status).toBe(200);
+    expect((await reporter.api.get(`${releases()}/v1.0/downloads/bin/linux/amd64/tool`)).status).toBe(404);
+  });
+
   it("lists the group's releases (its projects the caller may see; simple=true: the basic fields)", async () => {
     const all = await reporter.api.get(`/groups/${group.id}/releases`);
     expect(all.status).toBe(200);

@@ -371,3 +371,33 @@ describe("GET /projects/:id/releases", () => {
     expect(roundTrips, sql.join("\n")).toBe(count + versionReads());
   });
 });
+
+describe("GET /projects/:id/releases with milestones", () => {
+  // the list's three, then the page's milestone links and their issues' counts (the milestones
+  // themselves from the milestones cache)
+  const RELEASES_WITH_MILESTONES_BUDGET = 5;
+  beforeAll(async () => {
+    const p = `/projects/${team.privateProject.id}`;
+    const ids: number[] = [];
+    for (const title of ["Budget 1", "Budget 2"]) ids.push((await team.owner.api.post(`${p}/milestones`, { title })).body.id);
+    expect((await team.owner.api.post(`${p}/issues`, { title: "Counted", milestone_id: ids[0] })).status).toBe(201);
+    for (let i = 0; i < 22; i++) {
+      const res = await team.developer.api.post(`/projects/${team.privateProject.id}/releases`, {
+        tag_name: `m${i}`, ref: "main", milestone_ids: ids, assets: { links: [{ name: "a", url: `https://a.example/${i}` }] },
+      });
+      expect(res.status, res.text).toBe(201);
+    }
+  });
+
+  it.each(["guest", "developer", "owner", "admin"] as const)(`as %s, ?per_page=20: 20 rows with 2 milestones each, at most ${RELEASES_WITH_MILESTONES_BUDGET} statements`, async (actor) => {
+    const client = clientOf(t, team, actor);
+    const path = `/projects/${team.privateProject.id}/releases?per_page=20`;
+    const { count, roundTrips, sql, status } = await statementsOf(client, path);
+    expect(status).toBe(200);
+    const body = (await client.get(path, { raw: true })).body;
+    expect(body).toHaveLength(20);
+    expect(body.every((release: any) => release.milestones.length === 2 && release.milestones[0].issue_stats)).toBe(true);
+    expect(count, sql.join("\n")).toBeLessThanOrEqual(RELEASES_WITH_MILESTONES_BUDGET);
+    expect(roundTrips, sql.join("\n")).toBe(count + versionReads());
+  });
+});

@@ -10,7 +10,7 @@ import { printedPublicSchema, printedRestSchema } from "../../src/schema/print.j
 describe("route table", () => {
   it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))("%s has its root field and path args", (_name, route) => {
     const field = rootField(schema, route);
-    for (const param of route.path.match(/:\w+/g) ?? []) {
+    for (const param of route.path.match(/[:*]\w+/g) ?? []) {
       const arg = field.args.find((a) => a.name === param.slice(1));
       expect(arg, `${route.field} lacks argument ${param}`).toBeDefined();
       expect(isNonNullType(arg!.type), `${route.field}(${param}) must be required`).toBe(true);
@@ -19,7 +19,7 @@ describe("route table", () => {
   });
 
   it("gives aliases (routes of one root field) the same path params", () => {
-    const params = (path: string) => (path.match(/:\w+/g) ?? []).sort().join(",");
+    const params = (path: string) => (path.match(/[:*]\w+/g) ?? []).sort().join(",");
     const byField = new Map<string, string>();
     for (const route of routes) {
       const seen = byField.get(route.field);
@@ -29,7 +29,7 @@ describe("route table", () => {
   });
 
   it("has no two routes that match the same requests", () => {
-    const shapes = routes.map((r) => `${r.method} ${r.path.replace(/:\w+/g, ":")}`);
+    const shapes = routes.map((r) => `${r.method} ${r.path.replace(/[:*]\w+/g, ":")}`);
     expect(shapes.length).toBe(new Set(shapes).size);
   });
 });

@@ -6,7 +6,7 @@ import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { shownProjectAccess, type GroupAccess, type ProjectAccess } from "../shared/parents.js";
 import { visibleProjectsWhere } from "../shared/visibility-filters.js";
 import type { FoundRelease } from "./queries.js";
-import { releaseViews, type ReleaseView } from "./presenter.js";
+import { COUNT_MILESTONES, releaseViews, type ReleaseView } from "./presenter.js";
 
 export interface ReleaseFilters {
   order_by?: "released_at" | "created_at" | null;
@@ -34,7 +34,7 @@ export async function listReleases(ctx: DomainContext, access: ProjectAccess, fi
   const rows = await paginate(
     page,
     (cap) => ctx.db.release.count({ where, take: cap }),
-    (skip, take) => ctx.db.release.findMany({ where, orderBy: orderOf(filters), skip, take }),
+    (skip, take) => ctx.db.release.findMany({ where, orderBy: orderOf(filters), skip, take, include: COUNT_MILESTONES }),
   );
   return { ...rows, rows: await releaseViews(ctx, rows.rows.map((release) => ({ access, release }))) };
 }
@@ -54,7 +54,7 @@ export async function listGroupReleases(ctx: DomainContext, { group }: GroupAcce
   const rows = await paginate(
     page,
     (cap) => ctx.db.release.count({ where, take: cap }),
-    (skip, take) => ctx.db.release.findMany({ where, orderBy: orderOf({ sort: filters.sort }), skip, take, include: { project: { include: { namespace: true } } } }),
+    (skip, take) => ctx.db.release.findMany({ where, orderBy: orderOf({ sort: filters.sort }), skip, take, include: { project: { include: { namespace: true } }, ...COUNT_MILESTONES } }),
   );
   const accesses = new Map<number, Promise<ProjectAccess>>();
   const accessOf = (release: (typeof rows.rows)[number]) => {

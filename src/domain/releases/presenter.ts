@@ -1,12 +1,15 @@
 // What GitLab's Release entity shows beyond the columns (ReleasePresenter, Releases::Source,
 // Releases::LinkPresenter): the tag's commit, the sources, the links and the URLs, read for a
-// whole page at once (one statement for the links, one git read per project for the commits).
+// whole page at once (one statement for the links, one git read per project for the commits, the
+// milestones only for releases that have any).
 import type { Release, ReleaseLink } from "../../generated/prisma/client.js";
 import type { DomainContext } from "../shared/context.js";
 import type { ProjectAccess } from "../shared/parents.js";
 import { projectFullPath, projectWebUrl } from "../shared/web-urls.js";
 import { readCommits, type CommitRecord } from "../repository/git.js";
 import { knownProjectPath } from "../repository/urls.js";
+import { canReadMilestones } from "../milestones/rules.js";
+import { milestonesOfReleases, type ReleaseMilestoneView } from "./milestones.js";
 import { canDownloadCode, canWriteReleases, isHistorical, isUpcoming } from "./rules.js";
 
 /** Gitlab::Workhorse::ARCHIVE_FORMATS, in GitLab's order. */
@@ -23,25 +26,40 @@ export interface ReleaseView {
   downloadCode: boolean;
   /** update_release: the edit URL is shown */
   canUpdate: boolean;
+  /** by milestone id; empty when it has none or the caller may not read the project's milestones */
+  milestones: ReleaseMilestoneView[];
 }
 
+/** A release as a list reads it: with the number of its milestones (none: no statement for them). */
+export type CountedRelease = Release & { _count?: { milestones: number } };
+
+/** The `include` of a list's page: the milestones' count in the page's own statement. */
+export const COUNT_MILESTONES = { _count: { select: { milestones: true } } } as const;
+
 /** The Release entities of releases of projects the caller was shown, in the order given. */
-export async function releaseViews(ctx: DomainContext, items: { access: ProjectAccess; release: Release }[]): Promise<ReleaseView[]> {
+export async function releaseViews(ctx: DomainContext, items: { access: ProjectAccess; release: CountedRelease }[]): Promise<ReleaseView[]> {
   if (!items.length) return [];
   for (const { access } of items) knownProjectPath(ctx, access.project);
-  const links = await ctx.db.releaseLink.findMany({
-    where: { releaseId: { in: items.map((item) => item.release.id) } },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-  });
+  const withMilestones = items
+    .filter(({ access, release }) => (release._count?.milestones ?? 1) > 0 && canReadMilestones(ctx, access))
+    .map(({ release }) => release.id);
+  const [links, milestones] = await Promise.all([
+    ctx.db.releaseLink.findMany({
+      where: { releaseId: { in: items.map((item) => item.release.id) } },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    }),
+    milestonesOfReleases(ctx, withMilestones),
+  ]);
   const commits = new Map<string, CommitRecord>();
   const byProject = new Map<number, Set<string>>();
   for (const { release } of items) if (release.sha) byProject.set(release.projectId, (byProject.get(release.projectId) ?? new Set()).add(release.sha));
   await Promise.all([...byProject].map(async ([projectId, shas]) => {
     for (const commit of await readCommits(ctx, projectId, [...shas])) commits.set(`${projectId}:${commit.sha}`, commit);
   }));
-  return items.map(({ access, release }) => ({
+  return items.map(({ access, release: { _count: _milestones, ...release } }) => ({
     access,
     release,
+    milestones: milestones.get(release.id) ?? [],
     links: links.filter((link) => link.releaseId === release.id),
     commit: release.sha ? commits.get(`${release.projectId}:${release.sha}`) ?? null : null,
     downloadCode: canDownloadCode(ctx, access),

@@ -10,14 +10,12 @@ import { createTag } from "../repository/tags.js";
 import type { FoundRelease } from "./queries.js";
 import { releaseByTag } from "./queries.js";
 import { releaseView, type ReleaseView } from "./presenter.js";
+import { milestoneIdsOf, resolveMilestones, setReleaseMilestones, type MilestoneInput } from "./milestones.js";
 import { fullMessages, linkData, linkProblems, parseTime, requireWriteReleases, type LinkInput } from "./rules.js";
 
 const failed = (status: number, message: string) => new AppError(status, { message });
 
-export interface MilestoneInput {
-  milestones?: string[] | null;
-  milestone_ids?: (string | number)[] | null;
-}
+export type { MilestoneInput };
 
 export interface CreateReleaseInput extends MilestoneInput {
   tag_name: string;
@@ -40,20 +38,12 @@ export function checkReleaseInput(input: MilestoneInput & { released_at?: string
   if (input.milestones != null && input.milestone_ids != null) {
     throw paramError("milestones, milestone_ids Cannot specify milestones and milestone_ids at the same time");
   }
+  milestoneIdsOf(input);
   parseTime("released_at", input.released_at);
   (input.assets?.links ?? []).forEach((link, i) => {
     if (link.name == null) throw paramError(`assets[links][${i}][name] is missing`);
     if (link.url == null) throw paramError(`assets[links][${i}][url] is missing`);
   });
-}
-
-/**
- * Forgeline has no milestones: any milestone named is one that does not exist (GitLab's 400), and
- * an empty list asks for none.
- */
-function checkMilestones(input: MilestoneInput): void {
-  if (input.milestones?.length) throw failed(400, `Milestone(s) not found: ${input.milestones.join(", ")}`);
-  if (input.milestone_ids?.length) throw failed(400, `Milestone id(s) not found: ${input.milestone_ids.join(", ")}`);
 }
 
 /** The links of a new release, validated as Release's nested attributes are ("Validation failed: Links ..."). */
@@ -74,15 +64,16 @@ const linksOf = (tx: Tx, releaseId: number) => tx.releaseLink.findMany({ where: 
 
 /**
  * POST /projects/:id/releases: create_release (403), an existing release (409), the milestones
- * (400), then the tag: the existing one, or one created from `ref` (422 without a ref, the tag
- * service's 400s), then the release with its links.
+ * (400: titles or ids not among the project's and its group's), then the tag: the existing one,
+ * or one created from `ref` (422 without a ref, the tag service's 400s), then the release with its
+ * links and milestones.
  */
 export async function createRelease(ctx: DomainContext, access: ProjectAccess, input: CreateReleaseInput): Promise<ReleaseView> {
   requireWriteReleases(ctx, access);
   const actor = ctx.actor!;
   const projectId = access.project.id;
   if (await releaseByTag(ctx, projectId, input.tag_name)) throw conflict("Release already exists");
-  checkMilestones(input);
+  const milestones = await resolveMilestones(ctx, access, input);
   const links = newLinks(input.assets?.links ?? []);
   const releasedAt = parseTime("released_at", input.released_at);
   let tag = await ctx.db.tag.findUnique({ where: { projectId_name: { projectId, name: input.tag_name } } });
@@ -102,25 +93,31 @@ export async function createRelease(ctx: DomainContext, access: ProjectAccess, i
       if ((error as { code?: string }).code === "P2002") throw conflict("Release already exists");
       throw error;
     });
+    if (milestones?.length) await setReleaseMilestones(tx, created.id, milestones);
     await publish(tx, ctx, "release", { action: "create", projectId, release: created, links: await linksOf(tx, created.id), actorId: actor.user.id });
     return created;
   });
   return releaseView(ctx, { access, release });
 }
 
-/** PUT /projects/:id/releases/:tag_name of a release found by findReleaseToWrite: "params is empty" (400), the milestones (400), then the columns. */
+/**
+ * PUT /projects/:id/releases/:tag_name of a release found by findReleaseToWrite: "params is empty"
+ * (400), the milestones (400), then the columns and the milestones given (an empty list unlinks all).
+ */
 export async function updateRelease(ctx: DomainContext, found: FoundRelease, input: UpdateReleaseInput): Promise<ReleaseView> {
   requireWriteReleases(ctx, found.access);
   const given = Object.entries(input).filter(([, value]) => value != null);
   if (!given.length) throw failed(400, "params is empty");
-  checkMilestones(input);
+  const milestones = await resolveMilestones(ctx, found.access, input);
   const releasedAt = parseTime("released_at", input.released_at);
   const data: Partial<Pick<Release, "name" | "description" | "releasedAt">> = {};
   if (input.name != null) data.name = input.name;
   if (input.description != null) data.description = input.description;
   if (releasedAt) data.releasedAt = releasedAt;
   const release = await ctx.db.$transaction(async (tx) => {
+    // the milestones alone leave the release's own columns (updated_at too) as they were
     const updated = Object.keys(data).length ? await tx.release.update({ where: { id: found.release.id }, data }) : found.release;
+    if (milestones) await setReleaseMilestones(tx, updated.id, milestones);
     await publish(tx, ctx, "release", { action: "update", projectId: updated.projectId, release: updated, links: await linksOf(tx, updated.id), actorId: ctx.actor!.user.id });
     return updated;
   });

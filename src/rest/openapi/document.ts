@@ -82,7 +82,7 @@ function operationIdOf(route: Route, routes: readonly Route[]): string {
   return plain === route ? name : `${name}_${lastStatic(route.path)}`;
 }
 
-const lastStatic = (path: string) => path.split("/").filter((s) => s && !s.startsWith(":")).at(-1)!;
+const lastStatic = (path: string) => path.split("/").filter((s) => s && !s.startsWith(":") && !s.startsWith("*")).at(-1)!;
 
 /** Sub-resources with their own GitLab API page wherever they are nested, the first found winning (a note's award emoji). */
 const NESTED_TAGS: Record<string, string> = {
@@ -101,7 +101,7 @@ export function tagOf(path: string): string {
   const segments = path.split("/").filter(Boolean);
   const nested = Object.keys(NESTED_TAGS).find((segment) => segments.includes(segment));
   if (nested) return NESTED_TAGS[nested]!;
-  const statics = segments.filter((segment) => !segment.startsWith(":") && segment !== "repository");
+  const statics = segments.filter((segment) => !segment.startsWith(":") && !segment.startsWith("*") && segment !== "repository");
   const afterOwner = OWNERS.has(segments[0]!) && segments[1]?.startsWith(":") ? statics[1] : undefined;
   const tag = afterOwner && !OWNER_ACTIONS.has(afterOwner) ? afterOwner : statics[0]!;
   return TAG_ALIASES[tag] ?? tag;

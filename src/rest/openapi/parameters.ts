@@ -19,18 +19,24 @@ const PARAM_DESCRIPTIONS: Record<string, string> = {
   per_page: "Number of items per page (default 20, at most 100).",
 };
 
-/** `:id` segments of a GitLab path, in order. */
-export const pathParamNames = (path: string) => path.split("/").filter((s) => s.startsWith(":")).map((s) => s.slice(1));
+/** `:id` segments (and a last `*path` glob) of a GitLab path, in order. */
+export const pathParamNames = (path: string) => path.split("/").filter((s) => s.startsWith(":") || s.startsWith("*")).map((s) => s.slice(1));
 
-/** GitLab notation to OpenAPI's: `/projects/:id` -> `/projects/{id}`. */
-export const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
+/** GitLab notation to OpenAPI's: `/projects/:id` -> `/projects/{id}`, `/downloads/*path` -> `/downloads/{path}`. */
+export const openApiPath = (path: string) => path.replace(/[:*](\w+)/g, "{$1}");
+
+/** A `*path` glob: one or more segments, its slashes sent as they are. */
+const isGlobParam = (route: Route, name: string) => route.path.split("/").includes(`*${name}`);
 
 export function parameters(route: Route, field: GraphQLField<unknown, unknown>): JsonSchema[] {
   const inPath = pathParamNames(route.path);
   const args = new Map(field.args.map((arg) => [arg.name, arg]));
   const missing = inPath.filter((name) => !args.has(name));
   if (missing.length) throw new Error(`openapi: ${route.method} ${route.path}: path params [${missing}] are not args of ${route.field}`);
-  const pathParams = inPath.map((name) => ({ name, in: "path", required: true, ...described(args.get(name)!, route), schema: pathSchema(args.get(name)!) }));
+  const pathParams = inPath.map((name) => ({
+    name, in: "path", required: true, ...described(args.get(name)!, route),
+    schema: isGlobParam(route, name) ? globSchema(args.get(name)!) : pathSchema(args.get(name)!),
+  }));
   if (hasBody(route)) return pathParams;
   return [...pathParams, ...field.args.filter((arg) => !inPath.includes(arg.name)).map((arg) => queryParam(arg, route))];
 }
@@ -42,6 +48,11 @@ const hasBody = (route: Route) => route.method === "POST" || route.method === "P
 function pathSchema(arg: GraphQLArgument): JsonSchema {
   const schema = inputSchema(arg.type);
   return schema.type === "string" && arg.name === "id" ? { ...schema, description: "ID or URL-encoded path" } : schema;
+}
+
+/** A glob's schema says that its value is a path whose `/` are not encoded (OpenAPI has no multi-segment parameter). */
+function globSchema(arg: GraphQLArgument): JsonSchema {
+  return { ...inputSchema(arg.type), description: "A path of one or more segments: its slashes are sent unencoded (`bin/linux/tool`)", example: "bin/linux/tool" };
 }
 
 function queryParam(arg: GraphQLArgument, route: Route): JsonSchema {
