@@ -1,35 +1,14 @@
-// What `npm run bench:git` reads of a server's process group: CPU including the git processes it
+// What `npm run bench:git` reads of a server's process group and its descendants: CPU including the git processes it
 // started and already reaped, and resident memory split into node and git processes, anonymous
 // and file-backed (git maps pack files: their pages count in RSS but are the page cache's). Also
 // the timing of one git command.
 import { spawn } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { GIT_ENV } from "./git-repos.js";
+import { processTree } from "./processes.js";
 import { percentile as sortedPercentile } from "./load.js";
 
-const CLOCK_TICKS_PER_SECOND = 100; // Linux USER_HZ
-
-function statFields(pid: number): string[] | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  } catch {
-    return null; // exited meanwhile
-  }
-}
-
-function groupMembers(pgid: number): number[] {
-  return readdirSync("/proc").filter((entry) => /^\d+$/.test(entry) && Number(statFields(Number(entry))?.[2]) === pgid).map(Number);
-}
-
-/** CPU seconds of the group: its live processes and the children they have reaped (utime, stime, cutime, cstime). */
-export function groupCpuSeconds(pgid: number): number {
-  const ticks = groupMembers(pgid).reduce((sum, pid) => {
-    const f = statFields(pid);
-    return f ? sum + Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) : sum;
-  }, 0);
-  return ticks / CLOCK_TICKS_PER_SECOND;
-}
+export { treeCpuSeconds as groupCpuSeconds } from "./processes.js";
 
 export interface MemorySample {
   /** MiB, the whole group */
@@ -48,7 +27,7 @@ function kib(status: string, field: string): number {
 
 export function sampleMemory(pgid: number): MemorySample {
   const sample: MemorySample = { total: 0, anon: 0, node: 0, git: 0 };
-  for (const pid of groupMembers(pgid)) {
+  for (const pid of processTree(pgid)) {
     let status: string;
     try {
       status = readFileSync(`/proc/${pid}/status`, "utf8");

@@ -1,5 +1,6 @@
 // The processes a benchmark measures: each started in its own process group, so that its CPU time
-// and memory are those of every process in the group (the cluster's primary and web processes).
+// and memory are those of every process in the group (the cluster's primary and web processes) and
+// of their descendants (git), with the CPU of the children they have reaped.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 
@@ -20,39 +21,60 @@ export interface Measured {
   readonly name: string;
   readonly url: string;
   readonly pid: number;
-  /** user + system CPU seconds of the group's live processes so far */
+  /** user + system CPU seconds so far of the group's live processes, their descendants and the children they reaped */
   cpuSeconds(): number;
   /** user + system CPU seconds of the database server so far, where it runs on this machine (PostgreSQL) */
   databaseCpuSeconds?(): number;
-  /** resident memory (MiB) of each live process in the group */
+  /** resident memory (MiB) of each live process in the group and below it */
   rssMiB(): number[];
   output(): string;
   stop(): Promise<void>;
 }
 
-function groupMembers(pgid: number): number[] {
-  const members: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[2]) === pgid) members.push(Number(entry));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return members;
-}
-
-function cpuTicks(pid: number): number {
+function statFields(pid: number): string[] | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[11]) + Number(fields[12]); // utime, stime
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
-    return 0;
+    return null; // exited meanwhile
   }
+}
+
+/**
+ * The processes of the group `pgid` and all their descendants. The server starts its git
+ * processes in groups of their own (so that a terminal's Ctrl-C does not cut a clone short):
+ * reading the group alone would leave git's CPU and memory out.
+ */
+export function processTree(pgid: number): number[] {
+  const parentOf = new Map<number, number>();
+  const members = new Set<number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fields = statFields(Number(entry));
+    if (!fields) continue;
+    parentOf.set(Number(entry), Number(fields[1]));
+    if (Number(fields[2]) === pgid) members.add(Number(entry));
+  }
+  const inTree = (pid: number): boolean => {
+    const seen = new Set<number>();
+    for (let at: number | undefined = pid; at !== undefined && at > 1 && !seen.has(at); at = parentOf.get(at)) {
+      if (members.has(at)) return true;
+      seen.add(at);
+    }
+    return false;
+  };
+  return [...parentOf.keys()].filter(inTree);
+}
+
+/** user + system CPU ticks of a live process and of the children it has reaped (utime, stime, cutime, cstime) */
+function cpuTicks(pid: number): number {
+  const f = statFields(pid);
+  return f ? Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) : 0;
+}
+
+/** CPU seconds so far of the group's live processes, their descendants and the children they have reaped. */
+export function treeCpuSeconds(pgid: number): number {
+  return processTree(pgid).reduce((sum, pid) => sum + cpuTicks(pid), 0) / CLOCK_TICKS_PER_SECOND;
 }
 
 function rssMiB(pid: number): number {
@@ -84,8 +106,8 @@ export async function startMeasured(
   const pgid = child.pid!;
   return {
     name, url, pid: pgid,
-    cpuSeconds: () => groupMembers(pgid).reduce((sum, pid) => sum + cpuTicks(pid), 0) / CLOCK_TICKS_PER_SECOND,
-    rssMiB: () => groupMembers(pgid).map(rssMiB).filter((mib) => mib > 0),
+    cpuSeconds: () => treeCpuSeconds(pgid),
+    rssMiB: () => processTree(pgid).map(rssMiB).filter((mib) => mib > 0),
     output: () => text,
     async stop() {
       if (child.exitCode !== null) return;
