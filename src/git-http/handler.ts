@@ -25,6 +25,12 @@ const TEXT = "text/plain; charset=utf-8";
 /** Refs git keeps for GitLab itself: hidden from pushes (and the last three from fetches), as Gitaly hides them. */
 const HIDDEN_FROM_PUSH = ["refs/environments/", "refs/keep-around/", "refs/merge-requests/", "refs/pipelines/", "refs/remotes/", "refs/tmp/"];
 const HIDDEN_FROM_FETCH = ["refs/keep-around/", "refs/remotes/", "refs/tmp/"];
+/**
+ * How much of its pack files a fetch's git maps at once. git's default (8 GiB windows of 1 GiB on
+ * 64-bit) maps a whole pack while sending it, and those pages count in the server's memory; 8 MiB
+ * windows within 32 MiB keep a clone of any size to about that much (measured by `npm run bench:git`).
+ */
+const FETCH_PACK_MAPPING = ["core.packedGitWindowSize=8m", "core.packedGitLimit=32m"];
 
 const accessDenied = (publicUrl: string) =>
   "HTTP Basic: Access denied. If a password was provided for Git authentication, the password was incorrect or you're required to use a token " +
@@ -123,8 +129,10 @@ function protocolEnv(req: IncomingMessage): Record<string, string> {
 const pktLine = (text: string) => `${(text.length + 4).toString(16).padStart(4, "0")}${text}`;
 
 function gitArgs(service: GitService, extra: string[]): string[] {
-  const hidden = service === "git-upload-pack" ? HIDDEN_FROM_FETCH.map((ref) => `uploadpack.hideRefs=${ref}`) : HIDDEN_FROM_PUSH.map((ref) => `receive.hideRefs=${ref}`);
-  return [...hidden.flatMap((setting) => ["-c", setting]), ...extra];
+  const settings = service === "git-upload-pack"
+    ? [...HIDDEN_FROM_FETCH.map((ref) => `uploadpack.hideRefs=${ref}`), ...FETCH_PACK_MAPPING]
+    : HIDDEN_FROM_PUSH.map((ref) => `receive.hideRefs=${ref}`);
+  return [...settings.flatMap((setting) => ["-c", setting]), ...extra];
 }
 
 /** GET info/refs: the service line and a flush (GitLab sends them for protocol v2 too), then git's advertisement. */
