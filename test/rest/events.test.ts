@@ -146,6 +146,29 @@ describe("what is recorded", () => {
     expect(three.map((e: any) => e.push_data.ref).sort()).toEqual(["c1", "c2", "c3"]);
     expect(three.map((e: any) => e.push_data.ref_count)).toEqual([null, null, null]);
   });
+
+  it("a push of several commits: counted, titled by the newest; a new branch counts what the default branch lacks", async () => {
+    const user = await createUser(t);
+    const project = (await user.api.post("/projects", { name: "Counted", initialize_with_readme: true })).body;
+    const git = gitOf(t, project.id);
+    const identity = ["-c", "user.name=Pusher", "-c", "user.email=pusher@example.com"];
+    const commitOn = (parent: string, message: string) => git.text(...identity, "commit-tree", `${parent}^{tree}`, "-p", parent, "-m", message);
+    const base = git.text("rev-parse", "refs/heads/main");
+    let head = base;
+    for (const n of [1, 2, 3]) head = commitOn(head, `Step ${n}`);
+    git.text("update-ref", "refs/heads/main", head, base);
+    const topic = commitOn(commitOn(head, "Topic 1"), "Topic 2\n\nwith a body");
+    git.text("update-ref", "refs/heads/topic", topic);
+    await t.services.db.pendingRefUpdate.create({ data: { projectId: project.id, actorId: user.id, createdAt: new Date(Date.now() - 120_000) } });
+    expect(await repairPendingRefUpdates(t.services)).toBe(1);
+    const pushes = (await user.api.get(`/projects/${project.id}/events?action=pushed&per_page=2`)).body.map((e: any) => e.push_data);
+    expect(pushes.find((d: any) => d.ref === "main")).toEqual({
+      commit_count: 3, action: "pushed", ref_type: "branch", commit_from: base, commit_to: head, ref: "main", commit_title: "Step 3", ref_count: null,
+    });
+    expect(pushes.find((d: any) => d.ref === "topic")).toEqual({
+      commit_count: 2, action: "created", ref_type: "branch", commit_from: null, commit_to: topic, ref: "topic", commit_title: "Topic 2", ref_count: null,
+    });
+  });
 });
 
 describe("GET /events", () => {

@@ -64,8 +64,8 @@ subscribe("project", async (tx, event) => {
 
 subscribe("push", async (tx, event) => {
   await recordPush(tx, event, "branch", event.branch, async () => {
-    const pushed = await event.pushed();
-    return { count: pushed.total, title: pushed.commits.at(-1)?.message ?? null };
+    const { total, newestMessage } = await event.counted();
+    return { count: total, title: newestMessage };
   });
 });
 

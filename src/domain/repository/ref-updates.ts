@@ -13,7 +13,7 @@ import { withRepositoryLock } from "../../git/locks.js";
 import { NULL_SHA, type CommitObject } from "../../git/objects.js";
 import { StaleRefError, type Ref, type RefUpdate } from "../../git/repository.js";
 import type { DomainContext } from "../shared/context.js";
-import { BLANK_SHA, publish, type PushedCommit, type PushedCommits, type RefGroup, type Tx } from "../shared/events.js";
+import { BLANK_SHA, publish, type PushedCommit, type PushedCommits, type PushedCount, type PushEvent, type RefGroup, type Tx } from "../shared/events.js";
 import { commitFacts, repositoryOf, type GitRepository } from "./git.js";
 
 export const BRANCH_PREFIX = "refs/heads/";
@@ -98,7 +98,11 @@ export async function recordRefs(
   const groupOf = refGroups(states);
   const project = await ctx.db.project.findUniqueOrThrow({ where: { id: projectId }, select: { defaultBranch: true } });
   const existingBranches = await ctx.db.branch.findMany({ where: { projectId }, select: { name: true, headSha: true } });
-  const defaultHead = existingBranches.find((b) => b.name === project.defaultBranch)?.headSha ?? null;
+  // where the default branch is after this update (GitLab reads it once the refs have moved)
+  const movedDefault = branches.find((s) => s.name === `${BRANCH_PREFIX}${project.defaultBranch}`);
+  const defaultHead = movedDefault
+    ? (movedDefault.after === BLANK_SHA ? null : movedDefault.after)
+    : existingBranches.find((b) => b.name === project.defaultBranch)?.headSha ?? null;
   const pushes = branches.map((state) => branchPush(repo, state, project.defaultBranch, defaultHead));
   const tagPushes = await Promise.all(tags.map((state) => tagPush(repo, state)));
   const newDefault = await ctx.db.$transaction(async (tx) => {
@@ -178,7 +182,7 @@ function once<T>(read: () => Promise<T>): () => Promise<T> {
   return () => (result ??= read());
 }
 
-type BranchPush = { branch: string; before: string; after: string; pushed: () => Promise<PushedCommits>; changedPaths: () => Promise<string[]> };
+type BranchPush = Pick<PushEvent, "branch" | "before" | "after" | "pushed" | "counted" | "changedPaths">;
 
 /** Past this many, the commits of a push are counted by git rather than listed. */
 const LISTED_COMMITS = 10_000;
@@ -187,22 +191,33 @@ const LISTED_COMMITS = 10_000;
  * What a branch push brought (Git::BranchHooksService), read from git when a subscriber asks: an
  * updated (or forced) branch, the commits between its old and new heads; the default branch
  * created, its whole history; another branch created, its commits the default branch lacks; a
- * deleted one, none.
+ * deleted one, none. The push event needs only the count and the newest message; the file changes
+ * of the listed commits are read for push hooks alone.
  */
 function branchPush(repo: GitRepository, state: RefState, defaultBranch: string, defaultHead: string | null): BranchPush {
   const branch = state.name.slice(BRANCH_PREFIX.length);
   const base = { branch, before: state.before, after: state.after };
-  if (state.after === BLANK_SHA) return { ...base, pushed: async () => ({ commits: [], total: 0 }), changedPaths: async () => [] };
+  if (state.after === BLANK_SHA) {
+    return { ...base, pushed: async () => ({ commits: [], total: 0 }), counted: async () => ({ total: 0, newestMessage: null }), changedPaths: async () => [] };
+  }
   const range =
     state.before !== BLANK_SHA ? [state.after, `^${state.before}`]
       : branch === defaultBranch || !defaultHead ? [state.after]
         : [state.after, `^${defaultHead}`];
-  const pushed = once(async (): Promise<PushedCommits> => {
+  const listed = once(async () => {
     const shas = await newCommitShas(repo, state, range, branch !== defaultBranch ? defaultHead : null);
     const total = shas.length > LISTED_COMMITS ? Number((await repo.revList(["--count", ...range]))[0]) : shas.length;
+    return { shas, total };
+  });
+  const counted = once(async (): Promise<PushedCount> => {
+    const { shas, total } = await listed();
+    return { total, newestMessage: shas.length ? (await repo.commit(shas[0]!))?.message ?? null : null };
+  });
+  const pushed = once(async (): Promise<PushedCommits> => {
+    const { shas, total } = await listed();
     return { commits: await pushedCommits(repo, await repo.commits(shas.slice(0, PUSH_COMMITS_LIMIT).reverse())), total };
   });
-  return { ...base, pushed, changedPaths: () => pathsChangedIn(repo, range) };
+  return { ...base, pushed, counted, changedPaths: () => pathsChangedIn(repo, range) };
 }
 
 /** `git rev-list <range>` (newest first), without a process for the usual one-commit push or a branch made at the default head. */

@@ -23,6 +23,11 @@ export interface PushedCommits {
   total: number;
 }
 
+export interface PushedCount {
+  total: number;
+  newestMessage: string | null;
+}
+
 /**
  * The refs of one push with the same kind (branch or tag) and action (created, pushed, removed):
  * how many, and whether this one comes first. GitLab records one bulk contribution event for a group
@@ -42,6 +47,8 @@ export interface PushEvent {
   after: string;
   /** the commits the push brought, read from git when a subscriber asks (once) */
   pushed: () => Promise<PushedCommits>;
+  /** how many commits the push brought and the newest one's message, without their file changes (once) */
+  counted: () => Promise<PushedCount>;
   /** the paths every pushed commit changed, read when a subscriber asks */
   changedPaths: () => Promise<string[]>;
   actorId: number | null;
