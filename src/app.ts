@@ -19,6 +19,7 @@ import { useGraphLimits } from "./graph/shared/limits.js";
 import { readStoredAvatar } from "./domain/shared/avatars.js";
 import { isMultipart, readGraphqlMultipart } from "./graphql-multipart.js";
 import { serveUpload, uploadPathOf } from "./web-uploads.js";
+import { redirectToReleaseAsset, releaseDownloadPathOf, RELEASE_DOWNLOAD_ROUTE } from "./web-release-downloads.js";
 import { tokenInfo } from "./domain/oauth/token-info.js";
 import { credentialsOf } from "./context.js";
 import { currentRequest, noteGraphqlOperation, noteRoute, reportError } from "./observability/request-scope.js";
@@ -63,6 +64,11 @@ export function createApp(services: Services, log: (error: unknown) => void = re
       if (upload) {
         noteRoute(upload.template);
         return serveUpload(services, request, upload);
+      }
+      const releaseDownload = request.method === "GET" || request.method === "HEAD" ? releaseDownloadPathOf(pathname) : null;
+      if (releaseDownload) {
+        noteRoute(RELEASE_DOWNLOAD_ROUTE);
+        return redirectToReleaseAsset(services, request, releaseDownload);
       }
       const probed = probe(pathname);
       if (probed) noteRoute(pathname);

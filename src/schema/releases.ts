@@ -8,10 +8,10 @@ import { requireReadCode } from "../domain/repository/access.js";
 import { checkLinkInput, checkLinkUpdate, createLink, deleteLink, updateLink } from "../domain/releases/links.js";
 import { latestRelease, listGroupReleases, listLinks, listReleases } from "../domain/releases/lists.js";
 import { directAssetUrl, releaseFacts, releaseView, type ReleaseView } from "../domain/releases/presenter.js";
-import { findLink, findRelease, findReleaseOfLinks, findReleasesProject, findReleaseToWrite, type FoundRelease } from "../domain/releases/queries.js";
+import { findLink, findLinkByAssetPath, findRelease, findReleaseOfLinks, findReleasesProject, findReleaseToWrite, type FoundRelease } from "../domain/releases/queries.js";
 import { isUpcoming } from "../domain/releases/rules.js";
 import { checkReleaseInput, createRelease, deleteRelease, updateRelease } from "../domain/releases/writes.js";
-import { notFound, paramError, recordNotFound } from "../errors.js";
+import { notFound, paramError } from "../errors.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { CommitEntity } from "./repository.js";
@@ -201,9 +201,7 @@ builder.queryFields((t) => ({
     description: "Redirects (302) to the URL of the release's link whose direct asset path is `/<direct_asset_path>` (one or more segments).",
     args: { id: t.arg.id({ required: true }), tag_name: t.arg.string({ required: true }), direct_asset_path: t.arg.string({ required: true }) },
     resolve: async (_r, args, ctx) => {
-      const found = await findRelease(ctx, String(args.id), args.tag_name);
-      const link = await ctx.db.releaseLink.findFirst({ where: { releaseId: found.release.id, filepath: `/${args.direct_asset_path}` } });
-      if (!link) throw recordNotFound();
+      const { link } = await findLinkByAssetPath(ctx, await findRelease(ctx, String(args.id), args.tag_name), args.direct_asset_path);
       return redirectTo(ctx, link.url);
     },
   }),

@@ -89,10 +89,12 @@ describe("a release tool's flow with @gitbeaker/rest", () => {
       milestones: [{ id: milestone.id, title: "1.1", issue_stats: { total: 0, closed: 0 } }],
       assets: { count: 5, links: [{ name: "app-1.1.0.tar.gz", url: assetUrl, link_type: "package" }] },
     });
-    const link = release.assets.links[0]!;
+    const link = release.assets.links![0]!;
     const directUrl = `${suite.server.url}/${project.path_with_namespace}/-/releases/v1.1.0/downloads/binaries/app.tar.gz`;
-    expect(link.direct_asset_url).toBe(directUrl);
-    // the permanent link, through the API, redirects to the asset (gitbeaker follows it)
+    expect((link as any).direct_asset_url).toBe(directUrl);
+    // the permanent link redirects to the asset, on the web (what a release page links) and through the API (gitbeaker follows it)
+    const permanent = await fetch(directUrl, { redirect: "manual" });
+    expect([permanent.status, permanent.headers.get("location")]).toEqual([302, assetUrl]);
     const redirected = await fetch(`${suite.server.url}/api/v4/projects/${project.id}/releases/v1.1.0/downloads/binaries/app.tar.gz`, { redirect: "manual" });
     expect(redirected.status).toBe(302);
     expect(redirected.headers.get("location")).toBe(assetUrl);
@@ -112,9 +114,9 @@ describe("a release tool's flow with @gitbeaker/rest", () => {
 
     // 4. the merge requests of the released commits (between the previous tag and the new one)
     const compared = await tool.Repositories.compare(project.id, previous.name, "v1.1.0");
-    expect(compared.commits.length).toBe(6); // three commits and three merge commits
+    expect(compared.commits!.length).toBe(6); // three commits and three merge commits
     const released = new Map<number, { iid: number; state: string }>();
-    for (const commit of compared.commits) {
+    for (const commit of compared.commits!) {
       for (const mr of await tool.Commits.allMergeRequests(project.id, commit.id)) released.set(mr.iid, mr);
     }
     expect([...released.keys()].sort()).toEqual([...merged].sort());

@@ -4,6 +4,7 @@
 // the group list, a deleted tag taking its release along, and the release hooks a real loopback
 // receiver gets for create, update and delete.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BASE_URL } from "../helpers/app.js";
 import { addMember, createGroup, createUser, uniq, type TestUser } from "../helpers/factories.js";
 import { commitTo } from "../helpers/merge-requests.js";
 import { createHook, startTestbed, type WebhookTestbed } from "../webhooks/setup.js";
@@ -190,6 +191,23 @@ describe("reading releases", () => {
     expect([flat.status, flat.headers.get("location")]).toEqual([302, "https://downloads.example/flat"]);
     const empty = await owner.api.post("/projects", { name: uniq("empty"), namespace_id: group.id });
     expect((await owner.api.get(`/projects/${empty.body.id}/releases/permalink/latest`)).status).toBe(404);
+  });
+
+  it("redirects the direct_asset_url web path (/<project>/-/releases/<tag>/downloads/<path>) per actor, as the API does", async () => {
+    const web = async (token: string | null, path = "bin/app", tag = "v1.0") => {
+      const res = await bed.t.app.fetch(new Request(`${BASE_URL}/${project.path_with_namespace}/-/releases/${tag}/downloads/${path}`, {
+        headers: token ? { "PRIVATE-TOKEN": token } : {},
+      }));
+      return [res.status, res.headers.get("location"), res.status === 302 ? null : await res.json()];
+    };
+    for (const who of [owner, developer, reporter]) expect(await web(who.token)).toEqual([302, "https://downloads.example/app", null]);
+    expect(await web(reporter.token, "bin%2Fapp")).toEqual([302, "https://downloads.example/app", null]);
+    expect(await web(reporter.token, "bin")).toEqual([404, null, { message: "404 Not found" }]);
+    expect(await web(reporter.token, "bin/app", "nope")).toEqual([404, null, { message: "404 Not Found" }]);
+    expect(await web(guest.token)).toEqual([403, null, { message: "403 Forbidden" }]);
+    expect(await web(stranger.token)).toEqual([404, null, { message: "404 Project Not Found" }]);
+    expect(await web(null)).toEqual([404, null, { message: "404 Project Not Found" }]);
+    expect(await web("not-a-token")).toEqual([401, null, { message: "401 Unauthorized" }]);
   });
 
   it("redirects a direct asset path of several segments (Grape's *direct_asset_path) per actor", async () => {

@@ -72,3 +72,10 @@ export async function findLink(ctx: DomainContext, found: FoundRelease, linkId: 
   if (!link) throw recordNotFound();
   return { ...found, link };
 }
+
+/** The link of a found release whose direct asset path is `/<path>` (the downloads redirect), else 404 Not found. */
+export async function findLinkByAssetPath(ctx: DomainContext, found: FoundRelease, path: string): Promise<FoundLink> {
+  const link = await ctx.db.releaseLink.findFirst({ where: { releaseId: found.release.id, filepath: `/${path}` } });
+  if (!link) throw recordNotFound();
+  return { ...found, link };
+}
