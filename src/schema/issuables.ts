@@ -6,6 +6,11 @@ import { userLoader } from "../domain/shared/loaders.js";
 import { milestoneLoader } from "../domain/milestones/loaders.js";
 import { milestoneEntity } from "../domain/milestones/presenter.js";
 
+/** GitLab's `not` Hash of the issue and merge request lists: `not[labels]=a,b` leaves out what has any of them. */
+export const IssuableNotFilter = builder.inputType("IssuableNotFilter", {
+  fields: (t) => ({ labels: t.stringList({ required: false }) }),
+});
+
 /** IssuableTimeStats: there is no time tracking here, so nothing is estimated or spent. */
 export const TimeStats = builder.objectRef<Record<string, never>>("TimeStats").implement({
   fields: (t) => ({

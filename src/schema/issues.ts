@@ -14,7 +14,7 @@ import { taskCompletionStatus } from "../domain/shared/task-lists.js";
 import { createIssue, requireIssueChanges, updateIssue } from "../domain/issues/writes.js";
 import { findIssue } from "../domain/issues/queries.js";
 import { builder } from "./builder.js";
-import { IssuableReferences, milestoneOf, none, TaskCompletionStatus, TimeStats, user, users } from "./issuables.js";
+import { IssuableNotFilter, IssuableReferences, milestoneOf, none, TaskCompletionStatus, TimeStats, user, users } from "./issuables.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { UserBasic } from "./users.js";
 import * as route from "../rest/route.js";
@@ -93,6 +93,7 @@ const issueFilterArgs = builder.args((t) => ({
   order_by: t.field({ type: IssueOrderBy, required: false }),
   sort: t.field({ type: SortDirectionEnum, required: false }),
   labels: t.stringList({ required: false }),
+  not: t.field({ type: IssuableNotFilter, required: false }),
   milestone: t.string({ required: false }),
   milestone_id: t.string({ required: false }),
   iids: t.intList({ required: false }),

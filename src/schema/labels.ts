@@ -13,6 +13,7 @@ import {
   checkGroupLabelChanges, checkLabelChanges, createGroupLabel, createProjectLabel, deleteGroupLabel, deleteProjectLabel,
   subscribeToLabel, unsubscribeFromLabel, updateGroupLabel, updateProjectLabel,
 } from "../domain/labels/writes.js";
+import { promoteProjectLabel } from "../domain/labels/promote.js";
 import { findGroup, findProject } from "../domain/shared/parents.js";
 import { builder } from "./builder.js";
 import { pageArgs, rowsOf } from "./pagination.js";
@@ -177,6 +178,17 @@ builder.mutationFields((t) => ({
       await deleteProjectLabel(ctx, await findProjectLabel(ctx, access, args.label_id));
       return true;
     },
+  }),
+  promoteProjectLabel: t.field({
+    type: GroupLabelEntity,
+    extensions: {
+      rest: route.put("/projects/:id/labels/:label_id/promote", {
+        otherAnswers: [{ status: 400, description: "The project has no group, or the label is not the project's own (Failed to promote project label to group label)." }],
+      }),
+      ...signedIn,
+    },
+    args: { id: t.arg.id({ required: true }), label_id: t.arg.string({ required: true }) },
+    resolve: async (_r, args, ctx) => ({ label: await promoteProjectLabel(ctx, await findProject(ctx, String(args.id)), args.label_id), projectId: null }),
   }),
   subscribeProjectLabel: t.field({
     type: ProjectLabelEntity,

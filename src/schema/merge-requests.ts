@@ -20,7 +20,7 @@ import { rebaseInProgress } from "../domain/merge-requests/rebase.js";
 import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-facts.js";
 import { createMergeRequest, requireMergeRequestChanges, updateMergeRequest } from "../domain/merge-requests/writes.js";
 import { builder } from "./builder.js";
-import { IssuableReferences, milestoneOf, none, TaskCompletionStatus, TimeStats, user, userIdsOf, users } from "./issuables.js";
+import { IssuableNotFilter, IssuableReferences, milestoneOf, none, TaskCompletionStatus, TimeStats, user, userIdsOf, users } from "./issuables.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { UserBasic } from "./users.js";
 import * as route from "../rest/route.js";
@@ -153,6 +153,7 @@ const filterArgs = builder.args((t) => ({
   assignee_username: t.stringList({ required: false }),
   reviewer_username: t.string({ required: false }),
   labels: t.stringList({ required: false }),
+  not: t.field({ type: IssuableNotFilter, required: false }),
   milestone: t.string({ required: false }),
   reviewer_id: t.string({ required: false }),
   state: t.field({ type: StateFilter, required: false }),

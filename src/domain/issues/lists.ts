@@ -12,7 +12,7 @@ import { paginate, type Page, type PageArgs, type SortDirection } from "../share
 import { requireExclusive } from "../shared/param-rules.js";
 import { featureAvailable } from "../shared/project-features.js";
 import { userIdByUsername } from "../users/queries.js";
-import { labelFilter, labelsCondition } from "./rules.js";
+import { labelFilter, labelsCondition, notLabelsCondition } from "./rules.js";
 import { canReadAllConfidential } from "./queries.js";
 import { containsText, type Dialect } from "../shared/paths.js";
 import { fitsIdColumn } from "../shared/record-ids.js";
@@ -25,6 +25,8 @@ export const ISSUE_STATES = ["opened", "closed", "all"] as const;
 export interface IssueFilters {
   state?: (typeof ISSUE_STATES)[number] | null;
   labels?: string[] | null;
+  /** GitLab's `not` Hash: not[labels] */
+  not?: { labels?: string[] | null } | null;
   milestone?: string | null;
   /** a wildcard: Any, None, Upcoming or Started */
   milestone_id?: string | null;
@@ -195,6 +197,8 @@ async function filterWhere(ctx: DomainContext, f: CheckedIssueFilters): Promise<
   if (f.state && f.state !== "all") where.push({ state: f.state });
   const labels = labelsCondition(labelFilter(f.labels));
   if (labels) where.push(labels);
+  const notLabels = notLabelsCondition(f.not?.labels);
+  if (notLabels) where.push(notLabels);
   const milestone = await issuableMilestoneWhere(ctx, f);
   if (milestone) where.push(milestone);
   if (f.iids) where.push({ iid: { in: f.iids } });

@@ -62,6 +62,12 @@ export function labelsCondition(filter: LabelFilter): LabelsCondition | null {
   return { AND: filter.names.map((title) => ({ labelLinks: { some: { label: { title } } } })) };
 }
 
+/** `not[labels]`: none of those labels (GitLab's negated label filter leaves out what has any of them). */
+export function notLabelsCondition(labels: string[] | null | undefined): { labelLinks: { none: { label: { title: { in: string[] } } } } } | null {
+  const names = cleanNames(labels ?? []);
+  return names.length ? { labelLinks: { none: { label: { title: { in: names } } } } } : null;
+}
+
 /** Ruby's String#sort order (bytewise), which GitLab applies to label names. */
 export const sortNames = (names: string[]) =>
   [...names].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));

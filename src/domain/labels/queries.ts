@@ -73,6 +73,16 @@ export async function findProjectLabel(ctx: DomainContext, access: ProjectAccess
   return { access, label: await labelByIdOrTitle(ctx, owners, ref, (a, b) => depth(b) - depth(a)) };
 }
 
+/**
+ * `:label_id` of the label to promote: GitLab's find_label without ancestor groups, so the
+ * project's own labels and its group's (a group label found is refused by the promotion).
+ */
+export async function findProjectLabelToPromote(ctx: DomainContext, access: ProjectAccess, ref: string): Promise<Label> {
+  const groupId = access.project.namespace.kind === "group" ? access.project.namespace.id : null;
+  const owners = { OR: [{ projectId: access.project.id }, ...(groupId != null ? [{ groupId }] : [])] };
+  return labelByIdOrTitle(ctx, owners, ref, (a, b) => (a.projectId != null ? -1 : 0) - (b.projectId != null ? -1 : 0));
+}
+
 /** Which labels a group shows (GitLab's LabelsFinder params of the Group Labels API). */
 export interface GroupLabelScope {
   include_ancestor_groups?: boolean | null;

@@ -11,7 +11,7 @@ import { paginate, type Page, type PageArgs } from "../shared/pagination.js";
 import { requireExclusive } from "../shared/param-rules.js";
 import { fuzzySearch } from "../shared/paths.js";
 import { integerNoneAny, personIdOf, personWhere, searchColumns, type PersonFilter } from "../issues/lists.js";
-import { labelFilter, labelsCondition } from "../issues/rules.js";
+import { labelFilter, labelsCondition, notLabelsCondition } from "../issues/rules.js";
 import { issuableMilestoneWhere } from "../milestones/filters.js";
 import { ROW_INCLUDE, requireReadMergeRequests, type MergeRequestRow } from "./queries.js";
 
@@ -32,6 +32,8 @@ export interface MergeRequestFilters {
   reviewer_id?: string | null;
   reviewer_username?: string | null;
   labels?: string[] | null;
+  /** GitLab's `not` Hash: not[labels] */
+  not?: { labels?: string[] | null } | null;
   milestone?: string | null;
   source_branch?: string | null;
   target_branch?: string | null;
@@ -129,6 +131,8 @@ async function filterConditions(ctx: DomainContext, f: MergeRequestFilters): Pro
   if (f.reviewer_username != null) conditions.push(personWhere("reviewers", await reviewerUsername(ctx, f.reviewer_username)));
   const labels = labelsCondition(labelFilter(f.labels));
   if (labels) conditions.push(labels);
+  const notLabels = notLabelsCondition(f.not?.labels);
+  if (notLabels) conditions.push(notLabels);
   const milestone = await issuableMilestoneWhere(ctx, { milestone: f.milestone });
   if (milestone) conditions.push(milestone);
   if (f.source_branch != null) conditions.push({ sourceBranch: f.source_branch });
