@@ -93,7 +93,7 @@ describe("gitbeaker: a release tool's whole flow", () => {
 
     // The merge requests of the released commits, the issues they closed, a note on each.
     const compare = await devApi.Repositories.compare(project.id, previous.name, tag.name);
-    const shas = compare.commits.map((c: any) => c.id as string);
+    const shas = compare.commits!.map((c: any) => c.id as string);
     expect(shas).toHaveLength(4);
     const mrIids = new Set<number>();
     for (const sha of shas) for (const mr of await devApi.Commits.allMergeRequests(project.id, sha)) mrIids.add(mr.iid);
