@@ -227,3 +227,37 @@ describe("releaseAssetLinkCreate, releaseAssetLinkUpdate and releaseAssetLinkDel
     expectNotAvailable(await graph(as("developer"), LINK_DELETE, { input: { id: link.id } }), "releaseAssetLinkDelete");
   });
 });
+
+describe("Project.releases statements", () => {
+  /** Statements of the query on a warm server (answered once before), counted at the driver. */
+  async function statementsOf(query: string, variables: Record<string, unknown>) {
+    await graphData(team.owner.api, query, variables);
+    const before = t.services.sqlStats.statements;
+    const data = await graphData(team.owner.api, query, variables);
+    return { count: t.services.sqlStats.statements - before, data };
+  }
+  const PAGE = `query($path: ID!, $first: Int!) { project(fullPath: $path) { releases(first: $first) { nodes {
+    tagName author { username } commit { sha } assets { count links { nodes { name directAssetUrl } } } milestones { nodes { title } } links { selfUrl }
+  } } } }`;
+
+  it("costs the same statements for 5 and for 20 releases, each with its author, commit, links and milestone", async () => {
+    const project = await createTeamProject(team, { visibility: "public" });
+    await team.owner.api.post(`/projects/${project.id}/milestones`, { title: "m" });
+    const authors = ["developer", "maintainer", "owner"] as const;
+    for (let i = 0; i < 20; i++) {
+      const res = await create(authors[i % 3]!, project, {
+        tagName: `v${i}`, ref: "main", milestones: ["m"], releasedAt: new Date(Date.UTC(2020, 0, i + 1)).toISOString(),
+        assets: { links: [{ name: "a", url: `https://example.com/${i}/a` }, { name: "b", url: `https://example.com/${i}/b` }] },
+      });
+      expect(res.body.data.releaseCreate.errors).toEqual([]);
+    }
+    const five = await statementsOf(PAGE, { path: project.path_with_namespace, first: 5 });
+    const twenty = await statementsOf(PAGE, { path: project.path_with_namespace, first: 20 });
+    expect(twenty.data.project.releases.nodes).toHaveLength(20);
+    expect(twenty.data.project.releases.nodes[0]).toMatchObject({ tagName: "v19", assets: { count: 6 }, milestones: { nodes: [{ title: "m" }] } });
+    expect(twenty.data.project.releases.nodes.every((r: any) => r.author && r.commit && r.assets.links.nodes.length === 2)).toBe(true);
+    expect(twenty.count).toBe(five.count);
+    expect(five.count).toBeGreaterThan(0);
+    expect(five.count).toBeLessThanOrEqual(6);
+  });
+});
