@@ -6,7 +6,6 @@ import type { Context } from "../../context.js";
 import { listReleases } from "../../domain/releases/lists.js";
 import { directAssetUrl, isExternal, releaseFacts, releaseView, type ReleaseView } from "../../domain/releases/presenter.js";
 import { findLinkById, findReleaseById, shownProjectRelease } from "../../domain/releases/queries.js";
-import { canDownloadCode } from "../../domain/releases/rules.js";
 import { shownProjectAccess } from "../../domain/shared/parents.js";
 import { builder } from "../shared/builder.js";
 import { countedConnection } from "../shared/connection-types.js";
@@ -129,22 +128,19 @@ builder.objectFields(ProjectRef, (t) => ({
   release: t.field({
     type: ReleaseRef,
     nullable: true,
-    description: "The release of this tag; null when there is none or the caller may not read the code.",
+    description: "The release of this tag (GitLab's ReleasesFinder: read_release, so a guest without read_code sees it without its tag and commit); null when there is none.",
     args: { tagName: t.arg.string({ required: true }) },
     resolve: async (project, args, ctx) => {
       const access = await shownProjectAccess(ctx, project);
-      if (!canDownloadCode(ctx, access)) return null;
       const found = await shownProjectRelease(ctx, access, args.tagName);
       return found && releaseView(ctx, found);
     },
   }),
 }));
 
-registerNodeLoader("Release", ReleaseRef, async (ctx, id) => {
-  const found = await findReleaseById(ctx, id);
-  return canDownloadCode(ctx, found.access) ? releaseView(ctx, found) : null;
-});
+// read_release, as the lists: whoever may see the project
+registerNodeLoader("Release", ReleaseRef, async (ctx, id) => releaseView(ctx, await findReleaseById(ctx, id)));
 registerNodeLoader("Releases::Link", ReleaseAssetLinkRef, async (ctx, id) => {
   const { link, ...view } = await findLinkById(ctx, id);
-  return canDownloadCode(ctx, view.access) ? { view, link } : null;
+  return { view, link };
 });
