@@ -58,5 +58,7 @@ import "./live-events/subscriptions.js";
 import "./uploads/mutations.js";
 import "./sharing/types.js";
 import "./sharing/mutations.js";
+import "./releases/types.js";
+import "./releases/mutations.js";
 
 export const publicSchema = builder.toSchema({ sortSchema: true });

@@ -79,3 +79,11 @@ export async function findLinkByAssetPath(ctx: DomainContext, found: FoundReleas
   if (!link) throw recordNotFound();
   return { ...found, link };
 }
+
+/** A link by database id (the graph's link mutations name only the link): through its release's visible project, else 404. */
+export async function findLinkById(ctx: DomainContext, linkId: number): Promise<FoundLink> {
+  const link = Number.isSafeInteger(linkId) ? await ctx.db.releaseLink.findUnique({ where: { id: linkId } }) : null;
+  if (!link) throw notFound("Release link");
+  const found = await findReleaseById(ctx, link.releaseId);
+  return { ...found, link };
+}

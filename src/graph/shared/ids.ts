@@ -1,8 +1,9 @@
 // Global ids as GitLab writes them (`gid://gitlab/Project/1`), with Forgeline's app name. The
-// model name is used, not the GraphQL type's where they differ (UserCore is a User).
-const GID = /^gid:\/\/forgeline\/([A-Za-z]+)\/(\d{1,15})$/;
+// model name is used, not the GraphQL type's where they differ (UserCore is a User, a
+// ReleaseAssetLink a Releases::Link).
+const GID = /^gid:\/\/forgeline\/([A-Za-z]+(?:::[A-Za-z]+)*)\/(\d{1,15})$/;
 
-const MODEL_OF_TYPE: Record<string, string> = { UserCore: "User" };
+const MODEL_OF_TYPE: Record<string, string> = { UserCore: "User", ReleaseAssetLink: "Releases::Link" };
 
 export const encodeGid = (typename: string, id: string | number | bigint) => `gid://forgeline/${MODEL_OF_TYPE[typename] ?? typename}/${id}`;
 
