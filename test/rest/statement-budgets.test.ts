@@ -76,6 +76,7 @@ beforeAll(async () => {
 async function statementsOf(client: ApiClient, path: string): Promise<{ count: number; roundTrips: number; sql: string[]; status: number }> {
   await backgroundChecksDone(); // no mergeability check of the fixtures counted with the request
   expect((await client.get(path, { raw: true })).status).toBeLessThan(300);
+  await backgroundChecksDone(); // nor one the warm-up started (a list of merge requests checks those never checked)
   const sql: string[] = [];
   t.services.sqlStats.trace = (text) => sql.push(text);
   const before = { ...t.services.sqlStats };
@@ -399,5 +400,65 @@ describe("GET /projects/:id/releases with milestones", () => {
     expect(body.every((release: any) => release.milestones.length === 2 && release.milestones[0].issue_stats)).toBe(true);
     expect(count, sql.join("\n")).toBeLessThanOrEqual(RELEASES_WITH_MILESTONES_BUDGET);
     expect(roundTrips, sql.join("\n")).toBe(count + versionReads());
+  });
+});
+
+describe("GET /search, /groups/:id/search, /projects/:id/search (signed in only)", () => {
+  // A public group (the administrator's, the team outside it) with a public project of 22 issues,
+  // 22 milestones and a merge request with 22 notes, and 22 public snippets, all holding the term.
+  // Each scope costs what its list costs, plus (SQLite) the FTS5 read of the matching ids for
+  // issues and merge requests: measured, per actor, as budgets [administrator, non-member or
+  // guest, member]. The callers who are not administrators pay the visibility filters of the lists
+  // they search through (the projects open to them; for members, their group memberships and the
+  // shares into those groups too); a group adds the read of the group; a merge request's entity
+  // costs what it costs in the merge request lists (assignees, reviewers, projects, namespaces,
+  // counts, the branch it shows). users: one page of users (global) or the members of the group or
+  // project, read whole; notes: the project's readable issues, then the page's notes and their
+  // noteables' iids.
+  const TERM = "needle";
+  let searches: [name: string, path: string, rows: number, budgets: [admin: number, outsider: number, member: number]][];
+  beforeAll(async () => {
+    const group = (await t.root.post("/groups", { name: "Searched", path: "searched", visibility: "public" })).body;
+    const project = (await t.root.post("/projects", { name: `Searched ${TERM}`, namespace_id: group.id, visibility: "public", initialize_with_readme: true })).body;
+    const p = `/projects/${project.id}`;
+    for (let i = 0; i < 22; i++) {
+      expect((await t.root.post(`${p}/issues`, { title: `Issue ${i} with a ${TERM}`, description: `body ${i}` })).status).toBe(201);
+      expect((await t.root.post(`${p}/milestones`, { title: `Milestone ${i} ${TERM}` })).status).toBe(201);
+    }
+    const mr = await createMergeRequest(t.root, project.id, { title: `A ${TERM} merge request` });
+    for (let i = 0; i < 22; i++) expect((await t.root.post(`${p}/merge_requests/${mr.iid}/notes`, { body: `Note ${i} ${TERM}` })).status).toBe(201);
+    for (let i = 0; i < 22; i++) expect((await t.root.post("/snippets", { title: `Snippet ${i} ${TERM}`, visibility: "public", file_name: "a.txt", content: "a" })).status).toBe(201);
+    const q = (scope: string) => `search?scope=${scope}&search=${TERM}&per_page=20`;
+    const g = `/groups/${group.id}/`;
+    searches = [
+      ["global projects", `/${q("projects")}`, 1, [5, 7, 9]],
+      ["global issues", `/${q("issues")}`, 20, [3, 6, 8]],
+      ["global merge_requests", `/${q("merge_requests")}`, 1, [10, 12, 14]],
+      ["global milestones", `/${q("milestones")}`, 20, [2, 4, 6]],
+      ["global snippet_titles", `/${q("snippet_titles")}`, 20, [5, 7, 9]],
+      ["global users", `/search?scope=users&search=${encodeURIComponent(team.developer.username)}&per_page=20`, 1, [2, 2, 2]],
+      ["group projects", `${g}${q("projects")}`, 1, [6, 8, 10]],
+      ["group issues", `${g}${q("issues")}`, 20, [4, 7, 9]],
+      ["group merge_requests", `${g}${q("merge_requests")}`, 1, [11, 13, 15]],
+      ["group milestones", `${g}${q("milestones")}`, 20, [3, 5, 7]],
+      ["group users", `${g}search?scope=users&search=root&per_page=20`, 1, [4, 4, 4]],
+      ["project issues", `${p}/${q("issues")}`, 20, [3, 3, 3]],
+      ["project merge_requests", `${p}/${q("merge_requests")}`, 1, [10, 10, 10]],
+      ["project milestones", `${p}/${q("milestones")}`, 20, [2, 2, 2]],
+      ["project notes", `${p}/${q("notes")}`, 20, [4, 4, 4]],
+      ["project users", `${p}/search?scope=users&search=root&per_page=20`, 1, [7, 7, 7]],
+    ];
+  });
+
+  const WHO = { admin: 0, nonMember: 1, guest: 1, developer: 2, owner: 2 } as const;
+  it.each(Object.keys(WHO) as (keyof typeof WHO)[])("as %s: each scope within its budget, one round trip per statement", async (actor) => {
+    const client = clientOf(t, team, actor);
+    for (const [name, path, rows, budgets] of searches) {
+      const { count, roundTrips, sql, status } = await statementsOf(client, path);
+      expect([name, status]).toEqual([name, 200]);
+      expect([name, (await client.get(path, { raw: true })).body.length]).toEqual([name, rows]);
+      expect(count, `${name}\n${sql.join("\n")}`).toBeLessThanOrEqual(budgets[WHO[actor]]);
+      expect(roundTrips, `${name}\n${sql.join("\n")}`).toBe(count + versionReads());
+    }
   });
 });
