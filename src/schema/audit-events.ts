@@ -1,8 +1,8 @@
 // Audit events: GitLab's AuditEvent entity and the Audit Events API (the instance's, a group's and
 // a project's), offset or keyset paged (pagination=keyset, order_by=id, sort=desc).
 import {
-  findInstanceAuditEvent, findScopedAuditEvent, listGroupAuditEvents, listGroupAuditEventsKeyset, listInstanceAuditEvents,
-  listInstanceAuditEventsKeyset, listProjectAuditEvents, listProjectAuditEventsKeyset,
+  findInstanceAuditEvent, findScopedAuditEvent, listInstanceAuditEvents, listInstanceAuditEventsKeyset, listScopedAuditEvents,
+  listScopedAuditEventsKeyset,
 } from "../domain/audit-events/lists.js";
 import { auditEventDetails } from "../domain/audit-events/presenter.js";
 import { findGroup, findProject } from "../domain/shared/parents.js";
@@ -65,8 +65,8 @@ builder.queryFields((t) => ({
     resolve: async (_q, _r, { id, pagination, page, per_page, cursor, ...filters }, ctx) => {
       const group = await findGroup(ctx, String(id));
       return rowsOf(ctx, pagination === "keyset"
-        ? await listGroupAuditEventsKeyset(ctx, group, filters, { per_page, cursor })
-        : await listGroupAuditEvents(ctx, group, filters, { page, per_page }));
+        ? await listScopedAuditEventsKeyset(ctx, group, filters, { per_page, cursor })
+        : await listScopedAuditEvents(ctx, group, filters, { page, per_page }));
     },
   }),
   groupAuditEvent: t.prismaField({
@@ -82,8 +82,8 @@ builder.queryFields((t) => ({
     resolve: async (_q, _r, { id, pagination, page, per_page, cursor, ...filters }, ctx) => {
       const project = await findProject(ctx, String(id));
       return rowsOf(ctx, pagination === "keyset"
-        ? await listProjectAuditEventsKeyset(ctx, project, filters, { per_page, cursor })
-        : await listProjectAuditEvents(ctx, project, filters, { page, per_page }));
+        ? await listScopedAuditEventsKeyset(ctx, project, filters, { per_page, cursor })
+        : await listScopedAuditEvents(ctx, project, filters, { page, per_page }));
     },
   }),
   projectAuditEvent: t.prismaField({

@@ -11,7 +11,7 @@ import { requireAdmin } from "../shared/guards.js";
 import {
   afterCursor, decodeCursor, encodeCursor, paginate, pageWindow, type KeysetPage, type KeysetPageArgs, type Page, type PageArgs,
 } from "../shared/pagination.js";
-import type { GroupAccess, GroupOrProjectAccess, ProjectAccess } from "../shared/parents.js";
+import type { GroupOrProjectAccess } from "../shared/parents.js";
 import { AUDIT_ENTITY_TYPES } from "./writes.js";
 
 export interface AuditEventFilters {
@@ -58,24 +58,14 @@ export async function findInstanceAuditEvent(ctx: DomainContext, id: number): Pr
   return found(await ctx.db.auditEvent.findUnique({ where: { id } }));
 }
 
-/** GET /groups/:id/audit_events on a group the caller sees (findGroup). */
-export function listGroupAuditEvents(ctx: DomainContext, access: GroupAccess, filters: AuditEventFilters, page: PageArgs): Promise<Page<AuditEvent>> {
+/** GET /groups/:id/audit_events and /projects/:id/audit_events on a group or project the caller sees (findGroup, findProject). */
+export function listScopedAuditEvents(ctx: DomainContext, access: GroupOrProjectAccess, filters: AuditEventFilters, page: PageArgs): Promise<Page<AuditEvent>> {
   return pageOf(ctx, scopedWhere(ctx, access, filters), page);
 }
 
-export function listGroupAuditEventsKeyset(
-  ctx: DomainContext, access: GroupAccess, filters: AuditEventFilters & AuditEventOrder, page: KeysetPageArgs,
-): Promise<KeysetPage<AuditEvent>> {
-  return keysetPageOf(ctx, scopedWhere(ctx, access, filters), filters, page);
-}
-
-/** GET /projects/:id/audit_events on a project the caller sees (findProject). */
-export function listProjectAuditEvents(ctx: DomainContext, access: ProjectAccess, filters: AuditEventFilters, page: PageArgs): Promise<Page<AuditEvent>> {
-  return pageOf(ctx, scopedWhere(ctx, access, filters), page);
-}
-
-export function listProjectAuditEventsKeyset(
-  ctx: DomainContext, access: ProjectAccess, filters: AuditEventFilters & AuditEventOrder, page: KeysetPageArgs,
+/** The same, in keyset pages. */
+export function listScopedAuditEventsKeyset(
+  ctx: DomainContext, access: GroupOrProjectAccess, filters: AuditEventFilters & AuditEventOrder, page: KeysetPageArgs,
 ): Promise<KeysetPage<AuditEvent>> {
   return keysetPageOf(ctx, scopedWhere(ctx, access, filters), filters, page);
 }

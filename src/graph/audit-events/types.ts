@@ -3,7 +3,7 @@
 // with the domain's rules (Developers and above read them; only Owners of the group, Maintainers
 // of the project and administrators see everyone's events, the others their own).
 import type { AuditEvent, User } from "../../generated/prisma/client.js";
-import { canReadAuditEvents, listGroupAuditEvents, listProjectAuditEvents } from "../../domain/audit-events/lists.js";
+import { canReadAuditEvents, listScopedAuditEvents } from "../../domain/audit-events/lists.js";
 import { auditEventDetails } from "../../domain/audit-events/presenter.js";
 import { userLoader } from "../../domain/shared/loaders.js";
 import { shownGroupAccess, shownProjectAccess, type GroupAccess, type ProjectAccess } from "../../domain/shared/parents.js";
@@ -51,8 +51,7 @@ const auditEventsField = (t: any, shown: (ctx: Context, parent: any) => Promise<
         // a parent whose audit events the caller may not read shows none
         if (!canReadAuditEvents(ctx, access)) return offsetConnection(args, async () => EMPTY);
         const filters = { created_after: args.createdAfter, created_before: args.createdBefore };
-        return offsetConnection(args, (page) =>
-          "group" in access ? listGroupAuditEvents(ctx, access, filters, page) : listProjectAuditEvents(ctx, access, filters, page));
+        return offsetConnection(args, (page) => listScopedAuditEvents(ctx, access, filters, page));
       },
     },
     AuditEventConnection,
