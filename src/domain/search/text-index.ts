@@ -51,3 +51,14 @@ export async function textMatchWhere(
 export function literalContains(ctx: Pick<DomainContext, "dialect">, term: string) {
   return containsText(ctx.dialect, ctx.dialect === "postgresql" ? term.replace(/[\\%_]/g, (c) => `\\${c}`) : term);
 }
+
+/**
+ * A list's `search` filter as search finds it: the match of `textMatchWhere` (the lists'
+ * `matching`), so a graph list searched and the Search API's scope find the same rows through the
+ * same index, short terms included (a whole title or description, as Issuable.full_search).
+ */
+export async function indexedSearchFilter(
+  ctx: DomainContext, kind: IndexedKind, term: string | null | undefined,
+): Promise<{ matching?: { OR: Record<string, unknown>[] } | { id: { in: number[] } } }> {
+  return term ? { matching: await textMatchWhere(ctx, kind, term, ["title", "description"]) } : {};
+}

@@ -6,6 +6,7 @@ import { ISSUE_STATES, listProjectIssues, projectIssueFilters } from "../../doma
 import { issueReferences } from "../../domain/issues/presenter.js";
 import { findIssue, findIssueById } from "../../domain/issues/queries.js";
 import { shownProjectAccess } from "../../domain/shared/parents.js";
+import { indexedSearchFilter } from "../../domain/search/text-index.js";
 import { AwardableRef } from "../award-emoji/types.js";
 import { builder } from "../shared/builder.js";
 import { countedConnection } from "../shared/connection-types.js";
@@ -69,7 +70,7 @@ builder.objectFields(ProjectRef, (t) => ({
       args: {
         state: t.arg({ type: IssuableStateEnum }),
         labelName: t.arg.stringList({ description: "Issues with every one of these labels." }),
-        search: t.arg.string({ description: "Title or description contains this." }),
+        search: t.arg.string({ description: "Title or description contains this, as the Search API finds it (a term under 3 characters: the whole title or description)." }),
         sort: t.arg({ type: IssueSortEnum, defaultValue: "CREATED_DESC" }),
         authorUsername: t.arg.string(),
         assigneeUsernames: t.arg.stringList(),
@@ -79,7 +80,7 @@ builder.objectFields(ProjectRef, (t) => ({
         const filters = projectIssueFilters({
           state: args.state ?? "all",
           labels: args.labelName,
-          search: args.search,
+          ...(await indexedSearchFilter(ctx, "issue", args.search)),
           author_username: args.authorUsername,
           assignee_username: args.assigneeUsernames,
           confidential: args.confidential,

@@ -4,6 +4,7 @@ import { issuableFactsLoader, issuableKey } from "../../domain/shared/issuable-f
 import { findMergeRequest, findMergeRequestById, presentMergeRequest, type MergeRequestRow } from "../../domain/merge-requests/queries.js";
 import { listProjectMergeRequests, MERGE_REQUEST_STATES, type MergeRequestFilters } from "../../domain/merge-requests/lists.js";
 import { shownProjectAccess } from "../../domain/shared/parents.js";
+import { indexedSearchFilter } from "../../domain/search/text-index.js";
 import { detailedMergeStatusOf } from "../../domain/merge-requests/presenter.js";
 import { AwardableRef } from "../award-emoji/types.js";
 import { ApprovalStateRef, approvalStatusOf, approvalStateOf } from "./approvals/state.js";
@@ -85,7 +86,7 @@ builder.objectFields(ProjectRef, (t) => ({
       args: {
         state: t.arg({ type: MergeRequestStateEnum }),
         labels: t.arg.stringList({ description: "Merge requests with every one of these labels." }),
-        search: t.arg.string({ description: "Title or description contains this." }),
+        search: t.arg.string({ description: "Title or description contains this, as the Search API finds it (a term under 3 characters: the whole title or description)." }),
         sort: t.arg({ type: MergeRequestSortEnum, defaultValue: "CREATED_DESC" }),
         authorUsername: t.arg.string(),
         draft: t.arg.boolean(),
@@ -95,7 +96,7 @@ builder.objectFields(ProjectRef, (t) => ({
         const filters: MergeRequestFilters = {
           state: args.state ?? "all",
           labels: args.labels,
-          search: args.search,
+          ...(await indexedSearchFilter(ctx, "mergeRequest", args.search)),
           author_username: args.authorUsername,
           wip: args.draft == null ? null : args.draft ? "yes" : "no",
           ...MR_SORTS[args.sort as keyof typeof MR_SORTS],
