@@ -1,7 +1,7 @@
 // releaseCreate, releaseUpdate, releaseDelete and releaseAssetLinkCreate/Update/Delete as GitLab's
 // graph has them (Mutations::Releases, Mutations::ReleaseAssetLinks): the same domain lookups,
 // checks and writes as REST's /projects/:id/releases routes, errors in the payload's `errors`.
-import { findLink, findLinkById, findReleaseOfLinks, findReleaseToWrite } from "../../domain/releases/queries.js";
+import { findLinkById, findReleaseOfLinks, findReleaseToWrite } from "../../domain/releases/queries.js";
 import { checkLinkInput, checkLinkUpdate, createLink, deleteLink, updateLink } from "../../domain/releases/links.js";
 import { checkReleaseInput, createRelease, deleteRelease, updateRelease } from "../../domain/releases/writes.js";
 import { findProject } from "../../domain/shared/parents.js";
@@ -114,10 +114,11 @@ payloadMutation("releaseAssetLinkUpdate", {
   write: async (input, ctx) => {
     const link = linkInputOf(input);
     checkLinkUpdate(link);
-    const { link: current, ...found } = await findLinkById(ctx, linkIdOf(input.id));
+    const found = await findLinkById(ctx, linkIdOf(input.id));
     // a link update keeps the link's type when none is given (GitLab's graph, unlike REST)
-    const updated = await updateLink(ctx, await findLink(ctx, found, current.id), { ...link, link_type: link.link_type ?? current.linkType });
-    return { view: found, link: updated };
+    const updated = await updateLink(ctx, found, { ...link, link_type: link.link_type ?? found.link.linkType });
+    const { link: _link, ...view } = found;
+    return { view, link: updated };
   },
   returns: { field: "link", type: ReleaseAssetLinkRef },
 });
