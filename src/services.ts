@@ -15,6 +15,7 @@ import { afterCommit, type TransactionClient } from "./db/after-commit.js";
 import { takeRemovedRepositories } from "./domain/repository/removal.js";
 import { createRepositoryLocks } from "./git/locks.js";
 import { logError } from "./observability/logger.js";
+import { countStaleRead } from "./observability/metrics.js";
 import "./event-subscribers.js";
 
 export async function createServices(config: Config, now: () => Date = () => new Date()): Promise<Services> {
@@ -22,7 +23,7 @@ export async function createServices(config: Config, now: () => Date = () => new
   const git = new GitStore(config.repositoriesDir);
   removeRepositoriesOnCommit(db, git);
   return {
-    db, dialect: isPostgresqlUrl(config.databaseUrl) ? "postgresql" : "sqlite", sqlStats: stats, config, now, caches: createCaches(versions),
+    db, dialect: isPostgresqlUrl(config.databaseUrl) ? "postgresql" : "sqlite", sqlStats: stats, config, now, caches: createCaches(versions, countStaleRead),
     encryption: createEncryption(loadEncryptionKey(config)),
     urlGuard: createUrlGuard({ allowLocal: config.allowLocalWebhooks }),
     hookDelivery,

@@ -15,6 +15,13 @@ export interface TableVersions {
   changedTables(otherProcesses: boolean): ReadonlySet<string> | typeof EVERY_TABLE;
   /** Reads what other processes changed, where that takes a round trip (PostgreSQL). */
   poll?(): Promise<void>;
+  /** How many `poll` reads have come back so far: a mark for `changedSince`. */
+  readsDone?(): number;
+  /**
+   * Whether a read that came back after the `mark` taken with `readsDone` found one of `tables`
+   * changed by another process (or could not tell which tables changed).
+   */
+  changedSince?(mark: number, tables: ReadonlySet<string>): boolean;
 }
 
 /** Every cached table may have changed. */
@@ -62,9 +69,17 @@ export function postgresqlTableVersions(query: (sql: string, prepareAs: string) 
   const seen = new Map<string, unknown>();
   const changed = new Set<string>();
   let everything = true;
+  let readsDone = 0;
+  /** table -> the number of the last read that found it changed (the first read finds every table changed) */
+  const foundChangedBy = new Map<string, number>();
   const read = async () => {
-    for (const [name, version] of await query('SELECT "name", "version" FROM "CacheVersion"', "cache_versions")) {
-      if (seen.get(name) !== version) changed.add(name);
+    const rows = await query('SELECT "name", "version" FROM "CacheVersion"', "cache_versions");
+    const number = ++readsDone;
+    for (const [name, version] of rows) {
+      if (seen.get(name) !== version) {
+        changed.add(name);
+        foundChangedBy.set(name, number);
+      }
       seen.set(name, version);
     }
   };
@@ -84,6 +99,11 @@ export function postgresqlTableVersions(query: (sql: string, prepareAs: string) 
         return current ?? start();
       });
       return following;
+    },
+    readsDone: () => readsDone,
+    changedSince(mark, tables) {
+      for (const table of tables) if ((foundChangedBy.get(table) ?? 0) > mark) return true;
+      return false;
     },
     wrote(sql) {
       if (TRANSACTION_CONTROL.test(sql)) return;

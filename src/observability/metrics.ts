@@ -193,6 +193,18 @@ export function countDelivery(result: DeliveryResult, writtenAt: Date): void {
   if (result === "success" && Number.isFinite(seconds)) deliveryLatency.observe(Math.max(0, seconds));
 }
 
+// --- caches ----------------------------------------------------------------------------------
+
+const staleReads = new Counter({
+  name: "forgeline_cache_stale_reads_total",
+  help: "API reads run a second time: the look at other processes' writes, sent beside them, found a cache they had used stale (PostgreSQL).",
+  registers: [registry],
+});
+
+export function countStaleRead(): void {
+  staleReads.inc();
+}
+
 const leaseHolders = new Set<() => number>();
 new Gauge({
   name: "forgeline_webhook_worker_leases",

@@ -47,21 +47,56 @@ export function createRestHandler(schema: GraphQLSchema, services: Services, log
     }
   }
 
-  async function run(request: Request, { route: matched, params }: RouteMatch, url: URL): Promise<Response> {
-    noteRoute(`${API_PREFIX}${matched.path}`);
-    // On PostgreSQL a round trip: sent now, it travels while the params and the body are read
-    const cachesRefreshed = services.caches.registry.refresh();
+  async function run(request: Request, found: RouteMatch, url: URL): Promise<Response> {
+    noteRoute(`${API_PREFIX}${found.route.path}`);
+    const { route, ctx, result, query } = await executeRoute(request, found, url);
+    if (result.errors?.length) throw executionError(result.errors, log);
+    if (successStatus(route) === 204) return noContent();
+    if (route.download) return downloadResponse(successStatus(route), ctx.rest.download, request.method === "HEAD");
+    if (ctx.rest.answer) return jsonResponse(ctx.rest.status ?? successStatus(route), ctx.rest.answer, ctx.rest.headers ?? {});
+    const data = result.data?.[operations.get(route.field)!.fieldName];
+    applyExposure(data, operations.get(route.field)!.exposure);
+    if (route.text) return blobResponse(successStatus(route), data as { file_name: string; content: string });
+    return jsonResponse(successStatus(route), data, { ...paginationHeaders(request, query, ctx.rest), ...ctx.rest.headers });
+  }
+
+  /**
+   * A read runs while the look at other processes' writes (on PostgreSQL a round trip) is on its
+   * way, and again should that look find a cache it used stale; a write waits for the look,
+   * which then travels while the params and the body are read.
+   */
+  function executeRoute(request: Request, found: RouteMatch, url: URL) {
+    const caches = services.caches.registry;
+    const params = readParams(request, found, url);
+    params.catch(() => undefined); // awaited below
+    if (request.method === "GET" || request.method === "HEAD") {
+      return caches.readSpeculatively(async () => executeOperation(request, await params, Promise.resolve()));
+    }
+    const cachesRefreshed = caches.refresh();
     cachesRefreshed.catch(() => undefined); // awaited below, unless the params are refused first
+    return params.then((read) => executeOperation(request, read, cachesRefreshed));
+  }
+
+  /** The request's params (path params win over body and query) and the route they select. */
+  async function readParams(request: Request, { route: matched, params }: RouteMatch, url: URL) {
     const query = parseQuery(url.search);
     const body = withFileAlias(await parseBody(request, services.config.maxBodyBytes), matched.files);
-    const raw = { ...query, ...body, ...params }; // path params win over body and query
+    const raw = { ...query, ...body, ...params };
     assertWellFormedParams(raw);
     // the variant its param selects (GET /search?scope=issues), else the route's own field
     const route = variants.get(matched.field)?.find((v) => raw[v.param] === v.value)?.route ?? matched;
+    return { query, raw, route, pathParams: Object.keys(params) };
+  }
+
+  async function executeOperation(
+    request: Request,
+    { query, raw, route, pathParams }: Awaited<ReturnType<typeof readParams>>,
+    cachesRefreshed: Promise<void>,
+  ) {
     const field = rootField(schema, route);
     const ctx = await createContext(services, request, raw, routeScopes(route, field), cachesRefreshed);
     requireCoarseAccess(ctx, field.extensions?.access as CoarseAccess | undefined); // before params, as Grape's before-filters
-    const variables = coerceArgs(field.args, raw, Object.keys(params));
+    const variables = coerceArgs(field.args, raw, pathParams);
     const operation = operations.get(route.field)!;
     const contextValue: RestContext = { ...ctx, restRoute: route };
     const { execute, schema: executable } = getEnveloped(contextValue);
@@ -72,14 +107,7 @@ export function createRestHandler(schema: GraphQLSchema, services: Services, log
       variableValues: variables,
       contextValue,
     })) as ExecutionResult;
-    if (result.errors?.length) throw executionError(result.errors, log);
-    if (successStatus(route) === 204) return noContent();
-    if (route.download) return downloadResponse(successStatus(route), ctx.rest.download, request.method === "HEAD");
-    if (ctx.rest.answer) return jsonResponse(ctx.rest.status ?? successStatus(route), ctx.rest.answer, ctx.rest.headers ?? {});
-    const data = result.data?.[operation.fieldName];
-    applyExposure(data, operation.exposure);
-    if (route.text) return blobResponse(successStatus(route), data as { file_name: string; content: string });
-    return jsonResponse(successStatus(route), data, { ...paginationHeaders(request, query, ctx.rest), ...ctx.rest.headers });
+    return { route, ctx, result, query };
   }
 }
 

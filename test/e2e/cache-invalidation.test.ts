@@ -3,6 +3,8 @@
 // a visibility. Each check first warms the reading server's caches, then changes through the
 // other server, then reads again: no waiting, no TTL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { onPostgresql } from "../helpers/test-database.js";
+import { scrape, total } from "./helpers/metrics.js";
 import { E2E_ROOT_TOKEN, newDataDir, startServer, type RunningServer } from "./helpers/server.js";
 
 let writer: RunningServer;
@@ -82,6 +84,31 @@ describe("caches across processes", () => {
     expect((await call(writer, "PUT", `/projects/${project.body.id}`, E2E_ROOT_TOKEN, { path: "after" })).status).toBe(200);
     const renamed = await call(reader, "GET", `/projects/${project.body.id}`);
     expect(renamed.body.path).toBe("after");
+  });
+});
+
+// On PostgreSQL a read does not wait for the look at other processes' writes (a round trip): it
+// runs beside it on the caches as they are, and runs again when the look finds one it used stale.
+describe.runIf(onPostgresql)("reads sent beside the look at other processes' writes", () => {
+  const staleReads = async () => total(await scrape(reader.url), "forgeline_cache_stale_reads_total");
+
+  it("a read answered from a cache the other server made stale runs again, and answers as if it had waited", async () => {
+    const user = await createUser("speculated-user");
+    await readTwice("/user", user.token, 200);
+    const before = await staleReads();
+    expect((await call(writer, "DELETE", `/personal_access_tokens/${user.tokenId}`, user.token)).status).toBe(204);
+    expect((await call(reader, "GET", "/user", user.token)).status).toBe(401);
+    expect((await staleReads()) - before).toBe(1);
+  });
+
+  it("a read whose caches nothing changed runs once", async () => {
+    const user = await createUser("unchanged-user");
+    expect((await call(writer, "POST", "/projects", user.token, { name: "Own", path: "own" })).status).toBe(201);
+    await readTwice("/projects/unchanged-user%2Fown", user.token, 200);
+    const before = await staleReads();
+    expect((await call(reader, "GET", "/projects/unchanged-user%2Fown", user.token)).body.path_with_namespace).toBe("unchanged-user/own");
+    expect((await call(reader, "GET", "/user", user.token)).body.username).toBe("unchanged-user");
+    expect((await staleReads()) - before).toBe(0);
   });
 });
 

@@ -5,6 +5,7 @@
 // changed anywhere (this process or another one on the same database, see db/table-versions.ts)
 // are looked up and the caches built on them are emptied. So a revoked token, a removed member or
 // a changed visibility takes effect on the next request, not after a TTL.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { LRUCache } from "lru-cache";
 import { EVERY_TABLE, type TableVersions } from "../../db/table-versions.js";
 import type { Label, Milestone, Namespace, Project, User, WebHook } from "../../generated/prisma/client.js";
@@ -34,13 +35,17 @@ export class TableCache<K extends {}, V extends {}> {
     max: number,
     /** drops what this process's own writes made stale */
     private readonly refresh: () => void,
+    /** told of every value the cache answers with */
+    private readonly answered: (tables: readonly string[]) => void = () => undefined,
   ) {
     this.#entries = new LRUCache<K, V>({ max });
   }
 
   get(key: K): V | undefined {
     this.refresh();
-    return this.#entries.get(key);
+    const value = this.#entries.get(key);
+    if (value !== undefined) this.answered(this.tables);
+    return value;
   }
 
   /** The cached value, or `load()`'s, kept for `ttlMs` when given (values that expire by time). */
@@ -95,6 +100,13 @@ export class TableCache<K extends {}, V extends {}> {
   }
 }
 
+function settled<T>(running: Promise<T>): Promise<{ value: T } | { error: unknown }> {
+  return running.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+}
+
 /** A cached value that stops being true at a time of the application's clock (a membership's expiry). */
 export interface Expiring {
   /** ms since the epoch on the application's clock; null: never */
@@ -119,12 +131,27 @@ export interface CacheRegistry {
    * the moment they started.
    */
   refresh(): Promise<void>;
+  /**
+   * `refresh` for a request that only reads: `read` starts at once, with the caches as they are,
+   * while the look at other processes' writes is on its way (on PostgreSQL a round trip, which
+   * then overlaps the request's first statements). If that look finds a table changed that a
+   * cache answered `read` from, `read`'s outcome is thrown away and it runs again on the
+   * refreshed caches. So `read` may run twice: it must not write anything that matters.
+   */
+  readSpeculatively<T>(read: () => Promise<T>): Promise<T>;
   /** Empties every cache (tests that change rows behind the application's back). */
   clearAll(): void;
 }
 
-export function createCacheRegistry(versions: TableVersions): CacheRegistry {
+/** `staleRead`: told each time a speculative read runs again. */
+export function createCacheRegistry(versions: TableVersions, staleRead: () => void = () => undefined): CacheRegistry {
   const caches: TableCache<any, any>[] = [];
+  /** the tables the caches answered the running speculative read from */
+  const answeredFrom = new AsyncLocalStorage<Set<string>>();
+  const answered = (tables: readonly string[]) => {
+    const noted = answeredFrom.getStore();
+    if (noted) for (const table of tables) noted.add(table);
+  };
   const refresh = (otherProcesses: boolean) => {
     const changed = versions.changedTables(otherProcesses);
     if (changed === EVERY_TABLE) {
@@ -140,8 +167,25 @@ export function createCacheRegistry(versions: TableVersions): CacheRegistry {
       await versions.poll?.();
       refresh(true);
     },
+    async readSpeculatively(read) {
+      if (!versions.poll || !versions.readsDone || !versions.changedSince) {
+        await this.refresh();
+        return read();
+      }
+      const mark = versions.readsDone();
+      const looked = this.refresh();
+      const noted = new Set<string>();
+      const outcome = await answeredFrom.run(noted, () => settled(read()));
+      await looked;
+      if (versions.changedSince(mark, noted)) {
+        staleRead();
+        return read();
+      }
+      if ("error" in outcome) throw outcome.error;
+      return outcome.value;
+    },
     create(options) {
-      const cache = new TableCache<any, any>(options.tables, options.max, refreshLocal);
+      const cache = new TableCache<any, any>(options.tables, options.max, refreshLocal, answered);
       caches.push(cache);
       return cache;
     },
@@ -218,8 +262,8 @@ const MEMBERSHIP_TABLES = ["ProjectMember", "GroupMember", "ProjectGroupLink", "
 const APPROVAL_RULE_TABLES = ["ApprovalRule", "ApprovalRuleUser", "ApprovalRuleGroup", "ApprovalRuleProtectedBranch"];
 const PROTECTION_TABLES = ["ProtectedBranch", "ProtectedBranchAccessLevel"];
 
-export function createCaches(versions: TableVersions): Caches {
-  const registry = createCacheRegistry(versions);
+export function createCaches(versions: TableVersions, staleRead?: () => void): Caches {
+  const registry = createCacheRegistry(versions, staleRead);
   return {
     registry,
     tokens: registry.create({ tables: ["AccessToken", "User"], max: 10_000 }),
