@@ -3,7 +3,7 @@
 // `award_emoji` on the awardable types, with GitLab's `upvotes`/`downvotes` on issues and MRs.
 import type { Context } from "../context.js";
 import { addAwardEmoji, removeAwardEmoji } from "../domain/award-emoji/writes.js";
-import { findAwardEmoji, listAwardEmoji } from "../domain/award-emoji/queries.js";
+import { findAwardEmoji, listAwardEmojiAt } from "../domain/award-emoji/queries.js";
 import { findAwardable, type AwardablePath, type AwardableType } from "../domain/award-emoji/awardables.js";
 import { awardEmojiLoader, awardableKey } from "../domain/award-emoji/loaders.js";
 import { issuableFactsLoader, issuableKey, type IssuableType } from "../domain/shared/issuable-facts.js";
@@ -65,7 +65,7 @@ for (const kind of NOTEABLE_KINDS) {
         type: [AwardEmojiEntity],
         args: { ...pathArgs, ...pageArgs },
         resolve: async (_q, _r, args, ctx) =>
-          rowsOf(ctx, await listAwardEmoji(ctx, await findAwardable(ctx, pathOf(kind, args as PathArgs)), args)),
+          rowsOf(ctx, await listAwardEmojiAt(ctx, pathOf(kind, args as PathArgs), args)),
       }),
       [`${lowerStem}AwardEmoji`]: t.prismaField({
         extensions: { rest: route.get(`${awards}/:award_id`) },

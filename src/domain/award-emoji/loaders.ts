@@ -2,7 +2,7 @@
 // one query, for the vote counts of lists of issues, MRs and notes (issuable-facts.ts); and the same
 // page of many awardables' reactions, read by listAwardEmoji.
 import { Prisma, type AwardEmoji } from "../../generated/prisma/client.js";
-import { awardsPage, countAwards } from "../../db/hot-reads.js";
+import { awardsPage, countAwards, type AwardableRef } from "../../db/hot-reads.js";
 import { childPages } from "../shared/child-pages.js";
 import { paginateCounted, type Page, type PageArgs } from "../shared/pagination.js";
 import type { Db } from "../../db/client.js";
@@ -62,7 +62,7 @@ async function batchAwardPages(db: Db, keys: readonly AwardPageKey[]): Promise<P
   for (const group of groups.values()) {
     const { type, page } = group[0]!;
     const ids = group.map((key) => key.id);
-    const byAwardable = ids.length === 1 ? new Map([[ids[0]!, await awardPageOfOne(db, type, ids[0]!, page)]]) : await childPages<AwardEmoji>(
+    const byAwardable = ids.length === 1 ? new Map([[ids[0]!, await awardPageOf(db, type, ids[0]!, page)]]) : await childPages<AwardEmoji>(
       db, { table: "AwardEmoji", parentColumn: "awardableId", where: Prisma.sql`"awardableType" = ${type} AND "awardableId" IN (${Prisma.join(ids)})`, orderBy: Prisma.sql`"id" ASC` }, ids, page,
     );
     for (const key of group) pages.set(awardPageCacheKey(key), byAwardable.get(key.id)!);
@@ -70,11 +70,12 @@ async function batchAwardPages(db: Db, keys: readonly AwardPageKey[]): Promise<P
   return keys.map((key) => pages.get(awardPageCacheKey(key))!);
 }
 
-function awardPageOfOne(db: Db, type: AwardableType, id: number, page: PageArgs): Promise<Page<AwardEmoji>> {
+/** A page of one awardable's reactions, with their count, in one statement. */
+export function awardPageOf(db: Db, type: AwardableType, awardable: AwardableRef, page: PageArgs): Promise<Page<AwardEmoji>> {
   return paginateCounted(
     page,
-    (cap) => countAwards(db, type, id, cap),
-    (skip, take, cap) => awardsPage(db, type, id, skip, take, cap),
+    (cap) => countAwards(db, type, awardable, cap),
+    (skip, take, cap) => awardsPage(db, type, awardable, skip, take, cap),
   );
 }
 

@@ -4,7 +4,8 @@ import { recordNotFound } from "../../errors.js";
 import type { AwardEmoji } from "../../generated/prisma/client.js";
 import type { DomainContext } from "../shared/context.js";
 import { pageKey, type Page, type PageArgs } from "../shared/pagination.js";
-import { awardPagesLoader } from "./loaders.js";
+import { findProject } from "../shared/parents.js";
+import { awardPageOf, awardPagesLoader } from "./loaders.js";
 import { findAwardable, findAwardableRecord, type Awardable, type AwardablePath } from "./awardables.js";
 
 export const ofAwardable = (awardable: Awardable) => ({ awardableType: awardable.type, awardableId: awardable.id });
@@ -15,6 +16,23 @@ export const ofAwardable = (awardable: Awardable) => ({ awardableType: awardable
  */
 export function listAwardEmoji(ctx: Pick<DomainContext, "loaders">, awardable: Pick<Awardable, "type" | "id">, page: PageArgs): Promise<Page<AwardEmoji>> {
   return ctx.loaders.get(awardPagesLoader).load({ type: awardable.type, id: awardable.id, page: pageKey(page) });
+}
+
+/**
+ * The reactions on the awardable at `path`, for a caller who may read it (findAwardable). An
+ * issue's or merge request's own reactions are read by its iid, beside the issue or merge request
+ * rather than after it (on PostgreSQL the two statements travel at once), and are dropped unread
+ * when the caller may not see it.
+ */
+export async function listAwardEmojiAt(ctx: DomainContext, path: AwardablePath, page: PageArgs): Promise<Page<AwardEmoji>> {
+  const table = path.noteId == null && (path.noteableType === "Issue" || path.noteableType === "MergeRequest") ? path.noteableType : null;
+  if (!table) return listAwardEmoji(ctx, await findAwardable(ctx, path), page);
+  const { project } = await findProject(ctx, path.project);
+  const [, awards] = await Promise.all([
+    findAwardable(ctx, path),
+    awardPageOf(ctx.db, table, { table, projectId: project.id, iid: path.ref }, page),
+  ]);
+  return awards;
 }
 
 /** A reaction with the awardable it was found on. */
