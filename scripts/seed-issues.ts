@@ -12,7 +12,7 @@ import { isPostgresqlUrl, loadConfigOrExit } from "../src/config.js";
 
 const ROWS_PER_STATEMENT = 100;
 const ROWS_PER_TRANSACTION = 20_000;
-const COLUMNS = ["projectId", "iid", "title", "description", "state", "confidential", "labels", "authorId", "createdAt", "updatedAt"];
+const COLUMNS = ["projectId", "iid", "title", "description", "state", "confidential", "authorId", "createdAt", "updatedAt"];
 
 function usage(message: string): never {
   console.error(`${message}\nusage: npm run db:seed-issues -- <project id or full path> <count>`);
@@ -44,7 +44,7 @@ function seed(db: Database.Database, projectId: number, authorId: number, count:
   const newest = Date.now() - 1000;
   const rowValues = (iid: number) => {
     const at = timestamp(newest - (firstIid + count - 1 - iid) * 1000);
-    return [projectId, iid, `Seeded issue ${iid}`, null, "opened", 0, "[]", authorId, at, at];
+    return [projectId, iid, `Seeded issue ${iid}`, null, "opened", 0, authorId, at, at];
   };
   const insertRange = db.transaction((from: number, to: number) => {
     for (let iid = from; iid < to; iid += ROWS_PER_STATEMENT) {
@@ -77,8 +77,8 @@ async function seedPostgresql(databaseUrl: string, ref: string, count: number): 
       const to = Math.min(from + ROWS_PER_TRANSACTION - 1, last);
       await client.query("BEGIN");
       await client.query(
-        `INSERT INTO "Issue" ("projectId", "iid", "title", "description", "state", "confidential", "labels", "authorId", "createdAt", "updatedAt")
-         SELECT $1, g, 'Seeded issue ' || g, NULL, 'opened', false, '[]', $2,
+        `INSERT INTO "Issue" ("projectId", "iid", "title", "description", "state", "confidential", "authorId", "createdAt", "updatedAt")
+         SELECT $1, g, 'Seeded issue ' || g, NULL, 'opened', false, $2,
                 (now() AT TIME ZONE 'UTC') - make_interval(secs => $4 - g + 1), (now() AT TIME ZONE 'UTC') - make_interval(secs => $4 - g + 1)
          FROM generate_series($3::int, $5::int) AS g`, [project.id, project.authorId, from, last, to]);
       await client.query(
