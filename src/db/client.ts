@@ -2,6 +2,8 @@ import { PrismaClient } from "../generated/prisma/client.js";
 import { adapterFactory, countStatements, type PrepareDirect, type SqlStats } from "./adapter.js";
 import { currentRequest } from "../observability/request-scope.js";
 import { postgresqlAdapterFactory, type PoolSettings } from "./postgresql.js";
+import { readDirectly } from "./direct-reads.js";
+import type { SqlQueryable } from "@prisma/driver-adapter-utils";
 
 export type Db = PrismaClient;
 export type { PrepareDirect, SqlStats } from "./adapter.js";
@@ -22,7 +24,24 @@ const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 15_000 };
 /** `onConnect` receives the connection's own `prepare` once Prisma opens it (SQLite). */
 export function createDb(databaseUrl: string, onConnect?: (prepare: PrepareDirect) => void): DbHandle {
   const stats: SqlStats = { statements: 0, roundTrips: 0, writes: 0 };
-  return { db: new PrismaClient({ adapter: adapterFactory(databaseUrl, stats, onConnect), transactionOptions: TRANSACTION_OPTIONS }), stats };
+  const factory = adapterFactory(databaseUrl, stats, onConnect);
+  const db = new PrismaClient({ adapter: factory, transactionOptions: TRANSACTION_OPTIONS });
+  readDirectly(db, { adapter: connectedAdapter(db, factory), placeholders: "question-marks" });
+  return { db, stats };
+}
+
+/**
+ * The adapter Prisma connected through `factory` (connecting the client first if it has not yet),
+ * for the reads sent without the client (direct-reads.ts).
+ */
+function connectedAdapter(db: { $connect(): Promise<void> }, factory: { connect(): Promise<unknown> }): () => Promise<SqlQueryable> {
+  let adapter: SqlQueryable | undefined;
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => (adapter = (await connect()) as SqlQueryable);
+  return async () => {
+    if (!adapter) await db.$connect();
+    return adapter!;
+  };
 }
 
 export interface PostgresqlHandle extends DbHandle {
@@ -49,6 +68,7 @@ export async function createPostgresqlDb(databaseUrl: string, settings: PoolSett
   const pool = factory.pool;
   const client = new PostgresqlClient({ adapter: factory, transactionOptions: TRANSACTION_OPTIONS });
   reportRollbacks(client, stats);
+  readDirectly(client, { adapter: connectedAdapter(client, factory), placeholders: "numbered" });
   return {
     db: client as unknown as Db,
     stats,

@@ -1,18 +1,20 @@
 // Raw SQL for the reads on every hot route. A Prisma model query costs 350-650 µs of CPU here
-// (its query compiler runs on each call), the same statement through $queryRaw about 100 µs, with
-// the same row types. The SQL is portable (quoted identifiers, bound values) to SQLite and PostgreSQL.
+// (its query compiler runs on each call); these statements go to the driver adapter directly
+// outside transactions (direct-reads.ts), with the row types of the models. The SQL is portable
+// (quoted identifiers, bound values) to SQLite and PostgreSQL.
 import { Prisma, type AwardEmoji, type Issue, type MergeRequest } from "../generated/prisma/client.js";
 import type { Tx } from "../domain/shared/events.js";
+import { queryRows } from "./direct-reads.js";
 
 /** A project's issue by iid, every column. */
 export async function issueByIid(db: Tx, projectId: number, iid: number): Promise<Issue | null> {
-  const rows = await db.$queryRaw<Issue[]>`SELECT * FROM "Issue" WHERE "projectId" = ${projectId} AND "iid" = ${iid}`;
+  const rows = await queryRows<Issue>(db, Prisma.sql`SELECT * FROM "Issue" WHERE "projectId" = ${projectId} AND "iid" = ${iid}`);
   return rows[0] ?? null;
 }
 
 /** A project's merge request by iid, every column. */
 export async function mergeRequestByIid(db: Tx, projectId: number, iid: number): Promise<MergeRequest | null> {
-  const rows = await db.$queryRaw<MergeRequest[]>`SELECT * FROM "MergeRequest" WHERE "projectId" = ${projectId} AND "iid" = ${iid}`;
+  const rows = await queryRows<MergeRequest>(db, Prisma.sql`SELECT * FROM "MergeRequest" WHERE "projectId" = ${projectId} AND "iid" = ${iid}`);
   return rows[0] ?? null;
 }
 
@@ -29,10 +31,10 @@ const awardableIdOf = (ref: AwardableRef) =>
 
 /** How many reactions an awardable has, counting no further than `cap`. */
 export async function countAwards(db: Tx, awardableType: string, awardable: AwardableRef, cap: number): Promise<number> {
-  const [row] = await db.$queryRaw<{ n: bigint | number }[]>`
+  const [row] = await queryRows<{ n: bigint | number }>(db, Prisma.sql`
     SELECT COUNT(*) AS "n" FROM (
       SELECT 1 FROM "AwardEmoji" WHERE "awardableType" = ${awardableType} AND "awardableId" = ${awardableIdOf(awardable)} LIMIT ${cap}
-    ) AS "capped"`;
+    ) AS "capped"`);
   return Number(row!.n);
 }
 
@@ -44,14 +46,14 @@ export async function awardsPage(
   db: Tx, awardableType: string, awardable: AwardableRef, skip: number, take: number, cap: number,
 ): Promise<{ rows: AwardEmoji[]; counted: number | null }> {
   const awardableId = awardableIdOf(awardable);
-  const rows = await db.$queryRaw<(AwardEmoji & { _counted: bigint | number })[]>`
+  const rows = await queryRows<(AwardEmoji & { _counted: bigint | number })>(db, Prisma.sql`
     SELECT "AwardEmoji".*, (
       SELECT COUNT(*) FROM (
         SELECT 1 FROM "AwardEmoji" WHERE "awardableType" = ${awardableType} AND "awardableId" = ${awardableId} LIMIT ${cap}
       ) AS "capped"
     ) AS "_counted"
     FROM "AwardEmoji" WHERE "awardableType" = ${awardableType} AND "awardableId" = ${awardableId}
-    ORDER BY "id" LIMIT ${take} OFFSET ${skip}`;
+    ORDER BY "id" LIMIT ${take} OFFSET ${skip}`);
   const counted = rows.length ? Number(rows[0]!._counted) : null;
   return { rows: rows.map(({ _counted, ...award }) => award), counted };
 }
