@@ -67,7 +67,7 @@ export async function createIssue(ctx: DomainContext, access: ProjectAccess, inp
     const assignees = assigneeIds.map((userId) => ({ issueId: row.id, userId }));
     if (assignees.length) await tx.issueAssignee.createMany({ data: assignees });
     const labels = await labelsNamed(tx, access.project, labelTitles, true, now, ctx.dialect);
-    await linkLabels(tx, "Issue", row.id, [], labels);
+    await linkLabels(tx, ctx, "Issue", row.id, [], labels);
     const issue = { ...row, assignees, labels };
     const changes = diff(NEW_ISSUE, snapshot(issue, labels));
     await publish(tx, ctx, "issue", { action: "open", projectId: issue.projectId, issue, actorId: actor.user.id, changes });
@@ -208,7 +208,7 @@ async function labelsChange(tx: Tx, ctx: DomainContext, access: ProjectAccess, i
 async function saveFields(tx: Tx, ctx: DomainContext, issue: IssueWithAssignees, data: IssueColumns, assigneeIds: number[] | undefined, labels: LabelsChange | null) {
   const assigneesChange = assigneeIds !== undefined && !sameIds(assigneeIds, issue.assignees.map((a) => a.userId));
   if (!Object.keys(data).length && !assigneesChange && !labels) return;
-  if (labels) await linkLabels(tx, "Issue", issue.id, labels.before, labels.after);
+  if (labels) await linkLabels(tx, ctx, "Issue", issue.id, labels.before, labels.after);
   const updated = await tx.issue.update({
     where: { id: issue.id },
     data: {
