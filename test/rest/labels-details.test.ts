@@ -61,7 +61,7 @@ describe("with_labels_details", () => {
 
   it("shows titles without it, or with false", async () => {
     for (const [path, id] of lists()) {
-      for (const query of [{ scope: "all" }, { scope: "all", with_labels_details: "false" }]) {
+      for (const query of [{ scope: "all" }, { scope: "all", with_labels_details: "false" }] as Record<string, string>[]) {
         const res = await api.get(path, { query });
         expect([path, res.body.find((r: any) => r.id === id).labels]).toEqual([path, titles()]);
       }
