@@ -26,7 +26,7 @@ export async function recordLabelChanges(tx: Tx, ctx: DomainContext, kind: Issua
   });
 }
 
-/** An issue or a merge request the caller was found allowed to read (findIssue / findMergeRequest with "read"), with its project. */
+/** An issue or a merge request the caller was found allowed to read, as its notes are (notes' findNoteable), with its project. */
 export type ReadableLabeledIssuable = { type: IssuableKind; id: number; access: ProjectAccess };
 
 const targetWhere = (issuable: ReadableLabeledIssuable) => (issuable.type === "Issue" ? { issueId: issuable.id } : { mergeRequestId: issuable.id });
