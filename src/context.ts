@@ -19,6 +19,8 @@ export interface RestBag {
   status?: number;
   /** a body in place of the root field's value (a cherry-pick's dry run answers {"dry_run":"success"}) */
   answer?: Record<string, unknown>;
+  /** with_labels_details: the answer's issuables show their labels as LabelBasic objects */
+  labelsDetails?: boolean;
 }
 
 export interface Context extends DomainContext {

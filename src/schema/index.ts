@@ -40,6 +40,7 @@ import "./sharing.js";
 import "./milestones.js";
 import "./search.js";
 import "./milestone-events.js";
+import "./label-events.js";
 import "./releases.js";
 import "./audit-events.js";
 

@@ -5,6 +5,8 @@ import { builder } from "./builder.js";
 import { userLoader } from "../domain/shared/loaders.js";
 import { milestoneLoader } from "../domain/milestones/loaders.js";
 import { milestoneEntity } from "../domain/milestones/presenter.js";
+import { labelsOfIssuable, type IssuableKind } from "../domain/labels/issuable-labels.js";
+import { LABEL_BASIC_SCHEMA, labelBasic } from "./labels.js";
 
 /** GitLab's `not` Hash of the issue and merge request lists: `not[labels]=a,b` leaves out what has any of them. */
 export const IssuableNotFilter = builder.inputType("IssuableNotFilter", {
@@ -30,6 +32,25 @@ export const TaskCompletionStatus = builder.objectRef<{ count: number; completed
 export const IssuableReferences = builder.objectRef<{ short: string; relative: string; full: string }>("IssuableReferences").implement({
   fields: (t) => ({ short: t.exposeString("short"), relative: t.exposeString("relative"), full: t.exposeString("full") }),
 });
+
+/**
+ * `with_labels_details=true` on an issue or merge request list: its issuables' `labels` become
+ * LabelBasic objects (GitLab's single reads and writes take no such param and show titles).
+ */
+export function showLabelsDetails(ctx: Context, asked: boolean | null | undefined): void {
+  if (asked) ctx.rest.labelsDetails = true;
+}
+
+/** The issuable's `labels` field: titles, or LabelBasic objects when the list asked for them; documented as either. */
+export const labelsField = {
+  type: ["JSON"] as ["JSON"],
+  extensions: { openapi: { type: "array", items: { anyOf: [{ type: "string" }, LABEL_BASIC_SCHEMA] } } },
+};
+
+export async function labelsShown(ctx: Context, kind: IssuableKind, id: number): Promise<unknown[]> {
+  const labels = await labelsOfIssuable(ctx, kind, id);
+  return ctx.rest.labelsDetails ? labels.map(labelBasic) : labels.map((label) => label.title);
+}
 
 /** A user by id (none without one). */
 export const user = (ctx: Context, id: number | null) => (id == null ? null : ctx.loaders.get(userLoader).load(id));

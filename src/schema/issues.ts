@@ -9,12 +9,13 @@ import { findProject, projectById, findProjectToWrite } from "../domain/shared/p
 import type { Context } from "../context.js";
 import { projectPageUrl } from "../domain/shared/web-urls.js";
 import { taskStatus } from "../domain/issues/rules.js";
-import { labelsOfIssuable } from "../domain/labels/issuable-labels.js";
 import { taskCompletionStatus } from "../domain/shared/task-lists.js";
 import { createIssue, requireIssueChanges, updateIssue } from "../domain/issues/writes.js";
 import { findIssue } from "../domain/issues/queries.js";
 import { builder } from "./builder.js";
-import { IssuableNotFilter, IssuableReferences, milestoneOf, none, TaskCompletionStatus, TimeStats, user, users } from "./issuables.js";
+import {
+  IssuableNotFilter, IssuableReferences, labelsField, labelsShown, milestoneOf, none, showLabelsDetails, TaskCompletionStatus, TimeStats, user, users,
+} from "./issuables.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { UserBasic } from "./users.js";
 import * as route from "../rest/route.js";
@@ -48,7 +49,7 @@ export const IssueEntity = builder.prismaObject("Issue", {
     updated_at: t.expose("updatedAt", { type: "DateTime" }),
     closed_at: t.expose("closedAt", { type: "DateTime", nullable: true }),
     closed_by: t.field({ type: UserBasic, nullable: true, resolve: (i, _a, ctx) => user(ctx, i.closedById) }),
-    labels: t.stringList({ resolve: async (i, _a, ctx) => (await labelsOfIssuable(ctx, "Issue", i.id)).map((label) => label.title) }),
+    labels: t.field({ ...labelsField, resolve: (i, _a, ctx) => labelsShown(ctx, "Issue", i.id) }),
     milestone: t.field({ type: "JSON", nullable: true, resolve: (i, _a, ctx) => milestoneOf(ctx, i.milestoneId) }),
     assignees: t.field({ type: [UserBasic], resolve: (i, _a, ctx) => assigneesOf(ctx, i) }),
     author: t.field({ type: UserBasic, resolve: async (i, _a, ctx) => (await user(ctx, i.authorId))! }),
@@ -93,6 +94,7 @@ const issueFilterArgs = builder.args((t) => ({
   order_by: t.field({ type: IssueOrderBy, required: false }),
   sort: t.field({ type: SortDirectionEnum, required: false }),
   labels: t.stringList({ required: false }),
+  with_labels_details: t.boolean({ required: false }),
   not: t.field({ type: IssuableNotFilter, required: false }),
   milestone: t.string({ required: false }),
   milestone_id: t.string({ required: false }),
@@ -130,8 +132,9 @@ builder.queryFields((t) => ({
     extensions: { rest: route.get("/projects/:id/issues") },
     type: [IssueEntity],
     args: { id: t.arg.id({ required: true }), ...issueFilterArgs },
-    resolve: async (_query, _r, { id, page, per_page, ...filters }, ctx) => {
+    resolve: async (_query, _r, { id, page, per_page, with_labels_details, ...filters }, ctx) => {
       const checked = projectIssueFilters(filters);
+      showLabelsDetails(ctx, with_labels_details);
       return rowsOf(ctx, await listProjectIssues(ctx, await findProject(ctx, String(id)), checked, { page, per_page }));
     },
   }),
@@ -139,7 +142,10 @@ builder.queryFields((t) => ({
     extensions: { rest: route.get("/issues") },
     type: [IssueEntity],
     args: { ...issueFilterArgs, non_archived: t.arg.boolean({ required: false }) },
-    resolve: async (_query, _r, { page, per_page, ...filters }, ctx) => rowsOf(ctx, await listIssues(ctx, filters, { page, per_page })),
+    resolve: async (_query, _r, { page, per_page, with_labels_details, ...filters }, ctx) => {
+      showLabelsDetails(ctx, with_labels_details);
+      return rowsOf(ctx, await listIssues(ctx, filters, { page, per_page }));
+    },
   }),
   projectIssue: t.prismaField({
     extensions: { rest: route.get("/projects/:id/issues/:issue_iid") },

@@ -37,14 +37,51 @@ async function shown(ctx: Context, labels: Label[], projectId: number | null, wi
   }));
 }
 
+/** Entities::LabelBasic as the issuables' `labels` show it with_labels_details, and as a resource label event's `label`. */
+export function labelBasic(label: Label) {
+  return {
+    id: label.id,
+    name: label.title,
+    color: label.color,
+    description: label.description,
+    // single-line Markdown is not rendered here: the text, HTML-escaped, in GitLab's paragraph
+    description_html: label.description ? `<p dir="auto">${escapeHtml(label.description)}</p>` : "",
+    text_color: textColorOf(label.color),
+    remove_on_close: false,
+  };
+}
+
+type LabelBasic = ReturnType<typeof labelBasic>;
+
+export const LabelBasicEntity = builder.objectRef<LabelBasic>("LabelBasic").implement({
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    name: t.exposeString("name"),
+    color: t.exposeString("color"),
+    description: t.exposeString("description", { nullable: true }),
+    description_html: t.exposeString("description_html"),
+    text_color: t.exposeString("text_color"),
+    remove_on_close: t.exposeBoolean("remove_on_close"),
+  }),
+});
+
+/** The JSON Schema of LabelBasic, for the issuables' `labels` (titles, or LabelBasic objects with_labels_details). */
+export const LABEL_BASIC_SCHEMA = {
+  type: "object",
+  properties: {
+    id: { type: "integer" }, name: { type: "string" }, color: { type: "string" }, description: { type: ["string", "null"] },
+    description_html: { type: "string" }, text_color: { type: "string" }, remove_on_close: { type: "boolean" },
+  },
+  required: ["id", "name", "color", "description", "description_html", "text_color", "remove_on_close"],
+} as const;
+
 /** LabelBasic's and Label's fields, shared by both entities. */
 const labelFields = (t: any) => ({
   id: t.int({ resolve: ({ label }: ShownLabel) => label.id }),
   name: t.string({ resolve: ({ label }: ShownLabel) => label.title }),
   color: t.string({ resolve: ({ label }: ShownLabel) => label.color }),
   description: t.string({ nullable: true, resolve: ({ label }: ShownLabel) => label.description }),
-  // single-line Markdown is not rendered here: the text, HTML-escaped, in GitLab's paragraph
-  description_html: t.string({ nullable: true, resolve: ({ label }: ShownLabel) => (label.description ? `<p dir="auto">${escapeHtml(label.description)}</p>` : "") }),
+  description_html: t.string({ nullable: true, resolve: ({ label }: ShownLabel) => labelBasic(label).description_html }),
   text_color: t.string({ resolve: ({ label }: ShownLabel) => textColorOf(label.color) }),
   remove_on_close: t.boolean({ resolve: () => false }),
   // Entities::Label exposes the counts only with_counts (rest/exposure.ts leaves them out otherwise)

@@ -5,7 +5,6 @@
 import type { Context } from "../context.js";
 import { mergeRequestDiffOnce } from "../domain/merge-requests/versions.js";
 import { referencesOf } from "../domain/merge-requests/fields.js";
-import { labelsOfIssuable } from "../domain/labels/issuable-labels.js";
 import { projectPageUrl } from "../domain/shared/web-urls.js";
 import { taskCompletionStatus } from "../domain/shared/task-lists.js";
 import {
@@ -20,7 +19,9 @@ import { rebaseInProgress } from "../domain/merge-requests/rebase.js";
 import { issuableFactsLoader, issuableKey } from "../domain/shared/issuable-facts.js";
 import { createMergeRequest, requireMergeRequestChanges, updateMergeRequest } from "../domain/merge-requests/writes.js";
 import { builder } from "./builder.js";
-import { IssuableNotFilter, IssuableReferences, milestoneOf, none, TaskCompletionStatus, TimeStats, user, userIdsOf, users } from "./issuables.js";
+import {
+  IssuableNotFilter, IssuableReferences, labelsField, labelsShown, milestoneOf, none, showLabelsDetails, TaskCompletionStatus, TimeStats, user, userIdsOf, users,
+} from "./issuables.js";
 import { pageArgs, rowsOf, SortDirectionEnum } from "./pagination.js";
 import { UserBasic } from "./users.js";
 import * as route from "../rest/route.js";
@@ -76,7 +77,7 @@ const basicFields = (t: Fields) => ({
   reviewers: t.field({ type: [UserBasic], resolve: (mr: unknown, _a: unknown, ctx: Context) => users(ctx, userIdsOf(row(mr).reviewers)) }),
   source_project_id: t.exposeInt("projectId"),
   target_project_id: t.exposeInt("projectId"),
-  labels: t.stringList({ resolve: async (mr: unknown, _a: unknown, ctx: Context) => (await labelsOfIssuable(ctx, "MergeRequest", row(mr).id)).map((label) => label.title) }),
+  labels: t.field({ ...labelsField, resolve: (mr: unknown, _a: unknown, ctx: Context) => labelsShown(ctx, "MergeRequest", row(mr).id) }),
   draft: t.exposeBoolean("draft"),
   imported: t.boolean({ resolve: () => false }),
   imported_from: t.string({ resolve: () => "none" }),
@@ -153,6 +154,7 @@ const filterArgs = builder.args((t) => ({
   assignee_username: t.stringList({ required: false }),
   reviewer_username: t.string({ required: false }),
   labels: t.stringList({ required: false }),
+  with_labels_details: t.boolean({ required: false }),
   not: t.field({ type: IssuableNotFilter, required: false }),
   milestone: t.string({ required: false }),
   reviewer_id: t.string({ required: false }),
@@ -192,21 +194,28 @@ builder.queryFields((t) => ({
     extensions: { rest: route.get("/projects/:id/merge_requests") },
     type: [MergeRequestEntity],
     args: { id: t.arg.id({ required: true }), ...filterArgs, iids: t.arg.intList({ required: false }) },
-    resolve: async (_query, _r, { id, page, per_page, ...filters }, ctx) =>
-      rowsOf(ctx, await listProjectMergeRequests(ctx, await findProject(ctx, String(id)), filters, { page, per_page })),
+    resolve: async (_query, _r, { id, page, per_page, with_labels_details, ...filters }, ctx) => {
+      showLabelsDetails(ctx, with_labels_details);
+      return rowsOf(ctx, await listProjectMergeRequests(ctx, await findProject(ctx, String(id)), filters, { page, per_page }));
+    },
   }),
   groupMergeRequests: t.prismaField({
     extensions: { rest: route.get("/groups/:id/merge_requests") },
     type: [MergeRequestEntity],
     args: { id: t.arg.id({ required: true }), ...filterArgs, non_archived: t.arg.boolean({ required: false }) },
-    resolve: async (_query, _r, { id, page, per_page, ...filters }, ctx) =>
-      rowsOf(ctx, await listGroupMergeRequests(ctx, await findGroup(ctx, String(id)), filters, { page, per_page })),
+    resolve: async (_query, _r, { id, page, per_page, with_labels_details, ...filters }, ctx) => {
+      showLabelsDetails(ctx, with_labels_details);
+      return rowsOf(ctx, await listGroupMergeRequests(ctx, await findGroup(ctx, String(id)), filters, { page, per_page }));
+    },
   }),
   mergeRequests: t.prismaField({
     extensions: { rest: route.get("/merge_requests") },
     type: [MergeRequestEntity],
     args: filterArgs,
-    resolve: async (_query, _r, { page, per_page, ...filters }, ctx) => rowsOf(ctx, await listAllMergeRequests(ctx, filters, { page, per_page })),
+    resolve: async (_query, _r, { page, per_page, with_labels_details, ...filters }, ctx) => {
+      showLabelsDetails(ctx, with_labels_details);
+      return rowsOf(ctx, await listAllMergeRequests(ctx, filters, { page, per_page }));
+    },
   }),
   projectCommitMergeRequests: t.prismaField({
     extensions: { rest: route.get("/projects/:id/repository/commits/:sha/merge_requests") },

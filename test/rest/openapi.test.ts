@@ -198,6 +198,33 @@ describe("real answers match it", () => {
     }
   });
 
+  it("resource label events, and issue and merge request lists with_labels_details (labels as titles or LabelBasic)", async () => {
+    const project = await createProject(t.root, { visibility: "public" });
+    const issue = await createIssue(t.root, project.id, { title: "Labelled", labels: "documented" });
+    const events = await t.root.get(`/projects/${project.id}/issues/${issue.iid}/resource_label_events`);
+    expect(events.body).toHaveLength(1);
+    const eventsSchema = bodySchema("GET", "/projects/:id/issues/:issue_iid/resource_label_events", 200);
+    expect(validate(refOf(eventsSchema), events.body[0])).toEqual([]);
+    const one = await t.root.get(`/projects/${project.id}/issues/${issue.iid}/resource_label_events/${events.body[0].id}`);
+    expect(validate(refOf(bodySchema("GET", "/projects/:id/issues/:issue_iid/resource_label_events/:resource_label_event_id", 200)), one.body)).toEqual([]);
+    for (const path of ["/projects/:id/merge_requests/:merge_request_iid/resource_label_events", "/projects/:id/merge_requests/:merge_request_iid/resource_label_events/:resource_label_event_id"]) {
+      expect(operation("GET", path).responses["200"], path).toBeDefined();
+    }
+    for (const path of ["/projects/:id/issues", "/issues", "/projects/:id/merge_requests", "/groups/:id/merge_requests", "/merge_requests"]) {
+      expect(operation("GET", path).parameters.find((p: any) => p.name === "with_labels_details")?.schema, path).toEqual({ type: "boolean" });
+    }
+    const schema = refOf(bodySchema("GET", "/projects/:id/issues", 200));
+    for (const details of ["true", "false"]) {
+      const list = await t.root.get(`/projects/${project.id}/issues`, { query: { with_labels_details: details } });
+      expect(typeof list.body[0].labels[0]).toBe(details === "true" ? "object" : "string");
+      expect(validate(schema, list.body[0])).toEqual([]);
+    }
+    // a label object missing a field is off the documented shape
+    const list = await t.root.get(`/projects/${project.id}/issues`, { query: { with_labels_details: "true" } });
+    delete list.body[0].labels[0].text_color;
+    expect(validate(schema, list.body[0])).not.toEqual([]);
+  });
+
   it("an error answer has a documented error body", async () => {
     const missing = await t.anon.get("/projects/999999/issues/1/award_emoji");
     expect(missing.status).toBe(404);

@@ -20,6 +20,7 @@ const LIST_BUDGET = 3;
 const SINGLE_BUDGET = 2;
 const EVENTS_BUDGET = 4;
 const LABELS_BUDGET = 4;
+const LABEL_EVENTS_BUDGET = 4;
 
 let t: TestApp;
 let team: TeamWithProjects;
@@ -49,6 +50,9 @@ beforeAll(async () => {
   // (made by the administrator: the team's members stay outside any group, as the other lists' budgets assume)
   const group = (await t.root.post("/groups", { name: "Labelled", path: "labelled", visibility: "public" })).body;
   for (let i = 0; i < 22; i++) expect((await t.root.post(`/groups/${group.id}/labels`, { name: `group-label-${i}`, color: "#00ff00" })).status).toBe(201);
+  // issue 2's labels replaced by the 22 project labels: 23 resource label events (22 adds, bug removed)
+  const labelled = await team.developer.api.put(`${p}/issues/2`, { labels: Array.from({ length: 22 }, (_, i) => `label-${i}`).join(",") });
+  expect(labelled.status, labelled.text).toBe(200);
   const mr = await createMergeRequest(team.developer.api, project.id);
   for (let i = 0; i < 22; i++) await reactors[i % reactors.length]!.api.post(`${p}/merge_requests/${mr.iid}/notes`, { body: `Note ${i}` });
   await createProjectRule(team.owner.api, project.id, { name: "Reviewers", approvals_required: 1, user_ids: [team.maintainer.id] });
@@ -69,6 +73,8 @@ beforeAll(async () => {
     projectLabelsCounted: `${p}/labels?per_page=20&with_counts=true`,
     groupLabels: `/groups/${group.id}/labels?per_page=20`,
     groupLabelsCounted: `/groups/${group.id}/labels?per_page=20&with_counts=true`,
+    issuesLabelsDetails: `${p}/issues?per_page=20&with_labels_details=true`,
+    labelEvents: `${p}/issues/2/resource_label_events?per_page=20`,
   };
 });
 
@@ -110,6 +116,10 @@ const CASES: [name: string, key: string, budget: number, rows: number | null, ac
   ["group labels with_counts", "groupLabelsCounted", LABELS_BUDGET + 7, 20, SIGNED_IN],
   ["award emoji of an issue", "awards", LIST_BUDGET, 20, READERS],
   ["project issues", "issues", LIST_BUDGET, 20, READERS],
+  // the labels as objects come from the label cache, as their titles do
+  ["project issues with_labels_details", "issuesLabelsDetails", LIST_BUDGET, 20, READERS],
+  // GitLab's resource event routes want a signed-in caller: the issue, the count, the page and its labels
+  ["resource label events of an issue", "labelEvents", LABEL_EVENTS_BUDGET, 20, SIGNED_IN],
   ["merge request notes", "notes", LIST_BUDGET, 20, SIGNED_IN],
   ["a project by id", "project", SINGLE_BUDGET, null, READERS],
   ["a project by full path", "projectByPath", SINGLE_BUDGET, null, READERS],
@@ -268,10 +278,10 @@ describe("award emoji pages (the count is read with the page)", () => {
 
 describe("writes", () => {
   // the next iid, the insert, its contribution event, the labels its names resolve to, the links
-  // to them, the delivery rows and COMMIT (the hooks that hear the event come from the cache; the
-  // payload's labels are those the write resolved; the answer's comment and vote counts are those
-  // of a new issue: none)
-  const CREATE_ISSUE_BUDGET = 7;
+  // to them, their resource label events, the delivery rows and COMMIT (the hooks that hear the
+  // event come from the cache; the payload's labels are those the write resolved; the answer's
+  // comment and vote counts are those of a new issue: none)
+  const CREATE_ISSUE_BUDGET = 8;
   it(`POST issue with a group hook listening: at most ${CREATE_ISSUE_BUDGET} statements, one delivery row`, async () => {
     const group = (await t.root.post("/groups", { name: "Hooked", path: "hooked", visibility: "public" })).body;
     const project = (await t.root.post("/projects", { name: "Hooked", namespace_id: group.id })).body;

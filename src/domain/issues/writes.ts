@@ -67,9 +67,11 @@ export async function createIssue(ctx: DomainContext, access: ProjectAccess, inp
     const assignees = assigneeIds.map((userId) => ({ issueId: row.id, userId }));
     if (assignees.length) await tx.issueAssignee.createMany({ data: assignees });
     const labels = await labelsNamed(tx, access.project, labelTitles, true, now, ctx.dialect);
-    await linkLabels(tx, "Issue", row.id, [], labels);
+    await linkLabels(tx, ctx, "Issue", row.id, [], labels);
     const issue = { ...row, assignees, labels };
-    const changes = diff(NEW_ISSUE, snapshot(issue, labels));
+    // on open GitLab reports the columns the insert set, not the associations (hook_association_changes runs for updates only)
+    const { assignees: _assignees, ...columns } = snapshot(issue);
+    const changes = diff(NEW_ISSUE, columns);
     await publish(tx, ctx, "issue", { action: "open", projectId: issue.projectId, issue, actorId: actor.user.id, changes });
     await recordUserAgentDetail(tx, ctx, "Issue", issue.id);
     return issue;
@@ -208,7 +210,7 @@ async function labelsChange(tx: Tx, ctx: DomainContext, access: ProjectAccess, i
 async function saveFields(tx: Tx, ctx: DomainContext, issue: IssueWithAssignees, data: IssueColumns, assigneeIds: number[] | undefined, labels: LabelsChange | null) {
   const assigneesChange = assigneeIds !== undefined && !sameIds(assigneeIds, issue.assignees.map((a) => a.userId));
   if (!Object.keys(data).length && !assigneesChange && !labels) return;
-  if (labels) await linkLabels(tx, "Issue", issue.id, labels.before, labels.after);
+  if (labels) await linkLabels(tx, ctx, "Issue", issue.id, labels.before, labels.after);
   const updated = await tx.issue.update({
     where: { id: issue.id },
     data: {
@@ -251,7 +253,7 @@ function snapshot(issue: IssueWithAssignees, labels?: Label[]): Record<string, u
 /** What a new issue is compared with: the columns' defaults (a created issue reports what it set). */
 const NEW_ISSUE: Record<string, unknown> = {
   title: null, description: null, state: "opened", closed_at: null, closed_by_id: null, confidential: false,
-  discussion_locked: null, due_date: null, milestone_id: null, labels: [], assignees: [], updated_at: null,
+  discussion_locked: null, due_date: null, milestone_id: null, updated_at: null,
 };
 
 function diff(before: Record<string, unknown>, after: Record<string, unknown>): Changes {

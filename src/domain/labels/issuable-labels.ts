@@ -11,6 +11,7 @@ import type { Dialect } from "../shared/paths.js";
 import type { LoaderFactory } from "../shared/loaders.js";
 import type { DomainContext } from "../shared/context.js";
 import { issuableFactsLoader, issuableKey } from "../shared/issuable-facts.js";
+import { recordLabelChanges } from "./history.js";
 
 export type IssuableKind = "Issue" | "MergeRequest";
 
@@ -85,8 +86,11 @@ async function createProjectLabels(tx: Tx, projectId: number, titles: string[], 
   return tx.label.findMany({ where: { projectId, title: { in: titles } } });
 }
 
-/** Links the issuable to exactly these labels (links kept where they stay). */
-export async function linkLabels(tx: Tx, kind: IssuableKind, id: number, current: Label[], next: Label[]): Promise<void> {
+/**
+ * Links the issuable to exactly these labels (links kept where they stay), and records a resource
+ * label event per label added or removed, by the caller (history.ts).
+ */
+export async function linkLabels(tx: Tx, ctx: DomainContext, kind: IssuableKind, id: number, current: Label[], next: Label[]): Promise<void> {
   const keep = new Set(next.map((label) => label.id));
   const had = new Set(current.map((label) => label.id));
   const removed = current.filter((label) => !keep.has(label.id)).map((label) => label.id);
@@ -98,6 +102,7 @@ export async function linkLabels(tx: Tx, kind: IssuableKind, id: number, current
     if (removed.length) await tx.mergeRequestLabel.deleteMany({ where: { mergeRequestId: id, labelId: { in: removed } } });
     if (added.length) await tx.mergeRequestLabel.createMany({ data: added.map((labelId) => ({ mergeRequestId: id, labelId })) });
   }
+  await recordLabelChanges(tx, ctx, kind, id, added, removed);
 }
 
 /** A label as domain events carry it (JSON in the outbox): the webhook builders render it. */

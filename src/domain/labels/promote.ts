@@ -2,8 +2,9 @@
 // PUT /projects/:id/labels/:label_id/promote): a new label of the project's group with the
 // label's title, colour and description takes over, in one transaction, every label of that title
 // in the group and in the group's own projects (the promoted one, other projects' and an older
-// group label of that title): their issues, merge requests, priorities and subscribers move to it
-// (one link, priority and subscription where several met) and those labels are deleted.
+// group label of that title): their issues, merge requests, resource label events, priorities and
+// subscribers move to it (one link, priority and subscription where several met) and those labels
+// are deleted.
 import type { Label } from "../../generated/prisma/client.js";
 import { AppError } from "../../errors.js";
 import type { DomainContext } from "../shared/context.js";
@@ -46,6 +47,8 @@ export async function promoteProjectLabel(ctx: DomainContext, access: ProjectAcc
     }
     const userIds = new Set((await tx.labelSubscription.findMany({ where: { labelId: { in: ids } }, select: { userId: true } })).map((s) => s.userId));
     if (userIds.size) await tx.labelSubscription.createMany({ data: [...userIds].map((userId) => ({ userId, labelId: created.id })) });
+    // their resource label events now name the group label (GitLab's update_resource_label_events)
+    await tx.resourceLabelEvent.updateMany({ where: { labelId: { in: ids } }, data: { labelId: created.id } });
     // the merged labels go with their links, priorities and subscriptions (by foreign key)
     await tx.label.deleteMany({ where: { id: { in: ids } } });
     return tx.label.update({ where: { id: created.id }, data: { groupId: group.id } });

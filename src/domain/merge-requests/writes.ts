@@ -90,7 +90,7 @@ export async function createMergeRequest(ctx: DomainContext, access: ProjectAcce
       },
       include: { assignees: true, reviewers: true },
     });
-    await linkLabels(tx, "MergeRequest", row.id, [], await labelsNamed(tx, access.project, metadata.labels ?? [], true, now, ctx.dialect));
+    await linkLabels(tx, ctx, "MergeRequest", row.id, [], await labelsNamed(tx, access.project, metadata.labels ?? [], true, now, ctx.dialect));
     await takeVersion(tx, ctx, row, actor.user.id);
     await publish(tx, ctx, "merge_request", { action: "open", projectId: row.projectId, mergeRequestId: row.id, actorId: actor.user.id, changes: {} });
     return row;
@@ -130,7 +130,7 @@ export async function updateMergeRequest(ctx: DomainContext, { mergeRequest: mr,
     await validateMergeRequest(tx, { ...mr, ...next }, { sourceBranch: false, targetBranch: next.targetBranch !== mr.targetBranch }, false);
     const row = await tx.mergeRequest.update({ where: { id: mr.id }, data: await rowData(tx, ctx, mr, next, metadata, input), include: { assignees: true, reviewers: true } });
     await replacePeople(tx, mr, metadata);
-    if (labels) await linkLabels(tx, "MergeRequest", mr.id, labels.before, labels.after);
+    if (labels) await linkLabels(tx, ctx, "MergeRequest", mr.id, labels.before, labels.after);
     if (metadata.milestoneId !== undefined) await recordMilestoneChange(tx, ctx, { mergeRequestId: mr.id }, { before: mr.milestoneId, after: row.milestoneId, state: row.state });
     if (diffReloads(mr, next)) await takeVersion(tx, ctx, row, actor.user.id);
     changes.updated_at = { previous: mr.updatedAt, current: row.updatedAt }; // every save moves it, as GitLab reports

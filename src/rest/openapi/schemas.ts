@@ -90,7 +90,9 @@ export class EntitySchemas {
       if (selection.name.value === "__typename") continue;
       const field = fields[selection.name.value]!;
       const key = selection.alias?.value ?? selection.name.value;
-      properties[key] = withDescription(this.output(field.type, selection.selectionSet), field.description);
+      // a field whose GraphQL type cannot say its REST shape (JSON) may document it (extensions.openapi)
+      const documented = field.extensions?.openapi as JsonSchema | undefined;
+      properties[key] = withDescription(documented ? structuredClone(documented) : this.output(field.type, selection.selectionSet), field.description);
       if (field.deprecationReason) properties[key] = { ...properties[key], deprecated: true };
       // a field the REST entity exposes conditionally (exposure.ts) may be left out
       if (isNonNullType(field.type) && !field.extensions?.restIf) required.push(key);
