@@ -7,7 +7,7 @@ import { countIssuesByLabel } from "../domain/issues/label-counts.js";
 import { countOpenMergeRequestsByLabel } from "../domain/merge-requests/label-counts.js";
 import { listGroupLabels, listProjectLabels } from "../domain/labels/lists.js";
 import { labelPriorityLoader, labelSubscriptionLoader } from "../domain/labels/presenter.js";
-import { findGroupLabel, findGroupLabelToAdminister, findProjectLabel, requireAdminGroupLabels, requireAdminProjectLabels } from "../domain/labels/queries.js";
+import { findGroupLabel, findGroupLabelToAdminister, findProjectLabel, findProjectLabelToUpdate, requireAdminGroupLabels, requireAdminProjectLabels } from "../domain/labels/queries.js";
 import { textColorOf } from "../domain/labels/rules.js";
 import {
   checkGroupLabelChanges, checkLabelChanges, createGroupLabel, createProjectLabel, deleteGroupLabel, deleteProjectLabel,
@@ -165,7 +165,7 @@ builder.mutationFields((t) => ({
       checkLabelChanges(input);
       const access = await findProject(ctx, String(id));
       requireAdminProjectLabels(ctx, access);
-      const found = await findProjectLabel(ctx, access, label_id);
+      const found = await findProjectLabelToUpdate(ctx, access, label_id);
       return { label: await updateProjectLabel(ctx, found, input), projectId: access.project.id };
     },
   }),

@@ -83,6 +83,14 @@ export async function findProjectLabelToPromote(ctx: DomainContext, access: Proj
   return labelByIdOrTitle(ctx, owners, ref, (a, b) => (a.projectId != null ? -1 : 0) - (b.projectId != null ? -1 : 0));
 }
 
+/**
+ * `:label_id` of PUT /projects/:id/labels/:label_id: GitLab's find_label without ancestor groups,
+ * so the project's own labels and its group's (nearest first), 404 Label Not Found otherwise.
+ */
+export async function findProjectLabelToUpdate(ctx: DomainContext, access: ProjectAccess, ref: string): Promise<ProjectLabelAccess> {
+  return { access, label: await findProjectLabelToPromote(ctx, access, ref) };
+}
+
 /** Which labels a group shows (GitLab's LabelsFinder params of the Group Labels API). */
 export interface GroupLabelScope {
   include_ancestor_groups?: boolean | null;
