@@ -6,7 +6,7 @@ import type { Context } from "../context.js";
 import { countIssuesByLabel } from "../domain/issues/label-counts.js";
 import { countOpenMergeRequestsByLabel } from "../domain/merge-requests/label-counts.js";
 import { listGroupLabels, listProjectLabels } from "../domain/labels/lists.js";
-import { labelPriorityLoader, labelSubscriptionLoader } from "../domain/labels/presenter.js";
+import { labelDescriptionHtml, labelPriorityLoader, labelSubscriptionLoader } from "../domain/labels/presenter.js";
 import { findGroupLabel, findGroupLabelToAdminister, findProjectLabel, findProjectLabelToUpdate, requireAdminGroupLabels, requireAdminProjectLabels } from "../domain/labels/queries.js";
 import { textColorOf } from "../domain/labels/rules.js";
 import {
@@ -22,8 +22,6 @@ import * as route from "../rest/route.js";
 /** The label as a project or group shows it (the project whose priorities apply; the counts when asked). */
 type ShownLabel = { label: Label; projectId: number | null; counts?: LabelCounts };
 type LabelCounts = { openIssues: number; closedIssues: number; openMergeRequests: number };
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const counts = (_ctx: Context, shown: ShownLabel, key: keyof LabelCounts) => shown.counts?.[key] ?? null;
 
@@ -44,7 +42,7 @@ const labelFields = (t: any) => ({
   color: t.string({ resolve: ({ label }: ShownLabel) => label.color }),
   description: t.string({ nullable: true, resolve: ({ label }: ShownLabel) => label.description }),
   // single-line Markdown is not rendered here: the text, HTML-escaped, in GitLab's paragraph
-  description_html: t.string({ nullable: true, resolve: ({ label }: ShownLabel) => (label.description ? `<p dir="auto">${escapeHtml(label.description)}</p>` : "") }),
+  description_html: t.string({ nullable: true, resolve: ({ label }: ShownLabel) => labelDescriptionHtml(label.description) }),
   text_color: t.string({ resolve: ({ label }: ShownLabel) => textColorOf(label.color) }),
   remove_on_close: t.boolean({ resolve: () => false }),
   // Entities::Label exposes the counts only with_counts (rest/exposure.ts leaves them out otherwise)
