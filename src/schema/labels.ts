@@ -11,7 +11,7 @@ import { findGroupLabel, findGroupLabelToAdminister, findProjectLabel, findProje
 import { textColorOf } from "../domain/labels/rules.js";
 import {
   checkGroupLabelChanges, checkLabelChanges, createGroupLabel, createProjectLabel, deleteGroupLabel, deleteProjectLabel,
-  subscribeToLabel, unsubscribeFromLabel, updateGroupLabel, updateProjectLabel,
+  labelRefOf, subscribeToLabel, unsubscribeFromLabel, updateGroupLabel, updateProjectLabel,
 } from "../domain/labels/writes.js";
 import { promoteProjectLabel } from "../domain/labels/promote.js";
 import { findGroup, findProject } from "../domain/shared/parents.js";
@@ -167,6 +167,27 @@ builder.mutationFields((t) => ({
       return { label: await updateProjectLabel(ctx, found, input), projectId: access.project.id };
     },
   }),
+  updateProjectLabelByParam: t.field({
+    type: ProjectLabelEntity,
+    description: "GitLab's deprecated form (python-gitlab's label.save()): the label named by label_id or name.",
+    extensions: { rest: route.put("/projects/:id/labels") },
+    args: {
+      id: t.arg.id({ required: true }),
+      label_id: t.arg.int({ required: false }),
+      name: t.arg.string({ required: false }),
+      new_name: t.arg.string({ required: false }),
+      color: t.arg.string({ required: false }),
+      description: t.arg.string({ required: false }),
+      priority: t.arg.int({ required: false }),
+    },
+    resolve: async (_r, { id, label_id, name, ...input }, ctx) => {
+      checkLabelChanges(input, { label_id, name });
+      const access = await findProject(ctx, String(id));
+      requireAdminProjectLabels(ctx, access);
+      const found = await findProjectLabelToUpdate(ctx, access, labelRefOf({ label_id, name }));
+      return { label: await updateProjectLabel(ctx, found, input), projectId: access.project.id };
+    },
+  }),
   deleteProjectLabel: t.boolean({
     extensions: { rest: route.del("/projects/:id/labels/:label_id") },
     args: { id: t.arg.id({ required: true }), label_id: t.arg.string({ required: true }) },
@@ -236,6 +257,24 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { id, name, ...input }, ctx) => {
       checkGroupLabelChanges(input);
       const found = await findGroupLabelToAdminister(ctx, await findGroup(ctx, String(id)), name);
+      return { label: await updateGroupLabel(ctx, found, input), projectId: null };
+    },
+  }),
+  updateGroupLabelByParam: t.field({
+    type: GroupLabelEntity,
+    description: "GitLab's deprecated form (python-gitlab's label.save()): the label named by label_id or name.",
+    extensions: { rest: route.put("/groups/:id/labels"), ...signedIn },
+    args: {
+      id: t.arg.id({ required: true }),
+      label_id: t.arg.int({ required: false }),
+      name: t.arg.string({ required: false }),
+      new_name: t.arg.string({ required: false }),
+      color: t.arg.string({ required: false }),
+      description: t.arg.string({ required: false }),
+    },
+    resolve: async (_r, { id, label_id, name, ...input }, ctx) => {
+      checkGroupLabelChanges(input, { label_id, name });
+      const found = await findGroupLabelToAdminister(ctx, await findGroup(ctx, String(id)), labelRefOf({ label_id, name }));
       return { label: await updateGroupLabel(ctx, found, input), projectId: null };
     },
   }),

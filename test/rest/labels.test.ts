@@ -236,3 +236,32 @@ describe("PUT /projects/:id/labels/:label_id on the group's label (GitLab's upda
     expect((await api("guest").get(url(project))).body.map((l: any) => l.name)).toContain("top");
   });
 });
+
+describe("PUT /projects/:id/labels and PUT /groups/:id/labels (GitLab's deprecated form, python-gitlab's save)", () => {
+  it("finds the label by label_id or name, exactly one of them, with the same rules as the path form", async () => {
+    const group = await createGroup(team.owner.api, { visibility: "private" });
+    const project = await createTeamProject(team, { namespace_id: group.id, visibility: "private" });
+    const own = (await api("owner").post(url(project), { name: "own", color: "#000000" })).body;
+    const shared = (await api("owner").post(`/groups/${group.id}/labels`, { name: "shared", color: "#111111" })).body;
+    const byName = await api("developer").put(url(project), { name: "own", new_name: "mine", priority: 3 });
+    expect(byName.status, byName.text).toBe(200);
+    expect(byName.body).toMatchObject({ id: own.id, name: "mine", priority: 3 });
+    const byId = await api("developer").put(url(project), { label_id: shared.id, priority: 1 });
+    expect([byId.status, byId.body.priority, byId.body.is_project_label]).toEqual([200, 1, false]);
+    expect((await api("guest").put(url(project), { name: "mine", color: "red" })).body).toEqual(FORBIDDEN);
+    const both = await api("developer").put(url(project), { label_id: own.id, name: "mine", color: "red" });
+    expect([both.status, both.body]).toEqual([400, { error: "label_id, name are mutually exclusive" }]);
+    const none = await api("developer").put(url(project), {});
+    expect([none.status, none.body]).toEqual([400, {
+      error: "new_name, color, description, priority are missing, at least one parameter must be provided, label_id, name are missing, exactly one parameter must be provided",
+    }]);
+    expect((await api("developer").put(url(project), { name: "nothing", color: "red" })).body).toEqual({ message: "404 Label Not Found" });
+    expect((await api("owner").get(url(project, "/mine"))).body.color).toBe("#000000");
+
+    const groupRes = await api("owner").put(`/groups/${group.id}/labels`, { name: "shared", new_name: "common", color: "#222222" });
+    expect(groupRes.status, groupRes.text).toBe(200);
+    expect(groupRes.body).toMatchObject({ id: shared.id, name: "common", color: "#222222" });
+    expect((await api("developer").put(`/groups/${group.id}/labels`, { label_id: shared.id, color: "red" })).status).toBe(403);
+    expect((await api("owner").put(`/groups/${group.id}/labels`, { color: "red" })).body).toEqual({ error: "label_id, name are missing, exactly one parameter must be provided" });
+  });
+});

@@ -7,6 +7,7 @@ import type { Label } from "../../generated/prisma/client.js";
 import { conflict, forbidden, notModified, paramError, validationError } from "../../errors.js";
 import { ancestorIds } from "../shared/access-levels.js";
 import { requireAuthenticated } from "../shared/guards.js";
+import { exactlyOneProblem } from "../shared/param-rules.js";
 import type { DomainContext } from "../shared/context.js";
 import { shownGroupAccess, type GroupAccess, type ProjectAccess } from "../shared/parents.js";
 import {
@@ -40,18 +41,33 @@ export async function createProjectLabel(ctx: DomainContext, access: ProjectAcce
 }
 
 /** What PUT checks before the lookup: at least one change (GitLab's at_least_one_of). */
-export function checkLabelChanges(input: LabelInput): void {
-  if (input.new_name == null && input.color == null && input.description == null && input.priority === undefined) {
-    throw paramError("new_name, color, description, priority are missing, at least one parameter must be provided");
-  }
+export function checkLabelChanges(input: LabelInput, ref?: LabelRefParams): void {
+  const none = input.new_name == null && input.color == null && input.description == null && input.priority === undefined;
+  throwProblems([none ? "new_name, color, description, priority are missing, at least one parameter must be provided" : null, refProblem(ref)]);
 }
 
 /** The same for a group's label, which has no priority. */
-export function checkGroupLabelChanges(input: LabelInput): void {
-  if (input.new_name == null && input.color == null && input.description == null) {
-    throw paramError("new_name, color, description are missing, at least one parameter must be provided");
-  }
+export function checkGroupLabelChanges(input: LabelInput, ref?: LabelRefParams): void {
+  const none = input.new_name == null && input.color == null && input.description == null;
+  throwProblems([none ? "new_name, color, description are missing, at least one parameter must be provided" : null, refProblem(ref)]);
 }
+
+/** The label of the deprecated PUT .../labels (no :label_id in the path): `label_id` or `name`, exactly one. */
+export interface LabelRefParams {
+  label_id?: number | null;
+  name?: string | null;
+}
+
+const refProblem = (ref: LabelRefParams | undefined) => (ref ? exactlyOneProblem(ref, ["label_id", "name"]) : null);
+
+/** Grape reports every parameter problem of a request in one message. */
+function throwProblems(problems: (string | null)[]): void {
+  const found = problems.filter((p): p is string => p != null);
+  if (found.length) throw paramError(found.join(", "));
+}
+
+/** The label the deprecated PUT names: its id, else its name, as `:label_id` would. */
+export const labelRefOf = (ref: LabelRefParams) => (ref.label_id != null ? String(ref.label_id) : ref.name!);
 
 /** A group's label cannot be changed or deleted through a project (GitLab answers 403). */
 function requireOwnLabel(ctx: DomainContext, { access, label }: ProjectLabelAccess): void {
