@@ -42,6 +42,8 @@ import "./merge-requests/approvals/merge-request-rule-mutations.js";
 import "./merge-requests/approvals/settings-mutations.js";
 import "./users/mutations.js";
 import "./milestones/mutations.js";
+import "./labels/types.js";
+import "./labels/mutations.js";
 import "./access-tokens/personal-mutations.js";
 import "./instance/mutations.js";
 import "./repository/tags.js";

@@ -6,12 +6,12 @@ import type { Context } from "../context.js";
 import { countIssuesByLabel } from "../domain/issues/label-counts.js";
 import { countOpenMergeRequestsByLabel } from "../domain/merge-requests/label-counts.js";
 import { listGroupLabels, listProjectLabels } from "../domain/labels/lists.js";
-import { labelPriorityLoader, labelSubscriptionLoader } from "../domain/labels/presenter.js";
-import { findGroupLabel, findGroupLabelToAdminister, findProjectLabel, requireAdminGroupLabels, requireAdminProjectLabels } from "../domain/labels/queries.js";
+import { labelDescriptionHtml, labelPriorityLoader, labelSubscriptionLoader } from "../domain/labels/presenter.js";
+import { findGroupLabel, findGroupLabelToAdminister, findProjectLabel, findProjectLabelToUpdate, requireAdminGroupLabels, requireAdminProjectLabels } from "../domain/labels/queries.js";
 import { textColorOf } from "../domain/labels/rules.js";
 import {
   checkGroupLabelChanges, checkLabelChanges, createGroupLabel, createProjectLabel, deleteGroupLabel, deleteProjectLabel,
-  subscribeToLabel, unsubscribeFromLabel, updateGroupLabel, updateProjectLabel,
+  labelRefOf, subscribeToLabel, unsubscribeFromLabel, updateGroupLabel, updateProjectLabel,
 } from "../domain/labels/writes.js";
 import { promoteProjectLabel } from "../domain/labels/promote.js";
 import { findGroup, findProject } from "../domain/shared/parents.js";
@@ -22,8 +22,6 @@ import * as route from "../rest/route.js";
 /** The label as a project or group shows it (the project whose priorities apply; the counts when asked). */
 type ShownLabel = { label: Label; projectId: number | null; counts?: LabelCounts };
 type LabelCounts = { openIssues: number; closedIssues: number; openMergeRequests: number };
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const counts = (_ctx: Context, shown: ShownLabel, key: keyof LabelCounts) => shown.counts?.[key] ?? null;
 
@@ -44,8 +42,7 @@ export function labelBasic(label: Label) {
     name: label.title,
     color: label.color,
     description: label.description,
-    // single-line Markdown is not rendered here: the text, HTML-escaped, in GitLab's paragraph
-    description_html: label.description ? `<p dir="auto">${escapeHtml(label.description)}</p>` : "",
+    description_html: labelDescriptionHtml(label.description),
     text_color: textColorOf(label.color),
     remove_on_close: false,
   };
@@ -81,7 +78,8 @@ const labelFields = (t: any) => ({
   name: t.string({ resolve: ({ label }: ShownLabel) => label.title }),
   color: t.string({ resolve: ({ label }: ShownLabel) => label.color }),
   description: t.string({ nullable: true, resolve: ({ label }: ShownLabel) => label.description }),
-  description_html: t.string({ nullable: true, resolve: ({ label }: ShownLabel) => labelBasic(label).description_html }),
+  // single-line Markdown is not rendered here: the text, HTML-escaped, in GitLab's paragraph
+  description_html: t.string({ nullable: true, resolve: ({ label }: ShownLabel) => labelDescriptionHtml(label.description) }),
   text_color: t.string({ resolve: ({ label }: ShownLabel) => textColorOf(label.color) }),
   remove_on_close: t.boolean({ resolve: () => false }),
   // Entities::Label exposes the counts only with_counts (rest/exposure.ts leaves them out otherwise)
@@ -202,7 +200,28 @@ builder.mutationFields((t) => ({
       checkLabelChanges(input);
       const access = await findProject(ctx, String(id));
       requireAdminProjectLabels(ctx, access);
-      const found = await findProjectLabel(ctx, access, label_id);
+      const found = await findProjectLabelToUpdate(ctx, access, label_id);
+      return { label: await updateProjectLabel(ctx, found, input), projectId: access.project.id };
+    },
+  }),
+  updateProjectLabelByParam: t.field({
+    type: ProjectLabelEntity,
+    description: "GitLab's deprecated form (python-gitlab's label.save()): the label named by label_id or name.",
+    extensions: { rest: route.put("/projects/:id/labels") },
+    args: {
+      id: t.arg.id({ required: true }),
+      label_id: t.arg.int({ required: false }),
+      name: t.arg.string({ required: false }),
+      new_name: t.arg.string({ required: false }),
+      color: t.arg.string({ required: false }),
+      description: t.arg.string({ required: false }),
+      priority: t.arg.int({ required: false }),
+    },
+    resolve: async (_r, { id, label_id, name, ...input }, ctx) => {
+      checkLabelChanges(input, { label_id, name });
+      const access = await findProject(ctx, String(id));
+      requireAdminProjectLabels(ctx, access);
+      const found = await findProjectLabelToUpdate(ctx, access, labelRefOf({ label_id, name }));
       return { label: await updateProjectLabel(ctx, found, input), projectId: access.project.id };
     },
   }),
@@ -275,6 +294,24 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { id, name, ...input }, ctx) => {
       checkGroupLabelChanges(input);
       const found = await findGroupLabelToAdminister(ctx, await findGroup(ctx, String(id)), name);
+      return { label: await updateGroupLabel(ctx, found, input), projectId: null };
+    },
+  }),
+  updateGroupLabelByParam: t.field({
+    type: GroupLabelEntity,
+    description: "GitLab's deprecated form (python-gitlab's label.save()): the label named by label_id or name.",
+    extensions: { rest: route.put("/groups/:id/labels"), ...signedIn },
+    args: {
+      id: t.arg.id({ required: true }),
+      label_id: t.arg.int({ required: false }),
+      name: t.arg.string({ required: false }),
+      new_name: t.arg.string({ required: false }),
+      color: t.arg.string({ required: false }),
+      description: t.arg.string({ required: false }),
+    },
+    resolve: async (_r, { id, label_id, name, ...input }, ctx) => {
+      checkGroupLabelChanges(input, { label_id, name });
+      const found = await findGroupLabelToAdminister(ctx, await findGroup(ctx, String(id)), labelRefOf({ label_id, name }));
       return { label: await updateGroupLabel(ctx, found, input), projectId: null };
     },
   }),

@@ -8,6 +8,7 @@ import { listGroupMergeRequests, listProjectMergeRequests } from "../domain/merg
 import { checkMilestoneFilters, listMilestones, MILESTONE_STATES } from "../domain/milestones/lists.js";
 import { milestoneEntity, type MilestoneEntity } from "../domain/milestones/presenter.js";
 import { findMilestone, findMilestoneToAdminister } from "../domain/milestones/queries.js";
+import { promoteMilestone } from "../domain/milestones/promote.js";
 import { checkMilestoneChanges, createMilestone, deleteMilestone, updateMilestone } from "../domain/milestones/writes.js";
 import { findGroup, findProject, type GroupAccess, type GroupOrProjectAccess, type ProjectAccess } from "../domain/shared/parents.js";
 import { builder } from "./builder.js";
@@ -144,6 +145,24 @@ for (const parent of PARENTS) {
     }),
   }));
 }
+
+builder.mutationFields((t) => ({
+  promoteProjectMilestone: t.int({
+    description: "GitLab answers the status itself as the body.",
+    extensions: {
+      rest: route.post("/projects/:id/milestones/:milestone_id/promote", {
+        status: 200,
+        otherAnswers: [{ status: 400, description: "The group already has a milestone of that title in its hierarchy (Promotion failed - ...)." }],
+      }),
+      access: "authenticated",
+    },
+    args: { id: t.arg.id({ required: true }), milestone_id: t.arg.int({ required: true }) },
+    resolve: async (_r, { id, milestone_id }, ctx) => {
+      await promoteMilestone(ctx, await findProject(ctx, String(id)), milestone_id);
+      return 200;
+    },
+  }),
+}));
 
 function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);

@@ -154,3 +154,114 @@ describe("PUT /projects/:id/labels/:label_id", () => {
     expect((await api("developer").put(url(project, "/new"), { color: "nope" })).body).toEqual({ message: { color: ["must be a valid color code"] } });
   });
 });
+
+describe("PUT /projects/:id/labels/:label_id on the group's label (GitLab's update_label)", () => {
+  // the team's members are the project's only: admin_label on the project, none on its group
+  let group: any;
+  let sub: any;
+  let project: any;
+  let groupLabel: any;
+  let topLabel: any;
+  const priorityOf = async (labelId: number) =>
+    (await t.services.db.labelPriority.findFirst({ where: { projectId: project.id, labelId } }))?.priority ?? null;
+  beforeAll(async () => {
+    group = await createGroup(team.owner.api, { visibility: "private" });
+    sub = await createGroup(team.owner.api, { visibility: "private", parent_id: group.id });
+    project = await createTeamProject(team, { namespace_id: sub.id, visibility: "private" });
+    groupLabel = (await api("owner").post(`/groups/${sub.id}/labels`, { name: "shared", color: "#123456" })).body;
+    topLabel = (await api("owner").post(`/groups/${group.id}/labels`, { name: "top", color: "#654321" })).body;
+  });
+
+  // authorize! :update_label on the project, and no more when only the priority is given
+  const prioritisers: Record<Actor, number> = { anonymous: 404, nonMember: 404, guest: 403, reporter: 200, developer: 200, maintainer: 200, owner: 200, admin: 200 };
+  it.each(ACTORS.map((actor, i) => [actor, prioritisers[actor], i + 1] as const))("priority alone as %s: %i", async (actor, status, priority) => {
+    const before = await priorityOf(groupLabel.id);
+    const res = await api(actor).put(url(project, `/${groupLabel.id}`), { priority });
+    expect(res.status, res.text).toBe(status);
+    if (status === 200) {
+      expect(res.body).toEqual({
+        id: groupLabel.id, name: "shared", color: "#123456", description: null, description_html: "", text_color: "#FFFFFF",
+        remove_on_close: false, subscribed: false, priority, is_project_label: false,
+      });
+      expect(await priorityOf(groupLabel.id)).toBe(priority);
+    } else {
+      expect(res.body).toEqual(BODIES[status]);
+      expect(await priorityOf(groupLabel.id)).toBe(before);
+    }
+  });
+
+  it("names the label by title; the priority is the project's alone", async () => {
+    const res = await api("developer").put(url(project, "/shared"), { priority: 4 });
+    expect([res.status, res.body.priority]).toEqual([200, 4]);
+    expect(await priorityOf(groupLabel.id)).toBe(4);
+    // the group's own route shows no priority, another project of the group none either
+    expect((await api("owner").get(`/groups/${sub.id}/labels/shared`)).body).not.toHaveProperty("priority");
+    const other = await createTeamProject(team, { namespace_id: sub.id, visibility: "private" });
+    expect((await api("owner").get(url(other, "/shared"))).body.priority).toBeNull();
+  });
+
+  // a change of the label itself needs admin_label on the label: its group's
+  const changers: Record<Actor, number> = { anonymous: 404, nonMember: 404, guest: 403, reporter: 403, developer: 403, maintainer: 403, owner: 200, admin: 200 };
+  it.each(ACTORS.map((actor) => [actor, changers[actor]] as const))("a colour (with a priority) as %s: %i", async (actor, status) => {
+    await t.services.db.label.update({ where: { id: groupLabel.id }, data: { color: "#123456" } });
+    await t.services.db.labelPriority.deleteMany({ where: { labelId: groupLabel.id } });
+    const res = await api(actor).put(url(project, `/${groupLabel.id}`), { color: "#00ff00", priority: 9 });
+    expect(res.status, res.text).toBe(status);
+    const stored = await t.services.db.label.findUniqueOrThrow({ where: { id: groupLabel.id } });
+    if (status === 200) {
+      expect(res.body).toMatchObject({ id: groupLabel.id, color: "#00ff00", priority: 9, is_project_label: false });
+      expect([stored.color, stored.groupId, await priorityOf(groupLabel.id)]).toEqual(["#00ff00", sub.id, 9]);
+    } else {
+      expect(res.body).toEqual(BODIES[status]);
+      expect([stored.color, await priorityOf(groupLabel.id)]).toEqual(["#123456", null]);
+    }
+  });
+
+  it("renames the group's label through the project for a group Planner; a title the group holds is 400", async () => {
+    await api("owner").post(`/groups/${sub.id}/labels`, { name: "taken", color: "#000000" });
+    const taken = await api("owner").put(url(project, "/shared"), { new_name: "taken" });
+    expect([taken.status, taken.body]).toEqual([400, { message: { title: ["has already been taken"] } }]);
+    const res = await api("owner").put(url(project, "/shared"), { new_name: "shared-2" });
+    expect([res.status, res.body.name]).toEqual([200, "shared-2"]);
+    expect((await api("owner").get(`/groups/${sub.id}/labels/${groupLabel.id}`)).body.name).toBe("shared-2");
+  });
+
+  it("does not find an ancestor group's label (find_label without ancestor groups): 404 Label Not Found", async () => {
+    for (const ref of [String(topLabel.id), "top"]) {
+      const res = await api("owner").put(url(project, `/${ref}`), { priority: 1 });
+      expect([res.status, res.body]).toEqual([404, { message: "404 Label Not Found" }]);
+    }
+    expect(await priorityOf(topLabel.id)).toBeNull();
+    // it still shows in the project's list
+    expect((await api("guest").get(url(project))).body.map((l: any) => l.name)).toContain("top");
+  });
+});
+
+describe("PUT /projects/:id/labels and PUT /groups/:id/labels (GitLab's deprecated form, python-gitlab's save)", () => {
+  it("finds the label by label_id or name, exactly one of them, with the same rules as the path form", async () => {
+    const group = await createGroup(team.owner.api, { visibility: "private" });
+    const project = await createTeamProject(team, { namespace_id: group.id, visibility: "private" });
+    const own = (await api("owner").post(url(project), { name: "own", color: "#000000" })).body;
+    const shared = (await api("owner").post(`/groups/${group.id}/labels`, { name: "shared", color: "#111111" })).body;
+    const byName = await api("developer").put(url(project), { name: "own", new_name: "mine", priority: 3 });
+    expect(byName.status, byName.text).toBe(200);
+    expect(byName.body).toMatchObject({ id: own.id, name: "mine", priority: 3 });
+    const byId = await api("developer").put(url(project), { label_id: shared.id, priority: 1 });
+    expect([byId.status, byId.body.priority, byId.body.is_project_label]).toEqual([200, 1, false]);
+    expect((await api("guest").put(url(project), { name: "mine", color: "red" })).body).toEqual(FORBIDDEN);
+    const both = await api("developer").put(url(project), { label_id: own.id, name: "mine", color: "red" });
+    expect([both.status, both.body]).toEqual([400, { error: "label_id, name are mutually exclusive" }]);
+    const none = await api("developer").put(url(project), {});
+    expect([none.status, none.body]).toEqual([400, {
+      error: "new_name, color, description, priority are missing, at least one parameter must be provided, label_id, name are missing, exactly one parameter must be provided",
+    }]);
+    expect((await api("developer").put(url(project), { name: "nothing", color: "red" })).body).toEqual({ message: "404 Label Not Found" });
+    expect((await api("owner").get(url(project, "/mine"))).body.color).toBe("#000000");
+
+    const groupRes = await api("owner").put(`/groups/${group.id}/labels`, { name: "shared", new_name: "common", color: "#222222" });
+    expect(groupRes.status, groupRes.text).toBe(200);
+    expect(groupRes.body).toMatchObject({ id: shared.id, name: "common", color: "#222222" });
+    expect((await api("developer").put(`/groups/${group.id}/labels`, { label_id: shared.id, color: "red" })).status).toBe(403);
+    expect((await api("owner").put(`/groups/${group.id}/labels`, { color: "red" })).body).toEqual({ error: "label_id, name are missing, exactly one parameter must be provided" });
+  });
+});

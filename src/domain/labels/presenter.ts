@@ -20,3 +20,8 @@ export const labelSubscriptionLoader: LoaderFactory<DataLoader<string, boolean>>
     const subscribed = new Set(rows.map((row) => `${row.userId}:${row.labelId}`));
     return keys.map((key) => subscribed.has(key));
   });
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A label's description as HTML: single-line Markdown is not rendered, the text is escaped in GitLab's paragraph. */
+export const labelDescriptionHtml = (description: string | null) => (description ? `<p dir="auto">${escapeHtml(description)}</p>` : "");

@@ -73,6 +73,22 @@ export async function findProjectLabel(ctx: DomainContext, access: ProjectAccess
   return { access, label: await labelByIdOrTitle(ctx, owners, ref, (a, b) => depth(b) - depth(a)) };
 }
 
+/** The label of this title a project shows (the graph's Project.label): its own, else its nearest group's; null when none. */
+export async function projectLabelTitled(ctx: DomainContext, access: ProjectAccess, title: string): Promise<Label | null> {
+  const groups = labelGroupIds(access);
+  const owners = { OR: [{ projectId: access.project.id }, ...(groups.length ? [{ groupId: { in: groups } }] : [])] };
+  const depth = (label: Label) => (label.projectId != null ? Infinity : groups.indexOf(label.groupId!));
+  const found = await ctx.db.label.findMany({ where: { AND: [owners, { title }] } });
+  return found.sort((a, b) => depth(b) - depth(a))[0] ?? null;
+}
+
+/** The group label of this title a group shows (the graph's Group.label): its own, else its nearest ancestor's; null when none. */
+export async function groupLabelTitled(ctx: DomainContext, { group }: GroupAccess, title: string): Promise<Label | null> {
+  const groups = ancestorIds(group);
+  const found = await ctx.db.label.findMany({ where: { groupId: { in: groups }, title } });
+  return found.sort((a, b) => groups.indexOf(b.groupId!) - groups.indexOf(a.groupId!))[0] ?? null;
+}
+
 /**
  * `:label_id` of the label to promote: GitLab's find_label without ancestor groups, so the
  * project's own labels and its group's (a group label found is refused by the promotion).
@@ -81,6 +97,14 @@ export async function findProjectLabelToPromote(ctx: DomainContext, access: Proj
   const groupId = access.project.namespace.kind === "group" ? access.project.namespace.id : null;
   const owners = { OR: [{ projectId: access.project.id }, ...(groupId != null ? [{ groupId }] : [])] };
   return labelByIdOrTitle(ctx, owners, ref, (a, b) => (a.projectId != null ? -1 : 0) - (b.projectId != null ? -1 : 0));
+}
+
+/**
+ * `:label_id` of PUT /projects/:id/labels/:label_id: GitLab's find_label without ancestor groups,
+ * so the project's own labels and its group's (nearest first), 404 Label Not Found otherwise.
+ */
+export async function findProjectLabelToUpdate(ctx: DomainContext, access: ProjectAccess, ref: string): Promise<ProjectLabelAccess> {
+  return { access, label: await findProjectLabelToPromote(ctx, access, ref) };
 }
 
 /** Which labels a group shows (GitLab's LabelsFinder params of the Group Labels API). */

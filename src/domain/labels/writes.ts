@@ -7,9 +7,12 @@ import type { Label } from "../../generated/prisma/client.js";
 import { conflict, forbidden, notModified, paramError, validationError } from "../../errors.js";
 import { ancestorIds } from "../shared/access-levels.js";
 import { requireAuthenticated } from "../shared/guards.js";
+import { exactlyOneProblem } from "../shared/param-rules.js";
 import type { DomainContext } from "../shared/context.js";
-import type { GroupAccess, ProjectAccess } from "../shared/parents.js";
-import { canAdminProjectLabels, labelGroupIds, type GroupLabelAccess, type ProjectLabelAccess } from "./queries.js";
+import { shownGroupAccess, type GroupAccess, type ProjectAccess } from "../shared/parents.js";
+import {
+  canAdminProjectLabels, labelGroupIds, requireAdminGroupLabels, requireAdminProjectLabels, type GroupLabelAccess, type ProjectLabelAccess,
+} from "./queries.js";
 import { assertValidLabel, colorOf } from "./rules.js";
 
 export interface LabelInput {
@@ -38,39 +41,72 @@ export async function createProjectLabel(ctx: DomainContext, access: ProjectAcce
 }
 
 /** What PUT checks before the lookup: at least one change (GitLab's at_least_one_of). */
-export function checkLabelChanges(input: LabelInput): void {
-  if (input.new_name == null && input.color == null && input.description == null && input.priority === undefined) {
-    throw paramError("new_name, color, description, priority are missing, at least one parameter must be provided");
-  }
+export function checkLabelChanges(input: LabelInput, ref?: LabelRefParams): void {
+  const none = input.new_name == null && input.color == null && input.description == null && input.priority === undefined;
+  throwProblems([none ? "new_name, color, description, priority are missing, at least one parameter must be provided" : null, refProblem(ref)]);
 }
 
 /** The same for a group's label, which has no priority. */
-export function checkGroupLabelChanges(input: LabelInput): void {
-  if (input.new_name == null && input.color == null && input.description == null) {
-    throw paramError("new_name, color, description are missing, at least one parameter must be provided");
-  }
+export function checkGroupLabelChanges(input: LabelInput, ref?: LabelRefParams): void {
+  const none = input.new_name == null && input.color == null && input.description == null;
+  throwProblems([none ? "new_name, color, description are missing, at least one parameter must be provided" : null, refProblem(ref)]);
 }
+
+/** The label of the deprecated PUT .../labels (no :label_id in the path): `label_id` or `name`, exactly one. */
+export interface LabelRefParams {
+  label_id?: number | null;
+  name?: string | null;
+}
+
+const refProblem = (ref: LabelRefParams | undefined) => (ref ? exactlyOneProblem(ref, ["label_id", "name"]) : null);
+
+/** Grape reports every parameter problem of a request in one message. */
+function throwProblems(problems: (string | null)[]): void {
+  const found = problems.filter((p): p is string => p != null);
+  if (found.length) throw paramError(found.join(", "));
+}
+
+/** The label the deprecated PUT names: its id, else its name, as `:label_id` would. */
+export const labelRefOf = (ref: LabelRefParams) => (ref.label_id != null ? String(ref.label_id) : ref.name!);
 
 /** A group's label cannot be changed or deleted through a project (GitLab answers 403). */
 function requireOwnLabel(ctx: DomainContext, { access, label }: ProjectLabelAccess): void {
   if (!canAdminProjectLabels(ctx, access) || label.projectId !== access.project.id) throw forbidden();
 }
 
-/** PUT /projects/:id/labels/:label_id on a found label. */
+/**
+ * PUT /projects/:id/labels/:label_id on a label found by findProjectLabelToUpdate, as GitLab's
+ * update_label: admin_label on the project first; a change of title, colour or description then
+ * needs admin_label on the label itself (a group label's: on its group), a priority alone does not,
+ * so a project's Planner may prioritise its group's labels for the project; a group label's title
+ * is unique within its group (400, as the group's own route answers).
+ */
 export async function updateProjectLabel(ctx: DomainContext, found: ProjectLabelAccess, input: LabelInput): Promise<Label> {
-  requireOwnLabel(ctx, found);
   const { label, access } = found;
+  requireAdminProjectLabels(ctx, access);
+  const changes = input.new_name != null || input.color != null || input.description != null;
   const values = {
     title: input.new_name != null ? clean(input.new_name) : label.title,
     color: input.color != null ? colorOf(input.color) : label.color,
     description: input.description != null ? input.description.trim() || null : label.description,
   };
-  assertValidLabel(values);
-  if (values.title !== label.title && (await ctx.db.label.findFirst({ where: { projectId: access.project.id, title: values.title }, select: { id: true } }))) {
-    throw conflict("Label already exists");
+  if (changes) {
+    if (label.projectId == null) {
+      const group = access.project.namespace;
+      if (group.kind !== "group" || group.id !== label.groupId) throw forbidden();
+      requireAdminGroupLabels(ctx, await shownGroupAccess(ctx, group));
+    }
+    assertValidLabel(values);
+    if (values.title !== label.title) {
+      const owner = label.projectId != null ? { projectId: access.project.id } : { groupId: label.groupId };
+      if (await ctx.db.label.findFirst({ where: { ...owner, title: values.title }, select: { id: true } })) {
+        if (label.projectId != null) throw conflict("Label already exists");
+        throw validationError({ title: ["has already been taken"] });
+      }
+    }
   }
   return ctx.db.$transaction(async (tx) => {
-    const updated = await tx.label.update({ where: { id: label.id }, data: { ...values, updatedAt: ctx.now() } });
+    const updated = changes ? await tx.label.update({ where: { id: label.id }, data: { ...values, updatedAt: ctx.now() } }) : label;
     if (input.priority === null) await tx.labelPriority.deleteMany({ where: { projectId: access.project.id, labelId: label.id } });
     else if (input.priority !== undefined) {
       await tx.labelPriority.upsert({

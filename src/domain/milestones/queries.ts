@@ -59,7 +59,7 @@ export async function usableMilestone(ctx: DomainContext, access: ProjectAccess,
  * its groups'; a group milestone's by the milestones of the group, its ancestors and descendants,
  * and of every project below it.
  */
-export async function titleTaken(tx: Tx | DomainContext["db"], parent: GroupOrProjectAccess, title: string): Promise<boolean> {
+export async function titleTaken(tx: Tx | DomainContext["db"], parent: GroupOrProjectAccess, title: string, exceptId?: number): Promise<boolean> {
   let where: Prisma.MilestoneWhereInput;
   if ("group" in parent) {
     const below = { traversalIds: { startsWith: parent.group.traversalIds } };
@@ -73,7 +73,8 @@ export async function titleTaken(tx: Tx | DomainContext["db"], parent: GroupOrPr
   } else {
     where = usableMilestonesWhere(parent.project.id, projectGroupIds(parent));
   }
-  return (await tx.milestone.count({ where: { AND: [where, { title }] }, take: 1 })) > 0;
+  const except = exceptId != null ? [{ id: { not: exceptId } }] : [];
+  return (await tx.milestone.count({ where: { AND: [where, { title }, ...except] }, take: 1 })) > 0;
 }
 
 /** PUT/DELETE .../milestones/:milestone_id: admin_milestone (403) before the lookup, as GitLab authorizes first. */

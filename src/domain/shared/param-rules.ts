@@ -14,3 +14,10 @@ export function requireAtLeastOne(params: object, names: readonly string[]): voi
   if (names.some((name) => given(params, name))) return;
   throw paramError(`${names.join(", ")} are missing, at least one parameter must be provided`);
 }
+
+/** `exactly_one_of`: Grape's text when none or several of the params are given, else null. */
+export function exactlyOneProblem(params: object, names: readonly string[]): string | null {
+  const count = names.filter((name) => given(params, name)).length;
+  if (count === 1) return null;
+  return count === 0 ? `${names.join(", ")} are missing, exactly one parameter must be provided` : `${names.join(", ")} are mutually exclusive`;
+}
