@@ -43,7 +43,7 @@ export async function recordMilestoneChange(
   });
 }
 
-/** An issue or a merge request the caller was found allowed to read (findIssue / findMergeRequest with "read"). */
+/** An issue or a merge request the caller was found allowed to read, as its notes are (notes' findNoteable). */
 export type ReadableIssuable = { type: "Issue" | "MergeRequest"; id: number };
 
 const targetWhere = (issuable: ReadableIssuable) => (issuable.type === "Issue" ? { issueId: issuable.id } : { mergeRequestId: issuable.id });
