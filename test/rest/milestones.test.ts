@@ -390,8 +390,8 @@ describe("resource milestone events", () => {
     await team.developer.api.put(`/projects/${project.id}/merge_requests/${mr.iid}`, { milestone_id: first.id });
     await team.owner.api.delete(`/projects/${project.id}/milestones/${first.id}`);
     const mrEvents = await team.reporter.api.get(`/projects/${project.id}/merge_requests/${mr.iid}/resource_milestone_events`);
-    // deleting the milestone took it off (a remove event) and leaves its events without one
-    expect(mrEvents.body.map((e: any) => [e.action, e.milestone, e.resource_type])).toEqual([["add", null, "MergeRequest"], ["remove", null, "MergeRequest"]]);
+    // deleting the milestone took it off, and GitLab deletes a milestone's events with it (ON DELETE CASCADE)
+    expect([mrEvents.status, mrEvents.body, mrEvents.headers.get("x-total")]).toEqual([200, [], "0"]);
     // GitLab finds the merge request as its notes do: a guest of a private project may not read it
     const hidden = await team.guest.api.get(`/projects/${project.id}/merge_requests/${mr.iid}/resource_milestone_events`);
     expect([hidden.status, hidden.body]).toEqual([404, NOT_FOUND]);
@@ -408,6 +408,22 @@ describe("resource milestone events", () => {
     }
     const plain = await createIssue(team.developer.api, project.id);
     expect((await team.reporter.api.get(`/projects/${project.id}/issues/${plain.iid}/resource_milestone_events`)).body).toEqual([]);
+  });
+
+  it("shows no event of a deleted milestone, in the list or by id, and keeps the others", async () => {
+    const project = team.privateProject;
+    const [kept, doomed] = [await milestone(project.id), await milestone(project.id)];
+    const issue = await createIssue(team.developer.api, project.id, { milestone_id: doomed.id });
+    const path = `/projects/${project.id}/issues/${issue.iid}`;
+    expect((await team.developer.api.put(path, { milestone_id: kept.id })).status).toBe(200);
+    const before = (await team.reporter.api.get(`${path}/resource_milestone_events`)).body;
+    expect(before.map((e: any) => [e.action, e.milestone.id])).toEqual([["add", doomed.id], ["add", kept.id]]);
+    expect((await team.owner.api.delete(`/projects/${project.id}/milestones/${doomed.id}`)).status).toBe(204);
+    const after = await team.reporter.api.get(`${path}/resource_milestone_events`);
+    expect([after.body.map((e: any) => e.id), after.headers.get("x-total")]).toEqual([[before[1].id], "1"]);
+    const gone = await team.reporter.api.get(`${path}/resource_milestone_events/${before[0].id}`);
+    expect([gone.status, gone.body]).toEqual([404, NOT_FOUND]);
+    expect((await team.reporter.api.get(`${path}/resource_milestone_events/${before[1].id}`)).body).toEqual(before[1]);
   });
 
   it("answers 404 Not found for another issuable's event, an unknown or a non-numeric id, and an unknown issuable", async () => {
