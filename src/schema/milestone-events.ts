@@ -1,10 +1,9 @@
 // Resource milestone events (GitLab's ResourceMilestoneEvents API): GET
 // /projects/:id/issues/:issue_iid/resource_milestone_events (and one by id), the same for merge
-// requests, for a signed-in caller who may read the issue or merge request.
+// requests, for a signed-in caller who may read the issue or merge request (and its notes).
 import type { ResourceMilestoneEvent } from "../generated/prisma/client.js";
 import type { Context } from "../context.js";
-import { findIssue } from "../domain/issues/queries.js";
-import { findMergeRequest } from "../domain/merge-requests/queries.js";
+import { findNoteable } from "../domain/notes/queries.js";
 import { findMilestoneEvent, listMilestoneEvents, type ReadableIssuable } from "../domain/milestones/history.js";
 import { builder } from "./builder.js";
 import { milestoneOf, user } from "./issuables.js";
@@ -26,16 +25,20 @@ const MilestoneEventEntity = builder.objectRef<ResourceMilestoneEvent>("Resource
   }),
 });
 
+// GitLab finds the issuable as its notes do (find_noteable): one the caller may not read (a private
+// project's merge request for a guest), or a confidential issue hidden from them, is 404 Not found
 const KINDS = [
-  {
-    stem: "issue", segment: "issues", param: "issue_iid",
-    find: async (ctx: Context, id: string, iid: number): Promise<ReadableIssuable> => ({ type: "Issue", id: (await findIssue(ctx, id, iid, "read")).issue.id }),
-  },
-  {
-    stem: "mergeRequest", segment: "merge_requests", param: "merge_request_iid",
-    find: async (ctx: Context, id: string, iid: number): Promise<ReadableIssuable> => ({ type: "MergeRequest", id: (await findMergeRequest(ctx, id, iid, "read")).mergeRequest.id }),
-  },
+  { type: "Issue", stem: "issue", segment: "issues", param: "issue_iid" },
+  { type: "MergeRequest", stem: "mergeRequest", segment: "merge_requests", param: "merge_request_iid" },
 ] as const;
+
+async function findIssuable(ctx: Context, kind: (typeof KINDS)[number], args: any): Promise<ReadableIssuable> {
+  const { id } = await findNoteable(ctx, kind.type, String(args.id), args[kind.param]);
+  return { type: kind.type, id };
+}
+
+/** GitLab's event_id is a string: what is not a number names no event (404 Not found). */
+const eventId = (value: string) => (/^\d+$/.test(value) ? Number(value) : Number.NaN);
 
 for (const kind of KINDS) {
   const base = `/projects/:id/${kind.segment}/:${kind.param}/resource_milestone_events`;
@@ -45,14 +48,14 @@ for (const kind of KINDS) {
       extensions: { rest: route.get(base), access: "authenticated" },
       args: { id: t.arg.id({ required: true }), [kind.param]: t.arg.int({ required: true }), ...pageArgs },
       resolve: async (_r, args: any, ctx) =>
-        rowsOf(ctx, await listMilestoneEvents(ctx, await kind.find(ctx, String(args.id), args[kind.param]), { page: args.page, per_page: args.per_page })),
+        rowsOf(ctx, await listMilestoneEvents(ctx, await findIssuable(ctx, kind, args), { page: args.page, per_page: args.per_page })),
     }),
     [`${kind.stem}MilestoneEvent`]: t.field({
       type: MilestoneEventEntity,
       extensions: { rest: route.get(`${base}/:resource_milestone_event_id`), access: "authenticated" },
-      args: { id: t.arg.id({ required: true }), [kind.param]: t.arg.int({ required: true }), resource_milestone_event_id: t.arg.int({ required: true }) },
+      args: { id: t.arg.id({ required: true }), [kind.param]: t.arg.int({ required: true }), resource_milestone_event_id: t.arg.string({ required: true }) },
       resolve: async (_r, args: any, ctx) =>
-        findMilestoneEvent(ctx, await kind.find(ctx, String(args.id), args[kind.param]), args.resource_milestone_event_id),
+        findMilestoneEvent(ctx, await findIssuable(ctx, kind, args), eventId(args.resource_milestone_event_id)),
     }),
   }));
 }

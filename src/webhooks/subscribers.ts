@@ -6,7 +6,7 @@ import { projectByIdInTransaction } from "../domain/shared/parents.js";
 import type { DomainContext } from "../domain/shared/context.js";
 import { subscribe, BLANK_SHA, type Tx } from "../domain/shared/events.js";
 import { enqueueHookDeliveries } from "./outbox.js";
-import { creationChanges } from "./payloads/changes.js";
+import { creationChanges, preparationChanges } from "./payloads/changes.js";
 import { loadProject } from "./payloads/common.js";
 import { buildMemberPayload, buildSubgroupPayload } from "./payloads/membership.js";
 import { buildMilestonePayload } from "./payloads/milestone.js";
@@ -99,7 +99,8 @@ subscribe("merge_request", async (tx, event, ctx) => {
   const payload = async () => {
     const { project, user } = await projectAndActor(tx, ctx, event.projectId, event.actorId);
     const mr = await tx.mergeRequest.findUniqueOrThrow({ where: { id: event.mergeRequestId }, include: { assignees: true, reviewers: true } });
-    return buildMergeRequestPayload(ctx, tx, project, mr, user, event.action, event.changes);
+    const changes = event.action === "open" ? { ...preparationChanges(mr), ...event.changes } : event.changes;
+    return buildMergeRequestPayload(ctx, tx, project, mr, user, event.action, changes);
   };
   await enqueueHookDeliveries(tx, ctx, { projectId: event.projectId, trigger: "merge_request_hooks", payload });
 });

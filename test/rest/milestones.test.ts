@@ -390,9 +390,120 @@ describe("resource milestone events", () => {
     await team.developer.api.put(`/projects/${project.id}/merge_requests/${mr.iid}`, { milestone_id: first.id });
     await team.owner.api.delete(`/projects/${project.id}/milestones/${first.id}`);
     const mrEvents = await team.reporter.api.get(`/projects/${project.id}/merge_requests/${mr.iid}/resource_milestone_events`);
-    // deleting the milestone took it off (a remove event) and leaves its events without one
-    expect(mrEvents.body.map((e: any) => [e.action, e.milestone, e.resource_type])).toEqual([["add", null, "MergeRequest"], ["remove", null, "MergeRequest"]]);
-    expect((await team.guest.api.get(`/projects/${project.id}/merge_requests/${mr.iid}/resource_milestone_events`)).status).toBe(403);
+    // deleting the milestone took it off, and GitLab deletes a milestone's events with it (ON DELETE CASCADE)
+    expect([mrEvents.status, mrEvents.body, mrEvents.headers.get("x-total")]).toEqual([200, [], "0"]);
+    // GitLab finds the merge request as its notes do: a guest of a private project may not read it
+    const hidden = await team.guest.api.get(`/projects/${project.id}/merge_requests/${mr.iid}/resource_milestone_events`);
+    expect([hidden.status, hidden.body]).toEqual([404, NOT_FOUND]);
+  });
+
+  it("records an add event when an issue or a merge request is created with a milestone, none without", async () => {
+    const project = team.privateProject;
+    const m = await milestone(project.id);
+    const issue = await createIssue(team.developer.api, project.id, { milestone_id: m.id });
+    const mr = await createMergeRequest(team.developer.api, project.id, { milestone_id: m.id });
+    for (const [kind, created] of [["issues", issue], ["merge_requests", mr]] as const) {
+      const res = await team.reporter.api.get(`/projects/${project.id}/${kind}/${created.iid}/resource_milestone_events`);
+      expect(res.body.map((e: any) => [e.action, e.milestone.id, e.state, e.resource_id, e.user.id])).toEqual([["add", m.id, "opened", created.id, team.developer.id]]);
+    }
+    const plain = await createIssue(team.developer.api, project.id);
+    expect((await team.reporter.api.get(`/projects/${project.id}/issues/${plain.iid}/resource_milestone_events`)).body).toEqual([]);
+  });
+
+  it("shows no event of a deleted milestone, in the list or by id, and keeps the others", async () => {
+    const project = team.privateProject;
+    const [kept, doomed] = [await milestone(project.id), await milestone(project.id)];
+    const issue = await createIssue(team.developer.api, project.id, { milestone_id: doomed.id });
+    const path = `/projects/${project.id}/issues/${issue.iid}`;
+    expect((await team.developer.api.put(path, { milestone_id: kept.id })).status).toBe(200);
+    const before = (await team.reporter.api.get(`${path}/resource_milestone_events`)).body;
+    expect(before.map((e: any) => [e.action, e.milestone.id])).toEqual([["add", doomed.id], ["add", kept.id]]);
+    expect((await team.owner.api.delete(`/projects/${project.id}/milestones/${doomed.id}`)).status).toBe(204);
+    const after = await team.reporter.api.get(`${path}/resource_milestone_events`);
+    expect([after.body.map((e: any) => e.id), after.headers.get("x-total")]).toEqual([[before[1].id], "1"]);
+    const gone = await team.reporter.api.get(`${path}/resource_milestone_events/${before[0].id}`);
+    expect([gone.status, gone.body]).toEqual([404, NOT_FOUND]);
+    expect((await team.reporter.api.get(`${path}/resource_milestone_events/${before[1].id}`)).body).toEqual(before[1]);
+  });
+
+  it("answers 404 Not found for another issuable's event, an unknown or a non-numeric id, and an unknown issuable", async () => {
+    const project = team.privateProject;
+    const m = await milestone(project.id);
+    const a = await createIssue(team.developer.api, project.id, { milestone_id: m.id });
+    const b = await createIssue(team.developer.api, project.id, { milestone_id: m.id });
+    const pathA = `/projects/${project.id}/issues/${a.iid}/resource_milestone_events`;
+    const [other] = (await team.reporter.api.get(`/projects/${project.id}/issues/${b.iid}/resource_milestone_events`)).body;
+    for (const id of [other.id, 2147483647, 99999999999, "abc"]) {
+      const res = await team.reporter.api.get(`${pathA}/${id}`);
+      expect([id, res.status, res.body]).toEqual([id, 404, NOT_FOUND]);
+    }
+    for (const path of [`issues/999999`, `merge_requests/999999`]) {
+      const res = await team.reporter.api.get(`/projects/${project.id}/${path}/resource_milestone_events`);
+      expect([path, res.status, res.body]).toEqual([path, 404, NOT_FOUND]);
+    }
+  });
+
+  type Row = [number, object | null];
+  const OK: Row = [200, null];
+  /** The list and the one event, as the actor gets them: the body on a refusal, else the event ids. */
+  async function seen(actor: Actor, path: string, eventId: number) {
+    const client = clientOf(t, team, actor);
+    const [list, one] = [await client.get(path), await client.get(`${path}/${eventId}`)];
+    return [[list.status, list.status === 200 ? list.body.map((e: any) => e.id) : list.body], [one.status, one.status === 200 ? one.body.id : one.body]];
+  }
+  const expected = ([status, body]: Row, eventId: number) => [[status, body ?? [eventId]], [status, body ?? eventId]];
+
+  /** A milestone set on a new issue or merge request of the project (one "add" event), by its owner. */
+  async function issuableWithEvent(project: any, kind: "issues" | "merge_requests", fields: Record<string, unknown> = {}) {
+    const m = await milestone(project.id);
+    const created = kind === "issues" ? await createIssue(team.owner.api, project.id, fields) : await createMergeRequest(team.owner.api, project.id, fields);
+    const base = `/projects/${project.id}/${kind}/${created.iid}`;
+    expect((await team.owner.api.put(base, { milestone_id: m.id })).status).toBe(200);
+    const path = `${base}/resource_milestone_events`;
+    const events = (await team.owner.api.get(path)).body;
+    expect(events.map((e: any) => [e.action, e.milestone.id])).toEqual([["add", m.id]]);
+    return { path, eventId: events[0].id as number };
+  }
+
+  const CASES: { name: string; project: () => any; kind: "issues" | "merge_requests"; fields?: Record<string, unknown>; table: Record<Actor, Row> }[] = [
+    {
+      name: "a private project's issue", project: () => team.privateProject, kind: "issues",
+      table: { anonymous: [401, UNAUTHORIZED], nonMember: [404, PROJECT_NOT_FOUND], guest: OK, reporter: OK, developer: OK, maintainer: OK, owner: OK, admin: OK },
+    },
+    {
+      name: "a private project's merge request", project: () => team.privateProject, kind: "merge_requests",
+      table: { anonymous: [401, UNAUTHORIZED], nonMember: [404, PROJECT_NOT_FOUND], guest: [404, NOT_FOUND], reporter: OK, developer: OK, maintainer: OK, owner: OK, admin: OK },
+    },
+    {
+      name: "a public project's issue", project: () => team.publicProject, kind: "issues",
+      table: { anonymous: [401, UNAUTHORIZED], nonMember: OK, guest: OK, reporter: OK, developer: OK, maintainer: OK, owner: OK, admin: OK },
+    },
+    {
+      name: "a public project's merge request", project: () => team.publicProject, kind: "merge_requests",
+      table: { anonymous: [401, UNAUTHORIZED], nonMember: OK, guest: OK, reporter: OK, developer: OK, maintainer: OK, owner: OK, admin: OK },
+    },
+    {
+      name: "a public project's confidential issue", project: () => team.publicProject, kind: "issues", fields: { confidential: true },
+      table: { anonymous: [401, UNAUTHORIZED], nonMember: [404, NOT_FOUND], guest: [404, NOT_FOUND], reporter: OK, developer: OK, maintainer: OK, owner: OK, admin: OK },
+    },
+    {
+      name: "a private project's confidential issue", project: () => team.privateProject, kind: "issues", fields: { confidential: true },
+      table: { anonymous: [401, UNAUTHORIZED], nonMember: [404, PROJECT_NOT_FOUND], guest: [404, NOT_FOUND], reporter: OK, developer: OK, maintainer: OK, owner: OK, admin: OK },
+    },
+  ];
+  for (const c of CASES) {
+    it(`on ${c.name}, every actor gets GitLab's answer for the list and one event`, async () => {
+      const { path, eventId } = await issuableWithEvent(c.project(), c.kind, c.fields);
+      for (const actor of Object.keys(c.table) as Actor[]) {
+        expect([actor, ...(await seen(actor, path, eventId))]).toEqual([actor, ...expected(c.table[actor], eventId)]);
+      }
+    });
+  }
+
+  it("shows a confidential issue's events to a guest who is its assignee, as its notes are", async () => {
+    const { path, eventId } = await issuableWithEvent(team.publicProject, "issues", { confidential: true, assignee_ids: [team.guest.id] });
+    expect(await seen("guest", path, eventId)).toEqual(expected(OK, eventId));
+    expect(await seen("nonMember", path, eventId)).toEqual(expected([404, NOT_FOUND], eventId));
   });
 });
 

@@ -2,7 +2,9 @@
 // `object_attributes.labels` as Label#hook_attrs (a project's and a group's label), and
 // `changes.labels` with the previous and current label lists when a write changes them (labels,
 // add_labels, remove_labels), absent when it does not and on open (GitLab reports association
-// changes only for updates).
+// changes only for updates). Labels come in title order (Label's default scope, which GitLab's update
+// service restores with labels.reset before the hook), not the order given or created; times are
+// Time#to_s, "2026-11-29 01:45:00 UTC" (hook data goes through Sidekiq's JSON, which writes a Time so).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GROUP_HOOK_EVENTS } from "../../src/domain/web-hooks/owners.js";
 import { createGroup, createProject, createUser, uniq, type TestUser } from "../helpers/factories.js";
@@ -137,5 +139,60 @@ describe("merge request hooks", () => {
     const same = (await heardBy(() => owner.api.put(path(mr), { title: uniq("retitled"), labels: other.name })))["/merge_requests"];
     expect(same.changes).not.toHaveProperty("labels");
     expect(same.labels).toEqual([hookAttrs(other)]);
+  });
+});
+
+describe("label order and times", () => {
+  /** Time#to_s of a UTC time: GitLab's hook data goes through Sidekiq's JSON, which writes a Time so. */
+  const rubyTime = (date: Date) => `${date.toISOString().slice(0, 19).replace("T", " ")} UTC`;
+  const titles = (labels: any[]) => labels.map((label) => label.title);
+  let late: any, middle: any, early: any;
+  beforeAll(async () => {
+    // created in the reverse of their title order, so that id order and title order differ
+    late = (await owner.api.post(`/projects/${project.id}/labels`, { name: uniq("z-late"), color: "#111111" })).body;
+    middle = (await owner.api.post(`/projects/${project.id}/labels`, { name: uniq("m-middle"), color: "#222222" })).body;
+    early = (await owner.api.post(`/projects/${project.id}/labels`, { name: uniq("e-early"), color: "#333333" })).body;
+  });
+
+  it("lists an issue's labels by title (Label's default scope; labels reset after an update), whatever order they were given or created in", async () => {
+    let issue: any;
+    const opened = (await heardBy(async () => (issue = await createIssue(owner.api, project.id, { labels: `${late.name},${middle.name}` }))))["/issues"];
+    expect(titles(opened.labels)).toEqual([middle.name, late.name]);
+    expect(titles(opened.object_attributes.labels)).toEqual([middle.name, late.name]);
+    const added = (await heardBy(() => owner.api.put(`/projects/${project.id}/issues/${issue.iid}`, { add_labels: early.name })))["/issues"];
+    expect([titles(added.changes.labels.previous), titles(added.changes.labels.current)]).toEqual([[middle.name, late.name], [early.name, middle.name, late.name]]);
+    expect(titles(added.labels)).toEqual([early.name, middle.name, late.name]);
+  });
+
+  it("lists a merge request's labels by title too", async () => {
+    let mr: any;
+    const opened = (await heardBy(async () => (mr = await createMergeRequest(owner.api, project.id, { labels: `${late.name},${early.name}` }))))["/merge_requests"];
+    expect(titles(opened.labels)).toEqual([early.name, late.name]);
+    const replaced = (await heardBy(() => owner.api.put(`/projects/${project.id}/merge_requests/${mr.iid}`, { labels: `${late.name},${middle.name},${early.name}` })))["/merge_requests"];
+    expect([titles(replaced.changes.labels.previous), titles(replaced.changes.labels.current)]).toEqual([[early.name, late.name], [early.name, middle.name, late.name]]);
+  });
+
+  it("writes every time of the payload as Time#to_s: the labels', the issue's and merge request's, and those in changes", async () => {
+    const opened = new Date(Math.floor(Date.now() / 1000) * 1000 + 60_000 + 250);
+    const closed = new Date(opened.getTime() + 60_000);
+    const stored = await bed.t.services.db.label.findUniqueOrThrow({ where: { id: early.id } });
+    bed.clock.set(opened);
+    let issue: any, mr: any;
+    const issueOpen = (await heardBy(async () => (issue = await createIssue(owner.api, project.id, { labels: early.name }))))["/issues"];
+    const mrOpen = (await heardBy(async () => (mr = await createMergeRequest(owner.api, project.id, { labels: early.name }))))["/merge_requests"];
+    for (const payload of [issueOpen, mrOpen]) {
+      expect(payload.labels[0]).toMatchObject({ id: early.id, created_at: rubyTime(stored.createdAt), updated_at: rubyTime(stored.updatedAt) });
+      expect(payload.object_attributes).toMatchObject({ created_at: rubyTime(opened), updated_at: rubyTime(opened) });
+    }
+    bed.clock.set(closed);
+    const issueClose = (await heardBy(() => owner.api.put(`/projects/${project.id}/issues/${issue.iid}`, { state_event: "close" })))["/issues"];
+    expect(issueClose.object_attributes).toMatchObject({ action: "close", closed_at: rubyTime(closed), updated_at: rubyTime(closed) });
+    expect(issueClose.changes).toMatchObject({
+      closed_at: { previous: null, current: rubyTime(closed) }, updated_at: { previous: rubyTime(opened), current: rubyTime(closed) },
+    });
+    const mrClose = (await heardBy(() => owner.api.put(`/projects/${project.id}/merge_requests/${mr.iid}`, { state_event: "close" })))["/merge_requests"];
+    expect(mrClose.object_attributes).toMatchObject({ action: "close", created_at: rubyTime(opened), updated_at: rubyTime(closed) });
+    expect(mrClose.changes.updated_at).toEqual({ previous: rubyTime(opened), current: rubyTime(closed) });
+    bed.clock.set(new Date());
   });
 });

@@ -68,6 +68,8 @@ export async function createIssue(ctx: DomainContext, access: ProjectAccess, inp
     if (assignees.length) await tx.issueAssignee.createMany({ data: assignees });
     const labels = await labelsNamed(tx, access.project, labelTitles, true, now, ctx.dialect);
     await linkLabels(tx, ctx, "Issue", row.id, [], labels);
+    // a milestone set at creation is an "add" event, as GitLab's CommonSystemNotesService records it (is_update: false)
+    await recordMilestoneChange(tx, ctx, { issueId: row.id }, { before: null, after: row.milestoneId, state: row.state });
     const issue = { ...row, assignees, labels };
     // on open GitLab reports the columns the insert set, not the associations (hook_association_changes runs for updates only)
     const { assignees: _assignees, ...columns } = snapshot(issue);

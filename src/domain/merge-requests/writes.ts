@@ -91,6 +91,8 @@ export async function createMergeRequest(ctx: DomainContext, access: ProjectAcce
       include: { assignees: true, reviewers: true },
     });
     await linkLabels(tx, ctx, "MergeRequest", row.id, [], await labelsNamed(tx, access.project, metadata.labels ?? [], true, now, ctx.dialect));
+    // a milestone set at creation is an "add" event, as GitLab's CommonSystemNotesService records it (is_update: false)
+    await recordMilestoneChange(tx, ctx, { mergeRequestId: row.id }, { before: null, after: row.milestoneId, state: row.state });
     await takeVersion(tx, ctx, row, actor.user.id);
     await publish(tx, ctx, "merge_request", { action: "open", projectId: row.projectId, mergeRequestId: row.id, actorId: actor.user.id, changes: {} });
     return row;

@@ -43,10 +43,16 @@ export async function recordMilestoneChange(
   });
 }
 
-/** An issue or a merge request the caller was found allowed to read (findIssue / findMergeRequest with "read"). */
+/** An issue or a merge request the caller was found allowed to read, as its notes are (notes' findNoteable). */
 export type ReadableIssuable = { type: "Issue" | "MergeRequest"; id: number };
 
-const targetWhere = (issuable: ReadableIssuable) => (issuable.type === "Issue" ? { issueId: issuable.id } : { mergeRequestId: issuable.id });
+// GitLab deletes a milestone's events with it (resource_milestone_events.milestone_id is ON DELETE
+// CASCADE) and lists only events of a milestone (ResourceMilestoneEventFinder's where(milestone_id:)):
+// the rows a deleted milestone left here (milestoneId set to null) are not shown
+const targetWhere = (issuable: ReadableIssuable) => ({
+  ...(issuable.type === "Issue" ? { issueId: issuable.id } : { mergeRequestId: issuable.id }),
+  milestoneId: { not: null },
+});
 
 /** GET .../resource_milestone_events: the issuable's events, oldest first. */
 export async function listMilestoneEvents(ctx: DomainContext, issuable: ReadableIssuable, page: PageArgs): Promise<Page<ResourceMilestoneEvent>> {

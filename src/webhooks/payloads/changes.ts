@@ -32,6 +32,24 @@ export function creationChanges(row: { id: number; iid: number; authorId: number
   return Object.fromEntries(Object.entries(created).map(([key, current]) => [key, { previous: null, current }]));
 }
 
+/**
+ * The `changes` of a merge request's open hook. GitLab 17 does not send it from the request that
+ * created the merge request (MergeRequests::BaseService#execute_hooks skips a record created with
+ * skip_ensure_merge_request_diff) but from NewMergeRequestWorker, on the record loaded again, once
+ * MergeRequests::AfterCreateService has prepared it: the changes are what that preparation saved
+ * (Issuable#to_hook_data's reportable_changes), merge_status from "preparing" to "unchecked"
+ * (check_mergeability's mark_as_unchecked), then prepared_at and updated_at (mark_merge_request_as_prepared),
+ * in MergeRequestBuilder.safe_hook_attributes' order. Forgeline prepares a merge request as it
+ * creates it: prepared at its creation time, updated_at where it was.
+ */
+export function preparationChanges(mr: { mergeStatus: string; createdAt: Date; updatedAt: Date }): Changes {
+  return {
+    merge_status: { previous: "preparing", current: mr.mergeStatus },
+    updated_at: { previous: mr.createdAt, current: mr.updatedAt },
+    prepared_at: { previous: null, current: mr.createdAt },
+  };
+}
+
 export async function issueHookChanges(ctx: Ctx, db: Tx, projectId: number, changes: Changes): Promise<Record<string, Change>> {
   return hookChanges(ctx, db, projectId, changes, ISSUE_KEYS);
 }
