@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
 import type { InteractionDetails } from "oidc-provider";
 import type { Services } from "../domain/shared/context.js";
-import { recordSignIn, signIn } from "../domain/oauth/accounts.js";
+import { recordFailedSignIn, recordSignIn, signIn } from "../domain/oauth/accounts.js";
 import { PAGE_HEADERS, renderConsent, renderErrorPage, renderSignIn } from "./pages.js";
 
 export const INTERACTION_PREFIX = "/oauth/interaction/";
@@ -42,11 +42,13 @@ export function createInteractionHandler(services: Services, provider: Provider,
     if (details.prompt.name !== "login") throw new FormError(400, "This sign-in form has expired.");
     const loginName = form.get("login") ?? "";
     const result = await signIn(services, loginName, form.get("password") ?? "", req.socket.remoteAddress ?? "unknown");
+    const client = { userAgent: req.headers["user-agent"] ?? null, ipAddress: req.socket.remoteAddress ?? null };
+    if ("refused" in result && result.refused === "invalid") await recordFailedSignIn(services, loginName, client);
     if ("refused" in result) {
       const [status, message] = result.refused === "rate_limited" ? [429, RATE_LIMITED] : [401, INVALID_LOGIN];
       return page(req, res, details, { status, message, login: loginName });
     }
-    await recordSignIn(services, result.user);
+    await recordSignIn(services, result.user, client);
     await provider.interactionFinished(req, res, { login: { accountId: String(result.user.id) } }, { mergeWithLastSubmission: false });
   }
 

@@ -34,6 +34,23 @@ beforeAll(async () => {
 });
 
 describe("releaseCreate", () => {
+  it("shows descriptionHtml: the notes escaped, in paragraphs with their line breaks; \"\" without notes", async () => {
+    const project = await createTeamProject(team, { visibility: "public" });
+    const notes = "## Changes\nFixed <script>alert(1)</script> & \"quotes\"\n\n* one\r\n* two";
+    expect((await create("developer", project, { tagName: "v2.0", ref: "main", description: notes })).body.data.releaseCreate.errors).toEqual([]);
+    expect((await create("developer", project, { tagName: "v2.1", ref: "main" })).body.data.releaseCreate.errors).toEqual([]);
+    const html = `query($path: ID!, $tag: String!) { project(fullPath: $path) { release(tagName: $tag) { description descriptionHtml } } }`;
+    for (const actor of ["anonymous", "guest", "developer"] as Actor[]) {
+      const res = await graph(as(actor), html, { path: project.path_with_namespace, tag: "v2.0" });
+      expect([actor, res.body.data.project.release]).toEqual([actor, {
+        description: notes,
+        descriptionHtml: '<p dir="auto">## Changes<br>\nFixed &#60;script&#62;alert(1)&#60;/script&#62; &#38; &#34;quotes&#34;</p>\n<p dir="auto">* one<br>\n* two</p>',
+      }]);
+    }
+    const empty = await graph(as("developer"), html, { path: project.path_with_namespace, tag: "v2.1" });
+    expect(empty.body.data.project.release).toEqual({ description: null, descriptionHtml: "" });
+  });
+
   it("creates the tag from ref and the release with links and a milestone, shown as REST shows it", async () => {
     const project = await createTeamProject(team);
     const head = await headOf(project);

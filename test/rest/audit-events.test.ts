@@ -5,7 +5,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../helpers/app.js";
 import { addMember, createGroup, createUser, uniq } from "../helpers/factories.js";
-import { ACTORS, clientOf, createTeamWithProjects, type Actor, type TeamWithProjects } from "../helpers/team.js";
+import { setApprovalSettings, createProjectRule } from "../helpers/approvals.js";
+import { runInRequest } from "../../src/observability/request-scope.js";
+import { ACTORS, clientOf, createTeamProject, createTeamWithProjects, type Actor, type TeamWithProjects } from "../helpers/team.js";
 
 let t: TestApp;
 let team: TeamWithProjects;
@@ -152,6 +154,74 @@ describe("recorded actions", () => {
     expect(events.filter((e) => e.event_name === "user_blocked")[0].details).toMatchObject({ custom_message: "Blocked user", target_details: user.username, author_name: "Administrator" });
     // the log outlives the user
     expect(events.every((e) => e.entity_id === user.id)).toBe(true);
+  });
+});
+
+/** A request as it arrives over HTTP from `ip` (the in-process client has no socket). */
+const PEER = "203.0.113.42";
+const fromPeer = <T>(ip: string, send: () => Promise<T>) =>
+  runInRequest({ correlationId: "test", method: "POST", path: "/", dbStatements: 0, dbRoundTrips: 0, dbMilliseconds: 0, remoteAddress: ip }, send);
+
+describe("approval rules and settings", () => {
+  const REFUSED: [Actor, number][] = [["anonymous", 401], ["nonMember", 404], ["guest", 403], ["reporter", 403], ["developer", 403]];
+  const approvalEvents = async (projectId: number) =>
+    (await all(`/projects/${projectId}/audit_events`)).filter((e) => e.event_name.includes("approv"));
+
+  it("records a project rule created, its approvals required changed and deleted: one event each, by its author", async () => {
+    const p = await createTeamProject(team);
+    const rule = await fromPeer(PEER, () => createProjectRule(team.maintainer.api, p.id, { name: "Security", approvals_required: 2, user_ids: [team.developer.id] }));
+    expect((await team.owner.api.put(`/projects/${p.id}/approval_rules/${rule.id}`, { name: "Security", approvals_required: 3 })).status).toBe(200);
+    expect((await t.root.delete(`/projects/${p.id}/approval_rules/${rule.id}`)).status).toBe(204);
+    const events = await approvalEvents(p.id);
+    expect(events.map((e) => [e.event_name, e.author_id, e.entity_type, e.entity_id])).toEqual([
+      ["approval_rule_deleted", 1, "Project", p.id],
+      ["update_approval_rules", team.owner.id, "Project", p.id],
+      ["approval_rule_created", team.maintainer.id, "Project", p.id],
+    ]);
+    const [deleted, updated, created] = events;
+    expect(created.details).toMatchObject({
+      custom_message: "Added approval rule with number of required approvals of 2", target_id: rule.id,
+      target_type: "ApprovalProjectRule", target_details: "Security", event_name: "approval_rule_created", entity_path: p.path_with_namespace,
+    });
+    expect(updated.details).toMatchObject({ change: "number of required approvals", from: 2, to: 3, target_id: rule.id, target_details: "Security" });
+    expect(deleted.details).toMatchObject({ custom_message: "Deleted approval rule", target_id: rule.id, author_name: "Administrator" });
+    // the client's address, as GitLab's details show it (the socket's: Forgeline trusts no proxy header); none without a peer
+    expect(Object.keys(created.details).slice(-2)).toEqual(["ip_address", "entity_path"]);
+    expect(created.details.ip_address).toBe(PEER);
+    expect(updated.details).not.toHaveProperty("ip_address");
+  });
+
+  it("records nothing for a rule write refused to anyone below Maintainer, nor for an invalid one", async () => {
+    const p = await createTeamProject(team, { visibility: "private" });
+    const rule = await createProjectRule(team.owner.api, p.id, { name: "Kept", approvals_required: 1 });
+    const before = (await approvalEvents(p.id)).length;
+    for (const [actor, status] of REFUSED) {
+      const api = clientOf(t, team, actor);
+      expect([actor, (await api.post(`/projects/${p.id}/approval_rules`, { name: `n-${actor}`, approvals_required: 1 })).status]).toEqual([actor, status]);
+      expect([actor, (await api.put(`/projects/${p.id}/approval_rules/${rule.id}`, { name: "Kept", approvals_required: 5 })).status]).toEqual([actor, status]);
+      expect([actor, (await api.delete(`/projects/${p.id}/approval_rules/${rule.id}`)).status]).toEqual([actor, status]);
+      expect([actor, (await api.post(`/projects/${p.id}/approvals`, { reset_approvals_on_push: false })).status]).toEqual([actor, status]);
+    }
+    const invalid = await team.owner.api.post(`/projects/${p.id}/approval_rules`, { name: "Kept", approvals_required: 1 });
+    expect(invalid.status).toBe(400);
+    expect(await approvalEvents(p.id)).toHaveLength(before);
+    const rules = await team.owner.api.get(`/projects/${p.id}/approval_rules`);
+    expect(rules.body.map((r: any) => [r.name, r.approvals_required])).toEqual([["Kept", 1]]);
+  });
+
+  it("records each approval setting changed with GitLab's names, nothing for a setting that stays or is not audited", async () => {
+    const p = await createTeamProject(team);
+    await setApprovalSettings(team.maintainer.api, p.id, {
+      reset_approvals_on_push: false, merge_requests_author_approval: true, approvals_before_merge: 2,
+    });
+    await setApprovalSettings(team.maintainer.api, p.id, { reset_approvals_on_push: false, require_password_to_approve: true });
+    const events = await approvalEvents(p.id);
+    expect(events.map((e) => [e.event_name, e.details.change, e.details.from, e.details.to, e.author_id])).toEqual([
+      ["project_require_password_to_approve_updated", "require user password for approvals", false, true, team.maintainer.id],
+      ["project_reset_approvals_on_push_updated", "require new approvals when new commits are added to an MR", true, false, team.maintainer.id],
+      ["project_merge_requests_author_approval_updated", "prevent merge request approval from authors", true, false, team.maintainer.id],
+    ]);
+    expect(events[0].details).toMatchObject({ target_type: "Project", target_id: p.id, target_details: p.path_with_namespace });
   });
 });
 

@@ -15,7 +15,7 @@ import { onPostgresql } from "../helpers/test-database.js";
 const GROWING_TABLES = [
   "Issue", "IssueAssignee", "MergeRequest", "MergeRequestAssignee", "MergeRequestReviewer", "Note", "AwardEmoji", "Snippet",
   "WebHookLog", "WebHookDelivery", "Project", "User", "Namespace", "AccessToken", "ProjectMember", "GroupMember", "Commit",
-  "Branch", "Approval", "RedirectRoute", "ProjectTopic", "Topic",
+  "Branch", "Approval", "RedirectRoute", "ProjectTopic", "Topic", "Event",
 ];
 
 let t: TestApp;
@@ -48,6 +48,14 @@ const LISTS: [name: string, path: (f: typeof fixtures) => string][] = [
   ["group projects", (f) => `${f.g}/projects`],
   ["users", () => "/users"],
   ["users by username", (f) => `/users?username=${f.username}`],
+  ["own events", () => "/events"],
+  ["own events, oldest first", () => "/events?sort=asc"],
+  ["own events by action and target type", () => "/events?action=created&target_type=issue"],
+  ["a user's events", (f) => `/users/${f.owner}/events`],
+  ["a user's events, oldest first", (f) => `/users/${f.owner}/events?sort=asc`],
+  ["project events", (f) => `${f.p}/events`],
+  ["project events by action and target type", (f) => `${f.p}/events?action=commented&target_type=note`],
+  ["project events in a date range", (f) => `${f.p}/events?after=2000-01-01&before=2999-01-01`],
 ];
 
 // SQLite's planner only: PostgreSQL chooses plans from statistics of the data it holds, so an
@@ -138,5 +146,21 @@ describe.skipIf(onPostgresql)("the capped count of a project's issues", () => {
     const issueSteps = planOf(count!).filter((detail) => /\b(main\.)?Issue\b/.test(detail));
     expect(issueSteps.length).toBeGreaterThan(0);
     for (const step of issueSteps) expect(step).toMatch(/USING COVERING INDEX/);
+  });
+});
+
+describe.skipIf(onPostgresql)("query plans of the events lists for every caller", () => {
+  // the visible-projects filter differs by caller (admin: none; members: their projects; anonymous: public ones)
+  const EVENTS: [string, (f: typeof fixtures) => string][] = [
+    ["a user's events", (f) => `/users/${f.owner}/events`],
+    ["project events", (f) => `${f.p}/events`],
+  ];
+  it.each(["anonymous", "nonMember", "guest", "developer", "admin"] as const)("as %s: indexes only", async (actor) => {
+    const lists = actor === "anonymous" ? EVENTS : [...EVENTS, ["own events", () => "/events"] as (typeof EVENTS)[number]];
+    for (const [name, pathOf] of lists) {
+      const statements = await statementsOf(pathOf(fixtures), clientOf(t, team, actor));
+      const problems = statements.flatMap((sql) => problemsIn(sql, planOf(sql)).map((detail) => `${detail}\n    in ${sql}`));
+      expect(problems, `${name} as ${actor}`).toEqual([]);
+    }
   });
 });

@@ -3,7 +3,7 @@
 // access tokens created and revoked; project and group webhooks created and deleted; OAuth
 // applications created, renewed and deleted; protected branches; approval rules and settings;
 // project and group visibility; users blocked, unblocked, banned, unbanned and deleted by an
-// administrator; sign-ins with a password. Details carry names and ids, never a secret.
+// administrator; sign-ins with a password and failed ones. Details carry names and ids, never a secret.
 import { ROLE_NAMES } from "../shared/access-levels.js";
 import { subscribe } from "../shared/events.js";
 import { groupEntity, INSTANCE_SCOPE, projectEntity, recordAuditEvent, userEntity } from "./writes.js";
@@ -148,27 +148,54 @@ subscribe("sign_in", async (tx, event, ctx) => {
   });
 });
 
-// MergeRequests approval rules (ApprovalRules::CreateService...) and the project's approval settings (ProjectChangesAuditor)
+// AuditEventService#for_failed_login(...).unauth_security_event: no author (-1), no entity (User -1), the login tried as the author's name
+subscribe("sign_in_failed", async (tx, event, ctx) => {
+  await recordAuditEvent(tx, ctx, {
+    eventName: `login_failed_with_${event.provider}_authentication`, authorId: -1, authorName: event.login,
+    entity: { type: "User", id: -1, path: "" },
+    target: { type: "User", id: null, details: event.login },
+    legacy: { failed_login: event.provider.toUpperCase() },
+  });
+});
+
+// A project's approval rules (ApprovalRules::CreateService, UpdateService, ProjectRuleDestroyService)
+// and its approval settings (ProjectChangesAuditor); GitLab audits neither a group's rules nor a
+// merge request's own rules.
+const APPROVAL_SETTING_NAMES: Record<string, string> = {
+  merge_requests_author_approval: "prevent merge request approval from authors",
+  merge_requests_disable_committers_approval: "prevent merge request approval from committers",
+  reset_approvals_on_push: "require new approvals when new commits are added to an MR",
+  disable_overriding_approvers_per_merge_request: "prevent users from modifying MR approval rules in merge requests",
+  require_password_to_approve: "require user password for approvals",
+};
 subscribe("approval_config", async (tx, event, ctx) => {
   const entity = await projectEntity(tx, event.projectId);
   if (event.action === "settings_update") {
-    for (const [setting, { previous, current }] of Object.entries(event.changes ?? {})) {
+    for (const [column, { previous, current }] of Object.entries(event.changes ?? {})) {
+      // the author approval setting is shown as "prevent ...": its values inverted
+      const [from, to] = column === "merge_requests_author_approval" ? [!previous, !current] : [previous, current];
       await recordAuditEvent(tx, ctx, {
-        eventName: `project_${setting}_updated`, authorId: event.actorId, entity,
+        eventName: `project_${column}_updated`, authorId: event.actorId, entity,
         target: { type: "Project", id: event.projectId, details: entity.path },
-        legacy: { change: setting, from: previous, to: current },
+        legacy: { change: APPROVAL_SETTING_NAMES[column] ?? column, from, to },
       });
     }
     return;
   }
   const rule = event.rule!;
-  const [eventName, message] = {
-    rule_create: ["approval_rule_created", `Created approval rule ${rule.name}`],
-    rule_update: ["approval_rule_updated", `Changed approval rule ${rule.name}`],
-    rule_destroy: ["approval_rule_deleted", `Deleted approval rule ${rule.name}`],
-  }[event.action];
-  await recordAuditEvent(tx, ctx, {
-    eventName: eventName!, authorId: event.actorId, entity,
-    target: { type: "ApprovalProjectRule", id: rule.id, details: rule.name }, message: message!,
-  });
+  const target = { type: "ApprovalProjectRule", id: rule.id, details: rule.name };
+  const base = { authorId: event.actorId, entity, target };
+  if (event.action === "rule_create") {
+    await recordAuditEvent(tx, ctx, {
+      ...base, eventName: "approval_rule_created", message: `Added approval rule with number of required approvals of ${rule.approvalsRequired}`,
+    });
+  } else if (event.action === "rule_destroy") {
+    await recordAuditEvent(tx, ctx, { ...base, eventName: "approval_rule_deleted", message: "Deleted approval rule" });
+  } else if (rule.previousApprovalsRequired !== rule.approvalsRequired) {
+    // audit_changes(:approvals_required, as: "number of required approvals")
+    await recordAuditEvent(tx, ctx, {
+      ...base, eventName: "update_approval_rules",
+      legacy: { change: "number of required approvals", from: rule.previousApprovalsRequired, to: rule.approvalsRequired },
+    });
+  }
 });

@@ -21,10 +21,12 @@ export interface NewAuditEvent {
   message?: string;
   /** the legacy keys, shown before the common ones */
   legacy?: Record<string, unknown>;
+  /** the name shown for an unauthenticated author (GitLab's failed sign-in shows the login tried) */
+  authorName?: string;
 }
 
 export async function recordAuditEvent(tx: Tx, ctx: DomainContext, event: NewAuditEvent): Promise<void> {
-  const author = await authorOf(tx, ctx, event.authorId);
+  const author = event.authorName !== undefined ? { name: event.authorName, email: null } : await authorOf(tx, ctx, event.authorId);
   const details: Record<string, unknown> = {
     ...event.legacy,
     author_name: author.name,
@@ -35,9 +37,12 @@ export async function recordAuditEvent(tx: Tx, ctx: DomainContext, event: NewAud
     ...(event.message !== undefined ? { custom_message: event.message } : {}),
     event_name: event.eventName,
     author_email: author.email,
+    // the request's client address (the socket's remote address: Forgeline trusts no proxy header)
+    ip_address: ctx.client?.ipAddress ?? null,
     entity_path: event.entity.path,
   };
   if (details.author_email === null) delete details.author_email;
+  if (details.ip_address === null) delete details.ip_address;
   await tx.auditEvent.create({
     data: {
       authorId: event.authorId,

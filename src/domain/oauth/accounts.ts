@@ -10,7 +10,7 @@ import { avatarUrlOfUser, webUrlOfUser } from "../users/presenter.js";
 import { hashPassword, passwordMatches } from "../users/records.js";
 import { apiAccessDeniedReason } from "../users/states.js";
 import { digest } from "../shared/secrets.js";
-import { systemContext } from "../shared/context.js";
+import { systemContext, type RequestClient } from "../shared/context.js";
 import { publish } from "../shared/events.js";
 
 /** Failed sign-ins allowed per address and login, and per address, in the window. */
@@ -61,10 +61,16 @@ export async function signIn(services: Services, login: string, password: string
   return { refused: "invalid" };
 }
 
-/** A web sign-in with a password succeeded: its audit event (AuditEventService#for_authentication), as the user. */
-export async function recordSignIn(services: Services, user: User): Promise<void> {
-  const ctx = systemContext(services, { user, scopes: new Set(), tokenId: null });
+/** A web sign-in with a password succeeded: its audit event (AuditEventService#for_authentication), as the user, from the client's address. */
+export async function recordSignIn(services: Services, user: User, client: RequestClient): Promise<void> {
+  const ctx = { ...systemContext(services, { user, scopes: new Set(), tokenId: null }), client };
   await services.db.$transaction((tx) => publish(tx, ctx, "sign_in", { user, provider: "standard" }));
+}
+
+/** A web sign-in with a password was refused for a wrong login or password (not when rate limited): GitLab's failed login event. */
+export async function recordFailedSignIn(services: Services, login: string, client: RequestClient): Promise<void> {
+  const ctx = { ...systemContext(services), client };
+  await services.db.$transaction((tx) => publish(tx, ctx, "sign_in_failed", { login: login.trim(), provider: "standard" }));
 }
 
 async function exhausted(limiter: RateLimiterPrisma, key: string, points: number): Promise<boolean> {

@@ -108,3 +108,21 @@ export function releaseFacts(ctx: DomainContext, view: ReleaseView) {
     editUrl: view.canUpdate ? `${self}/edit` : null,
   };
 }
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The release notes as HTML (GitLab's markdown_field :description). Forgeline renders no Markdown
+ * (as labels' description_html): the text HTML-escaped, a paragraph per block between blank lines,
+ * its line breaks kept as <br>; "" without notes, as markdown_field answers.
+ */
+export function releaseDescriptionHtml(description: string | null): string {
+  if (!description?.trim()) return "";
+  return description
+    .replace(/\r\n?/g, "\n")
+    .split(/\n[ \t]*\n/)
+    .map((block) => block.trim())
+    .filter(Boolean)
+    .map((block) => `<p dir="auto">${block.split("\n").map(escapeHtml).join("<br>\n")}</p>`)
+    .join("\n");
+}

@@ -251,12 +251,22 @@ export interface SignInEvent {
   provider: "standard";
 }
 
-/** A project's approval rules or approval settings changed. */
+/** A web sign-in with a password was refused: the login tried (GitLab's failed login event), never the password. */
+export interface SignInFailedEvent {
+  login: string;
+  provider: "standard";
+}
+
+/**
+ * A project's approval rules or approval settings changed (GitLab audits the project's rules and
+ * settings; a group's rules and a merge request's own rules are not audited there).
+ */
 export interface ApprovalConfigEvent {
   action: "rule_create" | "rule_update" | "rule_destroy" | "settings_update";
   projectId: number;
-  /** the rule's name and id (rules), or the setting changed with its old and new value (settings) */
-  rule?: { id: number; name: string };
+  /** the rule's name, id and approvals required (rules); previousApprovalsRequired on an update */
+  rule?: { id: number; name: string; approvalsRequired: number; previousApprovalsRequired?: number };
+  /** the settings changed, by GitLab's column name, with their old and new value (settings) */
   changes?: Changes;
   actorId: number;
 }
@@ -283,6 +293,7 @@ export interface DomainEvents {
   visibility: VisibilityEvent;
   user_state: UserStateEvent;
   sign_in: SignInEvent;
+  sign_in_failed: SignInFailedEvent;
   approval_config: ApprovalConfigEvent;
 }
 

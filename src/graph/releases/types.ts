@@ -4,7 +4,7 @@
 import type { ReleaseLink } from "../../generated/prisma/client.js";
 import type { Context } from "../../context.js";
 import { listReleases } from "../../domain/releases/lists.js";
-import { directAssetUrl, isExternal, releaseFacts, releaseView, type ReleaseView } from "../../domain/releases/presenter.js";
+import { directAssetUrl, isExternal, releaseDescriptionHtml, releaseFacts, releaseView, type ReleaseView } from "../../domain/releases/presenter.js";
 import { findLinkById, findReleaseById, shownProjectRelease } from "../../domain/releases/queries.js";
 import { shownProjectAccess } from "../../domain/shared/parents.js";
 import { builder } from "../shared/builder.js";
@@ -85,6 +85,7 @@ builder.node(ReleaseRef, {
     tagPath: t.string({ nullable: true, resolve: (view, _a, ctx) => releaseFacts(ctx, view).tagPath }),
     name: t.string({ resolve: (view, _a, ctx) => releaseFacts(ctx, view).name }),
     description: t.string({ nullable: true, resolve: (view) => view.release.description }),
+    descriptionHtml: t.string({ description: "The description as HTML (escaped text in paragraphs: Markdown is not rendered).", resolve: (view) => releaseDescriptionHtml(view.release.description) }),
     releasedAt: t.field({ type: "Time", resolve: (view) => view.release.releasedAt }),
     createdAt: t.field({ type: "Time", resolve: (view) => view.release.createdAt }),
     upcomingRelease: t.boolean({ resolve: (view, _a, ctx) => releaseFacts(ctx, view).upcoming }),

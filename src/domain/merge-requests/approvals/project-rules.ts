@@ -7,7 +7,7 @@ import { AccessLevel } from "../../shared/access-levels.js";
 import { findProject, type ProjectAccess } from "../../shared/parents.js";
 import { requireAuthenticated, requireLevel } from "../../shared/guards.js";
 import { isAdmin, type DomainContext } from "../../shared/context.js";
-import type { Tx } from "../../shared/events.js";
+import { publish, type ApprovalConfigEvent, type Tx } from "../../shared/events.js";
 import { paginateList, type Page, type PageArgs } from "../../shared/pagination.js";
 import { requireCreateMergeRequest } from "../queries.js";
 import { assertUnmodifiedSince } from "../../shared/preconditions.js";
@@ -125,14 +125,20 @@ export async function findProjectRuleById(ctx: DomainContext, id: number, abilit
 export async function createProjectRule(ctx: DomainContext, access: ProjectAccess, input: RuleInput & { name: string; approvals_required: number }): Promise<RuleView> {
   requireRulesManager(ctx, access);
   const container = projectContainer(ctx, access);
-  const rule = await saveRule(ctx, container, await newRuleValues(ctx, container, input), null);
+  const values = await newRuleValues(ctx, container, input);
+  const rule = await saveRule(ctx, container, values, null, (tx, id) =>
+    publishRuleChange(tx, ctx, "rule_create", access.project.id, { id, name: values.name, approvalsRequired: values.approvalsRequired }));
   return projectRuleView(ctx, { access, rule });
 }
 
 /** PUT /projects/:id/approval_rules/:approval_rule_id on a rule found to manage: users and groups are replaced when sent. */
 export async function updateProjectRule(ctx: DomainContext, { access, rule }: ProjectRuleAccess, input: RuleInput): Promise<RuleView> {
   const container = projectContainer(ctx, access);
-  const saved = await saveRule(ctx, container, await updatedRuleValues(ctx, container, rule, input), rule);
+  const values = await updatedRuleValues(ctx, container, rule, input);
+  const saved = await saveRule(ctx, container, values, rule, (tx, id) =>
+    publishRuleChange(tx, ctx, "rule_update", access.project.id, {
+      id, name: values.name, approvalsRequired: values.approvalsRequired, previousApprovalsRequired: rule.row.approvalsRequired,
+    }));
   return projectRuleView(ctx, { access, rule: saved });
 }
 
@@ -142,11 +148,18 @@ export async function updateProjectRule(ctx: DomainContext, { access, rule }: Pr
  */
 export async function deleteProjectRule(ctx: DomainContext, { rule }: ProjectRuleAccess, unmodifiedSince?: string | null): Promise<boolean> {
   assertUnmodifiedSince(rule.row.updatedAt, unmodifiedSince);
+  const { id, name, approvalsRequired, containerId } = rule.row;
   await ctx.db.$transaction(async (tx) => {
-    await tx.approvalRule.deleteMany({ where: { id: { in: await derivedRulesOfUnmergedMergeRequests(tx, rule.row.id) } } });
-    await tx.approvalRule.delete({ where: { id: rule.row.id } });
+    await tx.approvalRule.deleteMany({ where: { id: { in: await derivedRulesOfUnmergedMergeRequests(tx, id) } } });
+    await tx.approvalRule.delete({ where: { id } });
+    await publishRuleChange(tx, ctx, "rule_destroy", containerId, { id, name, approvalsRequired });
   });
   return true;
+}
+
+/** The audit's domain event of a project rule written (GitLab's ApprovalRules services audit project rules only). */
+function publishRuleChange(tx: Tx, ctx: DomainContext, action: ApprovalConfigEvent["action"], projectId: number, rule: ApprovalConfigEvent["rule"]) {
+  return publish(tx, ctx, "approval_config", { action, projectId, rule, actorId: ctx.actor!.user.id });
 }
 
 async function derivedRulesOfUnmergedMergeRequests(tx: Tx, sourceRuleId: number): Promise<number[]> {

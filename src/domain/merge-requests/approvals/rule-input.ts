@@ -197,10 +197,21 @@ export async function writeRule(tx: Tx, container: RuleContainer, values: RuleVa
 }
 
 /** Validates and saves (create when `current` is null); a concurrent twin loses on the unique index. */
-export async function saveRule(ctx: DomainContext, container: RuleContainer, values: RuleValues, current: LoadedRule | null): Promise<LoadedRule> {
+export async function saveRule(
+  ctx: DomainContext,
+  container: RuleContainer,
+  values: RuleValues,
+  current: LoadedRule | null,
+  /** runs in the write's transaction once the rule is saved (the audit's domain event) */
+  afterWrite?: (tx: Tx, ruleId: number) => Promise<void>,
+): Promise<LoadedRule> {
   throwIfErrors(await ruleErrors(ctx, container, values, current?.row ?? null));
   try {
-    const id = await ctx.db.$transaction((tx) => writeRule(tx, container, values, current?.row ?? null));
+    const id = await ctx.db.$transaction(async (tx) => {
+      const ruleId = await writeRule(tx, container, values, current?.row ?? null);
+      await afterWrite?.(tx, ruleId);
+      return ruleId;
+    });
     return (await findRule(ctx, container.kind, container.id, id))!;
   } catch (error) {
     if ((error as { code?: string }).code === "P2002") throw validationError({ name: ["has already been taken"] });

@@ -9,6 +9,7 @@ import type { DomainContext } from "../../shared/context.js";
 import { requireAtLeastOne } from "../../shared/param-rules.js";
 import { requireRulesManager } from "./project-rules.js";
 import type { Reader } from "./rules.js";
+import { publish, type Changes } from "../../shared/events.js";
 
 export type ApprovalSettings = Omit<ProjectApprovalSetting, "updatedAt">;
 
@@ -105,8 +106,32 @@ export async function updateApprovalSettings(ctx: DomainContext, access: Project
   }
   if (next.approvalsBeforeMerge < 0) throw validationError({ approvals_before_merge: ["must be greater than or equal to 0"] });
   const { projectId, ...data } = next;
-  const saved = await ctx.db.projectApprovalSetting.upsert({ where: { projectId }, create: next, update: data });
+  const saved = await ctx.db.$transaction(async (tx) => {
+    const row = await tx.projectApprovalSetting.upsert({ where: { projectId }, create: next, update: data });
+    const changes = auditedChanges(current, next);
+    if (Object.keys(changes).length) {
+      await publish(tx, ctx, "approval_config", { action: "settings_update", projectId, changes, actorId: ctx.actor!.user.id });
+    }
+    return row;
+  });
   return settingsView(saved);
+}
+
+/** The settings GitLab's ProjectChangesAuditor audits, by its column names (approvals_before_merge and selective removals are not). */
+const AUDITED_SETTINGS = {
+  merge_requests_author_approval: "mergeRequestsAuthorApproval",
+  merge_requests_disable_committers_approval: "mergeRequestsDisableCommittersApproval",
+  reset_approvals_on_push: "resetApprovalsOnPush",
+  disable_overriding_approvers_per_merge_request: "disableOverridingApproversPerMergeRequest",
+  require_password_to_approve: "requireReauthenticationToApprove",
+} as const satisfies Record<string, keyof ApprovalSettings>;
+
+function auditedChanges(before: ApprovalSettings, after: ApprovalSettings): Changes {
+  const changes: Changes = {};
+  for (const [column, field] of Object.entries(AUDITED_SETTINGS)) {
+    if (before[field] !== after[field]) changes[column] = { previous: before[field], current: after[field] };
+  }
+  return changes;
 }
 
 function applyInput(s: ApprovalSettings, input: ApprovalSettingsInput): ApprovalSettings {
