@@ -2,8 +2,11 @@
 // /projects/:id/search, each scope of each level, who finds what (private, internal and public
 // projects, confidential issues, internal notes), the params Grape refuses, short and abusive
 // terms, pagination headers, and the repository's commits and blobs.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../helpers/app.js";
+import { TEST_ENCRYPTION_KEY } from "../helpers/test-database.js";
 import { PROJECT_NOT_FOUND, UNAUTHORIZED } from "../helpers/errors.js";
 import { addMember, createGroup, createProject, uniq } from "../helpers/factories.js";
 import { createIssue } from "../helpers/issues.js";
@@ -233,5 +236,24 @@ describe("GET /search and /groups/:id/search, other scopes", () => {
     const users = await team.nonMember.api.get(`/groups/${group.id}/search?scope=users&search=${encodeURIComponent(team.developer.username)}`);
     expect(users.body.map((u: any) => u.id)).toEqual([team.developer.id]);
     expect(ids((await t.root.get(`${base}&scope=issues`)).body)).not.toContain(outside.id);
+  });
+});
+
+describe("a term that matches more issues than the index's list of ids holds", () => {
+  it("answers the page and the count (a thousand matches were a 500 on SQLite: too many bound values)", async () => {
+    const project = await createProject(team.owner.api, { visibility: "public" });
+    const seeded = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/seed-issues.ts", String(project.id), "1200"], {
+      env: { ...process.env, NODE_OPTIONS: "", DATA_DIR: t.dataDir, DATABASE_URL: t.services.config.databaseUrl, WEBHOOK_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY },
+    });
+    expect(seeded.stdout).toContain("Inserted 1200 issues");
+    for (const path of [`/projects/${project.id}/search?scope=issues&search=Seeded+issue`, "/search?scope=issues&search=Seeded+issue&per_page=5"]) {
+      const answer = await team.nonMember.api.get(path);
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers.get("x-total"), path).toBe("1200");
+    }
+    const page = await team.nonMember.api.get(`/projects/${project.id}/search?scope=issues&search=Seeded+issue&per_page=3&page=2`);
+    expect(page.body.map((issue: { iid: number }) => issue.iid)).toEqual([1197, 1196, 1195]);
+    const one = await team.nonMember.api.get(`/projects/${project.id}/search?scope=issues&search=Seeded+issue+1117`);
+    expect(one.body.map((issue: { iid: number }) => issue.iid)).toEqual([1117]);
   });
 });

@@ -14,10 +14,12 @@ const INDEXES = { issue: "IssueSearch", mergeRequest: "MergeRequestSearch" } as 
 export type IndexedKind = keyof typeof INDEXES;
 
 /**
- * More matches than this and a list of ids is no longer worth it: the filter falls back to the
- * table's own LIKE (a scan, which a term this common costs anyway).
+ * More matches than this and the filter falls back to the table's own LIKE. The ids travel as
+ * bound values, and Prisma refuses a SQLite statement of more than 999 of them (P2029: a search
+ * matching a thousand issues answered 500); a term this common finds a page's worth of rows
+ * early in the list's own index order, so the LIKE stops soon.
  */
-export const MOST_INDEXED_IDS = 20_000;
+export const MOST_INDEXED_IDS = 500;
 
 /** FTS5 query for a substring of the given columns: one quoted phrase, its quotes doubled. */
 export function ftsPhrase(term: string, columns: readonly TextColumn[]): string {
