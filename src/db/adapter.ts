@@ -20,8 +20,8 @@ export interface SqlStats {
   roundTrips: number;
   /** statements other than SELECT (writes, transaction control): cached tables may have changed */
   writes: number;
-  /** when set, receives each statement's SQL (tests name the statements of a broken budget) */
-  trace?: (sql: string) => void;
+  /** when set, receives each statement's SQL and its bound values (tests name the statements of a broken budget; bench/search.ts explains them) */
+  trace?: (sql: string, args: readonly unknown[]) => void;
   /** when set, receives the SQL of each statement other than a read */
   onWrite?: (sql: string) => void;
   /** when set, told of each transaction that rolled back */
@@ -133,7 +133,7 @@ export function countStatements(adapter: Pick<Connected, "queryRaw" | "executeRa
         const sql = (query as { sql: string }).sql;
         stats.statements++;
         stats.roundTrips++;
-        stats.trace?.(sql);
+        stats.trace?.(sql, (query as { args?: unknown[] }).args ?? []);
         const request = currentRequest();
         if (!request) return send(sql, query);
         request.dbStatements++;
