@@ -1,10 +1,9 @@
 // Resource label events (GitLab's ResourceLabelEvents API): GET
 // /projects/:id/issues/:issue_iid/resource_label_events (and one by id), the same for merge
 // requests, for a signed-in caller who may read the issue or merge request (and its notes).
-import type { Context } from "../context.js";
-import { findNoteable } from "../domain/notes/queries.js";
-import { findLabelEvent, listLabelEvents, type ReadableLabeledIssuable, type ShownLabelEvent } from "../domain/labels/history.js";
+import { findLabelEvent, listLabelEvents, type ShownLabelEvent } from "../domain/labels/history.js";
 import { builder } from "./builder.js";
+import { eventId, EVENT_ISSUABLE_KINDS, findEventIssuable } from "./resource-event-issuables.js";
 import { user } from "./issuables.js";
 import { labelBasic, LabelBasicEntity } from "./labels.js";
 import { pageArgs, rowsOf } from "./pagination.js";
@@ -24,35 +23,20 @@ const LabelEventEntity = builder.objectRef<ShownLabelEvent>("ResourceLabelEvent"
   }),
 });
 
-// GitLab finds the issuable as its notes do (find_noteable): one the caller may not read, or a
-// confidential issue hidden from them, is 404 Not found
-const KINDS = [
-  { type: "Issue", stem: "issue", segment: "issues", param: "issue_iid" },
-  { type: "MergeRequest", stem: "mergeRequest", segment: "merge_requests", param: "merge_request_iid" },
-] as const;
-
-async function findIssuable(ctx: Context, kind: (typeof KINDS)[number], args: any): Promise<ReadableLabeledIssuable> {
-  const { id, access } = await findNoteable(ctx, kind.type, String(args.id), args[kind.param]);
-  return { type: kind.type, id, access };
-}
-
-/** GitLab's event_id is a string: what is not a number names no event (404 Not found). */
-const eventId = (value: string) => (/^\d+$/.test(value) ? Number(value) : Number.NaN);
-
-for (const kind of KINDS) {
+for (const kind of EVENT_ISSUABLE_KINDS) {
   const base = `/projects/:id/${kind.segment}/:${kind.param}/resource_label_events`;
   builder.queryFields((t) => ({
     [`${kind.stem}LabelEvents`]: t.field({
       type: [LabelEventEntity],
       extensions: { rest: route.get(base), access: "authenticated" },
       args: { id: t.arg.id({ required: true }), [kind.param]: t.arg.int({ required: true }), ...pageArgs },
-      resolve: async (_r, args: any, ctx) => rowsOf(ctx, await listLabelEvents(ctx, await findIssuable(ctx, kind, args), { page: args.page, per_page: args.per_page })),
+      resolve: async (_r, args: any, ctx) => rowsOf(ctx, await listLabelEvents(ctx, await findEventIssuable(ctx, kind, args), { page: args.page, per_page: args.per_page })),
     }),
     [`${kind.stem}LabelEvent`]: t.field({
       type: LabelEventEntity,
       extensions: { rest: route.get(`${base}/:resource_label_event_id`), access: "authenticated" },
       args: { id: t.arg.id({ required: true }), [kind.param]: t.arg.int({ required: true }), resource_label_event_id: t.arg.string({ required: true }) },
-      resolve: async (_r, args: any, ctx) => findLabelEvent(ctx, await findIssuable(ctx, kind, args), eventId(args.resource_label_event_id)),
+      resolve: async (_r, args: any, ctx) => findLabelEvent(ctx, await findEventIssuable(ctx, kind, args), eventId(args.resource_label_event_id)),
     }),
   }));
 }

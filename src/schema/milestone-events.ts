@@ -2,10 +2,9 @@
 // /projects/:id/issues/:issue_iid/resource_milestone_events (and one by id), the same for merge
 // requests, for a signed-in caller who may read the issue or merge request (and its notes).
 import type { ResourceMilestoneEvent } from "../generated/prisma/client.js";
-import type { Context } from "../context.js";
-import { findNoteable } from "../domain/notes/queries.js";
-import { findMilestoneEvent, listMilestoneEvents, type ReadableIssuable } from "../domain/milestones/history.js";
+import { findMilestoneEvent, listMilestoneEvents } from "../domain/milestones/history.js";
 import { builder } from "./builder.js";
+import { eventId, EVENT_ISSUABLE_KINDS, findEventIssuable } from "./resource-event-issuables.js";
 import { milestoneOf, user } from "./issuables.js";
 import { pageArgs, rowsOf } from "./pagination.js";
 import { UserBasic } from "./users.js";
@@ -25,22 +24,7 @@ const MilestoneEventEntity = builder.objectRef<ResourceMilestoneEvent>("Resource
   }),
 });
 
-// GitLab finds the issuable as its notes do (find_noteable): one the caller may not read (a private
-// project's merge request for a guest), or a confidential issue hidden from them, is 404 Not found
-const KINDS = [
-  { type: "Issue", stem: "issue", segment: "issues", param: "issue_iid" },
-  { type: "MergeRequest", stem: "mergeRequest", segment: "merge_requests", param: "merge_request_iid" },
-] as const;
-
-async function findIssuable(ctx: Context, kind: (typeof KINDS)[number], args: any): Promise<ReadableIssuable> {
-  const { id } = await findNoteable(ctx, kind.type, String(args.id), args[kind.param]);
-  return { type: kind.type, id };
-}
-
-/** GitLab's event_id is a string: what is not a number names no event (404 Not found). */
-const eventId = (value: string) => (/^\d+$/.test(value) ? Number(value) : Number.NaN);
-
-for (const kind of KINDS) {
+for (const kind of EVENT_ISSUABLE_KINDS) {
   const base = `/projects/:id/${kind.segment}/:${kind.param}/resource_milestone_events`;
   builder.queryFields((t) => ({
     [`${kind.stem}MilestoneEvents`]: t.field({
@@ -48,14 +32,14 @@ for (const kind of KINDS) {
       extensions: { rest: route.get(base), access: "authenticated" },
       args: { id: t.arg.id({ required: true }), [kind.param]: t.arg.int({ required: true }), ...pageArgs },
       resolve: async (_r, args: any, ctx) =>
-        rowsOf(ctx, await listMilestoneEvents(ctx, await findIssuable(ctx, kind, args), { page: args.page, per_page: args.per_page })),
+        rowsOf(ctx, await listMilestoneEvents(ctx, await findEventIssuable(ctx, kind, args), { page: args.page, per_page: args.per_page })),
     }),
     [`${kind.stem}MilestoneEvent`]: t.field({
       type: MilestoneEventEntity,
       extensions: { rest: route.get(`${base}/:resource_milestone_event_id`), access: "authenticated" },
       args: { id: t.arg.id({ required: true }), [kind.param]: t.arg.int({ required: true }), resource_milestone_event_id: t.arg.string({ required: true }) },
       resolve: async (_r, args: any, ctx) =>
-        findMilestoneEvent(ctx, await findIssuable(ctx, kind, args), eventId(args.resource_milestone_event_id)),
+        findMilestoneEvent(ctx, await findEventIssuable(ctx, kind, args), eventId(args.resource_milestone_event_id)),
     }),
   }));
 }
