@@ -3,10 +3,13 @@
 # with the argument `postgresql`, on PostgreSQL: a file that passes only after another one fails
 # here. Writes one TSV line per file (file, exit code, seconds, vitest's Tests line) to the
 # output (default test-files-alone-<database>.tsv) and keeps the output of each failed file beside it.
-#   scripts/test-files-alone.sh [sqlite|postgresql] [output.tsv]
+#   scripts/test-files-alone.sh [sqlite|postgresql] [output.tsv] [first file]
+# With a first file (a path under test/), the run starts there in sorted order: an interrupted
+# audit goes on where it stopped.
 set -u
 database=${1:-sqlite}
 out=${2:-test-files-alone-$database.tsv}
+first=${3:-}
 case $database in
   sqlite) export FORGELINE_TEST_DATABASE= ;;
   postgresql) export FORGELINE_TEST_DATABASE=postgresql ;;
@@ -16,6 +19,7 @@ esac
 log=$(mktemp)
 failed=0
 for file in $(find test -name '*.test.ts' | sort); do
+  [[ -n "$first" && "$file" < "$first" ]] && continue
   started=$(date +%s)
   CI=true timeout 900 npx vitest run "$file" > "$log" 2>&1
   rc=$?
